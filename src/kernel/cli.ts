@@ -1,0 +1,216 @@
+// Command-line verbs for Airlock's verifiers and operator commands: parseArgs from node:util,
+// a generated --help, a standard --json flag, the exit codes of DESIGN.md, and a progress line
+// that appears only on a terminal.
+
+import { parseArgs } from 'node:util';
+import type { ParseArgsOptionsConfig } from 'node:util';
+import { AirlockError, isAirlockError } from './errors.ts';
+
+/** 0: every check passed. */
+export const EXIT_OK = 0;
+/** 1: a check ran and failed. */
+export const EXIT_FAILED = 1;
+/** 2: wrong usage, or the environment did not allow the check to run (missing file, unreachable target). */
+export const EXIT_USAGE = 2;
+
+export type ExitCode = typeof EXIT_OK | typeof EXIT_FAILED | typeof EXIT_USAGE;
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  description: string;
+  short?: string;
+  multiple?: boolean;
+  default?: string | boolean | string[];
+  /** Shown after the flag in --help, e.g. FILE. */
+  valueName?: string;
+}
+
+export type OptionSpecs = Record<string, OptionSpec>;
+
+type ValueOf<S extends OptionSpec> = S['type'] extends 'boolean'
+  ? S['multiple'] extends true ? boolean[] : boolean
+  : S['multiple'] extends true ? string[] : string;
+
+/** Parsed option values: options with a default are always present. */
+export type OptionValues<O extends OptionSpecs> = {
+  [K in keyof O]: O[K]['default'] extends string | boolean | string[] ? ValueOf<O[K]> : ValueOf<O[K]> | undefined;
+};
+
+/** Where a command writes; tests pass their own. */
+export interface CommandIO {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+export interface CommandContext<O extends OptionSpecs> {
+  values: OptionValues<O>;
+  positionals: string[];
+  /** True when --json was given: print one JSON document on stdout and nothing else there. */
+  json: boolean;
+  io: CommandIO;
+  /** Writes text plus a newline on stdout. */
+  print(text: string): void;
+  /** Writes `value` as JSON plus a newline on stdout. */
+  printJson(value: unknown): void;
+  /** A progress reporter on stderr, silent unless stderr is a terminal. */
+  progress(total: number, label?: string): Progress;
+}
+
+export interface CommandSpec<O extends OptionSpecs> {
+  name: string;
+  summary: string;
+  /** Text after the options in the usage line, e.g. "[FILE...]". Positionals are refused without it. */
+  positionals?: string;
+  /** Paragraphs printed after the summary in --help. */
+  description?: string;
+  options: O;
+  run(context: CommandContext<O>): Promise<ExitCode> | ExitCode;
+}
+
+/** Declares a command; an identity function that keeps the option types. */
+export function defineCommand<O extends OptionSpecs>(spec: CommandSpec<O>): CommandSpec<O> {
+  return spec;
+}
+
+const STANDARD_OPTIONS = {
+  json: { type: 'boolean', description: 'Print the result as one JSON document on stdout' },
+  help: { type: 'boolean', short: 'h', description: 'Show this help and exit' },
+} as const satisfies OptionSpecs;
+
+/**
+ * Parses argv, handles --help, runs the command and maps errors to exit codes.
+ * Returns the exit code instead of exiting, so tests can call it.
+ *
+ * @example
+ * process.exitCode = await runCommand(command, process.argv.slice(2));
+ */
+export async function runCommand<O extends OptionSpecs>(
+  spec: CommandSpec<O>,
+  argv: readonly string[],
+  io: CommandIO = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<ExitCode> {
+  const all: OptionSpecs = { ...spec.options, ...STANDARD_OPTIONS };
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: toParseArgsOptions(all),
+      allowPositionals: spec.positionals !== undefined,
+      strict: true,
+    });
+  } catch (error) {
+    io.stderr.write(`${spec.name}: ${(error as Error).message}\nRun "${spec.name} --help" for usage\n`);
+    return EXIT_USAGE;
+  }
+  if (parsed.values['help'] === true) {
+    io.stdout.write(formatHelp(spec));
+    return EXIT_OK;
+  }
+  const json = parsed.values['json'] === true;
+  const context: CommandContext<O> = {
+    values: parsed.values as OptionValues<O>,
+    positionals: parsed.positionals,
+    json,
+    io,
+    print: (text) => void io.stdout.write(`${text}\n`),
+    printJson: (value) => void io.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    progress: (total, label) => createProgress(io.stderr, total, label),
+  };
+  try {
+    return await spec.run(context);
+  } catch (error) {
+    return reportFailure(spec.name, error, context);
+  }
+}
+
+/** Runs a command as the process's entry point: sets process.exitCode. */
+export async function main<O extends OptionSpecs>(spec: CommandSpec<O>): Promise<void> {
+  process.exitCode = await runCommand(spec, process.argv.slice(2));
+}
+
+/** Throws a usage error (exit 2) with a message for the operator. */
+export function usageError(message: string): never {
+  throw new AirlockError('usage', message);
+}
+
+function reportFailure(name: string, error: unknown, context: CommandContext<OptionSpecs>): ExitCode {
+  const known = isAirlockError(error);
+  const message = known ? error.message : `Internal error: ${(error as Error)?.stack ?? String(error)}`;
+  if (context.json) {
+    context.printJson({ ok: false, error: { code: known ? error.code : 'internal', message, details: known ? error.details : [] } });
+  }
+  const details = known && error.details.length > 0 ? `\n  ${error.details.join('\n  ')}` : '';
+  context.io.stderr.write(`${name}: ${message}${details}\n`);
+  return EXIT_USAGE;
+}
+
+function toParseArgsOptions(specs: OptionSpecs): ParseArgsOptionsConfig {
+  const out: ParseArgsOptionsConfig = {};
+  for (const [name, { type, short, multiple, default: fallback }] of Object.entries(specs)) {
+    out[name] = { type, ...(short && { short }), ...(multiple && { multiple }), ...(fallback !== undefined && { default: fallback }) };
+  }
+  return out;
+}
+
+/** The --help text: usage line, summary, description, options, exit codes. */
+export function formatHelp(spec: CommandSpec<OptionSpecs>): string {
+  const all: OptionSpecs = { ...spec.options, ...STANDARD_OPTIONS };
+  const rows = Object.entries(all).map(([name, option]) => {
+    const flag = `${option.short ? `-${option.short}, ` : '    '}--${name}${option.type === 'string' ? ` ${option.valueName ?? 'VALUE'}` : ''}`;
+    const extra = option.default !== undefined && option.type === 'string' ? ` (default: ${String(option.default)})` : '';
+    const repeat = option.multiple ? ' (repeatable)' : '';
+    return [flag, `${option.description}${extra}${repeat}`] as const;
+  });
+  const width = Math.max(...rows.map(([flag]) => flag.length)) + 2;
+  const lines = [
+    `Usage: ${spec.name} [options]${spec.positionals ? ` ${spec.positionals}` : ''}`,
+    '',
+    spec.summary,
+    ...(spec.description ? ['', spec.description] : []),
+    '',
+    'Options:',
+    ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}${text}`),
+    '',
+    'Exit codes: 0 every check passed, 1 a check failed, 2 usage or environment error',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export interface Progress {
+  tick(done?: number): void;
+  done(): void;
+}
+
+/** A one-line progress display (done/total, rate, eta) on a terminal; does nothing elsewhere. */
+export function createProgress(
+  stream: { write(text: string): unknown; isTTY?: boolean },
+  total: number,
+  label = 'progress',
+): Progress {
+  if (stream.isTTY !== true) return { tick() {}, done() {} };
+  const started = Date.now();
+  let count = 0;
+  let lastDraw = 0;
+  const draw = () => {
+    const seconds = Math.max((Date.now() - started) / 1000, 0.001);
+    const rate = count / seconds;
+    const eta = rate > 0 ? Math.ceil((total - count) / rate) : 0;
+    stream.write(`\r\x1b[K${label} ${count}/${total} ${rate.toFixed(1)}/s eta ${eta}s`);
+  };
+  return {
+    tick(done) {
+      count = done ?? count + 1;
+      const now = Date.now();
+      if (now - lastDraw >= 100 || count >= total) {
+        lastDraw = now;
+        draw();
+      }
+    },
+    done() {
+      draw();
+      stream.write('\n');
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AirlockError } from '../../src/kernel/errors.ts';
+import { createProgress, defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCommand } from '../../src/kernel/cli.ts';
+
+function capture(isTTY = false) {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: {
+      stdout: { write: (t: string) => out.push(t), isTTY },
+      stderr: { write: (t: string) => err.push(t), isTTY },
+      env: {},
+    },
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
+}
+
+const command = defineCommand({
+  name: 'check_things',
+  summary: 'Checks things',
+  options: {
+    db: { type: 'string', description: 'Database file', valueName: 'FILE' },
+    limit: { type: 'string', description: 'How many', default: '10' },
+    fail: { type: 'boolean', description: 'Make the check fail' },
+    env: { type: 'boolean', description: 'Raise an environment error' },
+  },
+  run({ values, json, print, printJson }) {
+    if (values.env) throw new AirlockError('environment', 'Cannot open "x.sqlite": no such file');
+    const result = { ok: !values.fail, db: values.db ?? null, limit: values.limit };
+    if (json) printJson(result);
+    else print(result.ok ? 'ok' : 'failed');
+    return result.ok ? EXIT_OK : EXIT_FAILED;
+  },
+});
+
+test('runCommand() prints generated help with every option and exits 0', async () => {
+  const c = capture();
+  assert.equal(await runCommand(command, ['--help'], c.io), EXIT_OK);
+  const help = c.out();
+  assert.match(help, /^Usage: check_things \[options\]/);
+  assert.match(help, /--db FILE\s+Database file/);
+  assert.match(help, /--limit VALUE\s+How many \(default: 10\)/);
+  assert.match(help, /--json\s+Print the result as one JSON document/);
+  assert.match(help, /-h, --help/);
+  assert.match(help, /Exit codes: 0 .* 1 .* 2 /);
+});
+
+test('runCommand() returns the exit code of run and honours --json', async () => {
+  const ok = capture();
+  assert.equal(await runCommand(command, ['--db', 'a.sqlite', '--json'], ok.io), EXIT_OK);
+  assert.deepEqual(JSON.parse(ok.out()), { ok: true, db: 'a.sqlite', limit: '10' });
+  const failed = capture();
+  assert.equal(await runCommand(command, ['--fail'], failed.io), EXIT_FAILED);
+  assert.equal(failed.out(), 'failed\n');
+});
+
+test('runCommand() exits 2 on an unknown option, a positional, or a missing value', async () => {
+  for (const argv of [['--nope'], ['extra'], ['--db']]) {
+    const c = capture();
+    assert.equal(await runCommand(command, argv, c.io), EXIT_USAGE, argv.join(' '));
+    assert.match(c.err(), /^check_things: .*\nRun "check_things --help" for usage\n$/);
+    assert.equal(c.out(), '');
+  }
+});
+
+test('runCommand() maps an AirlockError to exit 2 with its message, as JSON too', async () => {
+  const c = capture();
+  assert.equal(await runCommand(command, ['--env', '--json'], c.io), EXIT_USAGE);
+  assert.equal(c.err(), 'check_things: Cannot open "x.sqlite": no such file\n');
+  assert.deepEqual(JSON.parse(c.out()), {
+    ok: false,
+    error: { code: 'environment', message: 'Cannot open "x.sqlite": no such file', details: [] },
+  });
+});
+
+test('createProgress() is silent off a terminal and draws done/total on one', () => {
+  const quiet = capture(false);
+  const p1 = createProgress(quiet.io.stderr, 3);
+  p1.tick(); p1.tick(); p1.done();
+  assert.equal(quiet.err(), '');
+  const tty = capture(true);
+  const p2 = createProgress(tty.io.stderr, 2, 'sweep');
+  p2.tick(); p2.tick(); p2.done();
+  assert.match(tty.err(), /sweep 2\/2 [\d.]+\/s eta 0s\n$/);
+});
