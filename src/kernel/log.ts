@@ -1,0 +1,106 @@
+// Structured logs: one JSON object per line on stderr. Every value of a configured secret is
+// redacted from the finished line, wherever a careless caller put it (message, field, stack).
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** The replacement written instead of a secret's value. */
+export const REDACTED = '[redacted]';
+
+/** Shortest secret value that is redacted; shorter strings would shred ordinary text. */
+export const MIN_REDACTED_LENGTH = 4;
+
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  readonly name: string;
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+  /** A logger with another `logger` name, sharing output, level and secrets. */
+  child(name: string): Logger;
+  /** Registers more secret values to redact, for this logger and all its relatives. */
+  addSecrets(values: Iterable<string>): void;
+}
+
+export interface LoggerOptions {
+  /** The `logger` field of each record. */
+  name?: string;
+  /** The `service` field of each record, when set. */
+  service?: string;
+  level?: LogLevel;
+  secrets?: Iterable<string>;
+  /** Where finished lines go (with their newline); stderr by default. */
+  write?: (line: string) => void;
+  now?: () => Date;
+}
+
+interface Shared {
+  service: string | undefined;
+  minRank: number;
+  secrets: Set<string>;
+  write: (line: string) => void;
+  now: () => Date;
+}
+
+/**
+ * Creates a JSON-lines logger.
+ *
+ * @example
+ * const log = createLogger({ name: 'semantic', secrets: [token] });
+ * log.warn('listening on a non-loopback address', { host });
+ */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const shared: Shared = {
+    service: options.service,
+    minRank: LEVEL_RANK[options.level ?? 'info'],
+    secrets: new Set(),
+    write: options.write ?? ((line) => void process.stderr.write(line)),
+    now: options.now ?? (() => new Date()),
+  };
+  addTo(shared.secrets, options.secrets ?? []);
+  return makeLogger(options.name ?? 'airlock', shared);
+}
+
+function makeLogger(name: string, shared: Shared): Logger {
+  const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
+    if (LEVEL_RANK[level] < shared.minRank) return;
+    const record: LogFields = { time: shared.now().toISOString(), level, logger: name };
+    if (shared.service !== undefined) record['service'] = shared.service;
+    record['msg'] = msg;
+    if (fields) for (const [key, value] of Object.entries(fields)) if (!(key in record)) record[key] = toLoggable(value);
+    shared.write(`${redact(JSON.stringify(record), shared.secrets)}\n`);
+  };
+  return {
+    name,
+    debug: (msg, fields) => emit('debug', msg, fields),
+    info: (msg, fields) => emit('info', msg, fields),
+    warn: (msg, fields) => emit('warn', msg, fields),
+    error: (msg, fields) => emit('error', msg, fields),
+    child: (childName) => makeLogger(childName, shared),
+    addSecrets: (values) => addTo(shared.secrets, values),
+  };
+}
+
+function addTo(set: Set<string>, values: Iterable<string>): void {
+  for (const value of values) {
+    if (value.length < MIN_REDACTED_LENGTH) continue;
+    set.add(value);
+    // The line is JSON, so a secret with quotes or backslashes appears escaped there.
+    const escaped = JSON.stringify(value).slice(1, -1);
+    if (escaped !== value) set.add(escaped);
+  }
+}
+
+function redact(line: string, secrets: ReadonlySet<string>): string {
+  let out = line;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
+function toLoggable(value: unknown): unknown {
+  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  return value;
+}
