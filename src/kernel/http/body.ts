@@ -1,0 +1,118 @@
+// Reads a request body safely: content type first (415), then bytes with the limit enforced
+// while streaming (413 as soon as the limit is passed, without buffering the rest), then a
+// strict JSON parse (400 naming the position) with a nesting-depth limit (400).
+
+import type { IncomingMessage } from 'node:http';
+import { AirlockError } from '../errors.ts';
+
+/** 1 MiB: DESIGN.md's default JSON body limit. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** DESIGN.md's nesting-depth limit for JSON bodies. */
+export const MAX_JSON_DEPTH = 64;
+
+/** The media type of a Content-Type header value, lower-cased, without parameters. */
+export function mediaType(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const type = header.split(';', 1)[0]!.trim().toLowerCase();
+  return type === '' ? undefined : type;
+}
+
+/** Throws AirlockError('unsupported_media_type') unless the request's media type is accepted. */
+export function checkContentType(header: string | undefined, accepted: readonly string[]): void {
+  const type = mediaType(header);
+  if (type !== undefined && accepted.includes(type)) return;
+  const got = type === undefined ? 'no Content-Type' : `Content-Type "${type}"`;
+  throw new AirlockError('unsupported_media_type', `Cannot read a body with ${got}: send ${accepted.join(' or ')}`);
+}
+
+/**
+ * Reads the body into one Buffer, refusing it once more than `limit` bytes arrived (or when
+ * Content-Length announces more). On refusal the stream is paused, not drained.
+ */
+export function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = request.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    return Promise.reject(tooLarge(limit));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+      request.off('aborted', onAborted);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        request.pause();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onAborted = () => onError(new Error('Request aborted by the client'));
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onError);
+    request.on('aborted', onAborted);
+  });
+}
+
+function tooLarge(limit: number): AirlockError {
+  return new AirlockError('body_too_large', `Request body is larger than ${limit} bytes: send a smaller body`);
+}
+
+/**
+ * Parses JSON text strictly (RFC 8259, UTF-8, no BOM) after checking its nesting depth.
+ * Throws AirlockError('malformed_json' | 'too_deep') naming what and where.
+ */
+export function parseJsonBody(bytes: Buffer, maxDepth = MAX_JSON_DEPTH): unknown {
+  if (bytes.length === 0) throw new AirlockError('malformed_json', 'Request body is empty: send a JSON document');
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    throw new AirlockError('malformed_json', 'Request body starts with a byte order mark: send JSON without one');
+  }
+  const depthAt = findExcessDepth(bytes, maxDepth);
+  if (depthAt !== -1) {
+    throw new AirlockError('too_deep', `Request body nests deeper than ${maxDepth} levels at byte ${depthAt}: flatten it`);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    // TextDecoder's own message says nothing useful to a client; ours names the problem.
+    throw new AirlockError('malformed_json', 'Request body is not valid UTF-8: send UTF-8 encoded JSON');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new AirlockError('malformed_json', `Request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Byte offset where nesting first exceeds maxDepth, or -1. Brackets inside strings do not count. */
+function findExcessDepth(bytes: Uint8Array, maxDepth: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (b === 0x5c) i++; // backslash: skip the escaped byte
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x5b || b === 0x7b) {
+      if (++depth > maxDepth) return i;
+    } else if (b === 0x5d || b === 0x7d) depth--;
+  }
+  return -1;
+}

@@ -1,0 +1,172 @@
+// One request's way through a service: request id, listener authentication (before routing),
+// routing, route authentication, body (type, size, JSON, schema), handler, and the 5xx rule.
+// Every failure becomes a reply here, once; nothing below this layer writes to the socket.
+
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isAirlockError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import { DEFAULT_BODY_LIMIT, checkContentType, parseJsonBody, readBody } from './body.ts';
+import { problem } from './reply.ts';
+import type { Authenticator, Method, Reply, RequestContext, Route } from './route.ts';
+import type { Router } from './router.ts';
+import { sendReply } from './send.ts';
+
+/** The logger and message of DESIGN.md's 5xx rule (seed 001). */
+export const SERVER_ERROR_LOGGER = 'uvicorn.error';
+export const SERVER_ERROR_MESSAGE = 'request returned server error';
+
+export interface BodyCheck {
+  (value: unknown): { valid: boolean; errors: readonly { instancePath: string; message: string }[] };
+}
+
+export interface PipelineOptions {
+  listener: string;
+  router: Router;
+  authenticators: Readonly<Record<string, Authenticator>>;
+  /** Authenticator that runs before route resolution on this listener, if any. */
+  listenerAuth: string | undefined;
+  /** Compiled request-body checks, by route. */
+  bodyChecks: ReadonlyMap<Route, BodyCheck>;
+  log: Logger;
+  serverErrorLog: Logger;
+  internalLog: Logger;
+  isDraining: () => boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** Handles one request to completion; never throws. */
+export async function handleRequest(request: IncomingMessage, response: ServerResponse, options: PipelineOptions): Promise<void> {
+  const method = (request.method ?? 'GET') as Method;
+  const target = request.url ?? '/';
+  const queryAt = target.indexOf('?');
+  const path = queryAt === -1 ? target : target.slice(0, queryAt);
+  const incomingId = request.headers['x-request-id'];
+  const requestId = typeof incomingId === 'string' && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
+  response.setHeader('x-request-id', requestId);
+
+  const context: RequestContext = {
+    method,
+    path,
+    query: new URLSearchParams(queryAt === -1 ? '' : target.slice(queryAt + 1)),
+    params: {},
+    headers: request.headers,
+    requestId,
+    listener: options.listener,
+    rawBody: undefined,
+    body: undefined,
+    principal: undefined,
+    log: options.log,
+  };
+
+  let reply: Reply;
+  let route: Route | undefined;
+  let closeAfter = options.isDraining();
+  try {
+    const outcome = await resolve(request, context, options);
+    route = outcome.route;
+    reply = outcome.reply ?? (await route!.handler(context));
+  } catch (error) {
+    reply = replyForError(error);
+    if (reply.status === 413) closeAfter = true;
+    if (reply.status >= 500) options.internalLog.error('handler failed', { error, requestId });
+  }
+  if (reply.status >= 500) {
+    options.serverErrorLog.error(SERVER_ERROR_MESSAGE, { method, path, status: reply.status });
+  }
+  try {
+    sendReply(request, response, reply, { etag: route?.etag !== false, close: closeAfter });
+  } catch (error) {
+    // The reply itself could not be serialized (a handler bug): the client still gets a 500.
+    options.serverErrorLog.error(SERVER_ERROR_MESSAGE, { method, path, status: 500 });
+    options.internalLog.error('reply failed', { error, requestId });
+    if (!response.headersSent) sendReply(request, response, internalError(), { etag: false, close: closeAfter });
+    else response.destroy();
+  }
+}
+
+async function resolve(request: IncomingMessage, context: RequestContext, options: PipelineOptions): Promise<{ route?: Route; reply?: Reply }> {
+  if (options.listenerAuth !== undefined) {
+    const denied = await authenticate(options.listenerAuth, context, options);
+    if (denied) return { reply: denied };
+  }
+  const match = options.router.match(context.method, context.path);
+  if (match.kind === 'not_found') {
+    return { reply: problem(404, 'Not found', { detail: `No route for "${context.path}"` }) };
+  }
+  if (match.kind === 'method_not_allowed') {
+    return {
+      reply: problem(405, 'Method not allowed', {
+        detail: `Cannot ${context.method} "${context.path}": allowed ${match.allow.join(', ')}`,
+        headers: { allow: match.allow.join(', ') },
+      }),
+    };
+  }
+  const route = match.route;
+  context.params = match.params;
+  if (route.auth !== 'none') {
+    const denied = await authenticate(route.auth, context, options);
+    if (denied) return { route, reply: denied };
+  }
+  if (route.request && BODY_METHODS.has(context.method)) {
+    const invalid = await readRequestBody(route, request, context, options);
+    if (invalid) return { route, reply: invalid };
+  }
+  return { route };
+}
+
+async function authenticate(name: string, context: RequestContext, options: PipelineOptions): Promise<Reply | undefined> {
+  const authenticator = options.authenticators[name];
+  if (!authenticator) throw new TypeError(`No authenticator named "${name}"`);
+  const outcome = await authenticator(context);
+  if (!outcome.ok) return outcome.reply;
+  context.principal = outcome.principal;
+  return undefined;
+}
+
+/** Reads, parses and checks the body into `context`; a schema failure is a 422 reply, other failures throw. */
+async function readRequestBody(route: Route, request: IncomingMessage, context: RequestContext, options: PipelineOptions): Promise<Reply | undefined> {
+  const spec = route.request!;
+  const headers = context.headers;
+  const announcedEmpty = headers['content-length'] === '0' || (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined);
+  if (announcedEmpty && headers['content-type'] === undefined && spec.optional) return undefined;
+  checkContentType(headers['content-type'], spec.contentTypes ?? ['application/json']);
+  const raw = await readBody(request, spec.maxBytes ?? DEFAULT_BODY_LIMIT);
+  context.rawBody = raw;
+  if (spec.raw) return undefined;
+  if (raw.length === 0 && spec.optional) return undefined;
+  context.body = parseJsonBody(raw);
+  const check = options.bodyChecks.get(route);
+  if (!check) return undefined;
+  const { valid, errors } = check(context.body);
+  if (valid) return undefined;
+  return problem(422, 'Request body is invalid', {
+    detail: `${errors.length} ${errors.length === 1 ? 'problem' : 'problems'}: ${errors.map((e) => e.message).slice(0, 3).join('; ')}`,
+    errors: errors.map((e) => ({ pointer: e.instancePath, detail: e.message })),
+  });
+}
+
+/** Maps an error to its reply: a known client mistake to its 4xx, anything else to a bare 500. */
+export function replyForError(error: unknown): Reply {
+  if (isAirlockError(error)) {
+    switch (error.code) {
+      case 'body_too_large':
+        return problem(413, 'Request body too large', { detail: error.message });
+      case 'unsupported_media_type':
+        return problem(415, 'Unsupported media type', { detail: error.message });
+      case 'malformed_json':
+        return problem(400, 'Malformed JSON', { detail: error.message });
+      case 'too_deep':
+        return problem(400, 'JSON nested too deeply', { detail: error.message });
+      default:
+        break;
+    }
+  }
+  return internalError();
+}
+
+function internalError(): Reply {
+  return problem(500, 'Internal server error', { detail: 'The server failed to answer this request; the operator can find it by its X-Request-Id' });
+}

@@ -1,0 +1,92 @@
+// A service's routes are data: one table that the router, the OpenAPI export, the manifest
+// check and the sweep runner all read. These types are that table's shape.
+
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Logger } from '../log.ts';
+
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A JSON Schema document (draft 2020-12), kept as plain data. */
+export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
+
+/** What a handler returns; the kernel serializes it. */
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  /** A JSON value, serialized with JSON.stringify; ignored when `raw` is set. */
+  body?: unknown;
+  /** Bytes or text sent as they are, with `contentType`. */
+  raw?: Uint8Array | string;
+  /** Defaults to application/json for `body`, text/plain for `raw`. */
+  contentType?: string;
+}
+
+/** Everything a handler may know about the request. */
+export interface RequestContext {
+  method: Method;
+  /** The path without its query. */
+  path: string;
+  query: URLSearchParams;
+  /** Values of the route's `:name` segments, and `*` for the rest of a family route. */
+  params: Readonly<Record<string, string>>;
+  headers: IncomingHttpHeaders;
+  requestId: string;
+  listener: string;
+  /** The raw body bytes, when the route declares a request body. */
+  rawBody: Buffer | undefined;
+  /** The parsed (and schema-checked) JSON body, when the route declares one. */
+  body: unknown;
+  /** What the route's authenticator admitted (a consumer id, an operator), if any. */
+  principal: unknown;
+  log: Logger;
+}
+
+export type Handler = (context: RequestContext) => Reply | Promise<Reply>;
+
+/** Outcome of an authenticator: admit with a principal, or answer with a reply (401/403/503). */
+export type AuthOutcome = { ok: true; principal?: unknown } | { ok: false; reply: Reply };
+
+export type Authenticator = (context: RequestContext) => AuthOutcome | Promise<AuthOutcome>;
+
+export interface RequestSpec {
+  /** The JSON Schema the parsed body must satisfy (422 otherwise). */
+  schema?: JsonSchema;
+  /** Body byte limit; 1 MiB unless a seed names another. */
+  maxBytes?: number;
+  /** Accepted media types (without parameters); application/json by default. */
+  contentTypes?: readonly string[];
+  /** Keep the body as bytes only: no JSON parse (a route that verifies a signature first parses itself). */
+  raw?: boolean;
+  /** An empty body (no Content-Type, no bytes) is allowed and leaves `body` undefined. */
+  optional?: boolean;
+}
+
+export interface ResponseSpec {
+  status: number;
+  description: string;
+  schema?: JsonSchema;
+  contentType?: string;
+}
+
+export interface Route {
+  method: Exclude<Method, 'HEAD'>;
+  /** `/api/v1/things/:id`, or a family `/api/v1/contracts/*`. */
+  path: string;
+  /** Which of the service's listeners serves it; `main` unless the service has several. */
+  listener?: string;
+  /** Name of an authenticator of the service, or `none`. */
+  auth: string;
+  summary: string;
+  /** For `/*` families: the members, listed in the export and swept. */
+  members?: readonly string[];
+  request?: RequestSpec;
+  responses?: readonly ResponseSpec[];
+  /** Send a strong ETag and answer If-None-Match with 304 (GET only; on by default). */
+  etag?: boolean;
+  handler: Handler;
+}
+
+/** Declares a route table; an identity function that checks the shape. */
+export function defineRoutes(routes: readonly Route[]): readonly Route[] {
+  return routes;
+}

@@ -1,0 +1,62 @@
+// The entry point of a service executable: build it (configuration errors exit 2, all listed),
+// listen (a refused address exits 2), print the "listening" lines on stdout, and drain on
+// SIGTERM/SIGINT before exiting 0.
+
+import { isAirlockError } from '../errors.ts';
+import type { Service } from './service.ts';
+
+export interface RunServiceOptions {
+  stdout?: { write(text: string): unknown };
+  stderr?: { write(text: string): unknown };
+  /** Install SIGTERM/SIGINT handlers (true for executables). */
+  signals?: boolean;
+  exit?: (code: number) => void;
+}
+
+/**
+ * Builds and runs a service until a signal arrives. Resolves with the running service, or
+ * with undefined after reporting why it could not start (exit code 2 already requested).
+ *
+ * @example
+ * await runService(() => createSemanticService(readConfig(SPEC)));
+ */
+export async function runService(build: () => Service | Promise<Service>, options: RunServiceOptions = {}): Promise<Service | undefined> {
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  let service: Service;
+  try {
+    service = await build();
+    for (const line of await service.listen()) stdout.write(`${JSON.stringify(line)}\n`);
+  } catch (error) {
+    stderr.write(`${startFailure(error)}\n`);
+    exit(2);
+    return undefined;
+  }
+  if (options.signals ?? true) {
+    const stop = (signal: NodeJS.Signals) => {
+      service.log.info('stopping', { signal });
+      service.close().then(
+        () => exit(0),
+        (error: unknown) => {
+          service.log.error('stop failed', { error });
+          exit(1);
+        },
+      );
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  }
+  return service;
+}
+
+function startFailure(error: unknown): string {
+  if (isAirlockError(error)) {
+    return [`Cannot start: ${error.message}`, ...error.details.map((d) => `  ${d}`)].join('\n');
+  }
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+    return `Cannot start: ${(error as Error).message}: choose another address or port`;
+  }
+  return `Cannot start: ${(error as Error)?.stack ?? String(error)}`;
+}

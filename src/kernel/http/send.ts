@@ -1,0 +1,59 @@
+// Writes a Reply to the wire: serialization, a strong ETag with If-None-Match -> 304 for GET
+// and HEAD, no body for HEAD, and closing the connection when the request was not read whole.
+
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { JSON_TYPE } from './reply.ts';
+import type { Reply } from './route.ts';
+
+export interface SendOptions {
+  /** Add an ETag and honour If-None-Match (GET/HEAD 200 replies only). */
+  etag: boolean;
+  /** Close the connection after this reply (the body was refused unread, or the server drains). */
+  close: boolean;
+}
+
+/** A strong ETag: the quoted base64url SHA-256 of the representation's bytes. */
+export function strongEtag(payload: Uint8Array): string {
+  return `"${createHash('sha256').update(payload).digest('base64url')}"`;
+}
+
+/** True when an If-None-Match header value matches `etag` (weak comparison, RFC 9110 13.1.2). */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}
+
+export function sendReply(request: IncomingMessage, response: ServerResponse, reply: Reply, options: SendOptions): void {
+  const payload = serialize(reply);
+  const headers: Record<string, string | number> = { 'x-content-type-options': 'nosniff', ...reply.headers };
+  if (payload.length > 0 || reply.status !== 204) {
+    headers['content-type'] = reply.contentType ?? (reply.raw !== undefined ? 'text/plain; charset=utf-8' : JSON_TYPE);
+  }
+  if (options.close) headers['connection'] = 'close';
+  const readOnly = request.method === 'GET' || request.method === 'HEAD';
+  if (options.etag && readOnly && reply.status === 200) {
+    const etag = strongEtag(payload);
+    headers['etag'] = etag;
+    if (etagMatches(request.headers['if-none-match'], etag)) {
+      delete headers['content-type'];
+      response.writeHead(304, headers);
+      response.end();
+      return;
+    }
+  }
+  headers['content-length'] = payload.length;
+  response.writeHead(reply.status, headers);
+  if (options.close && !request.complete) {
+    // The rest of the body was refused: do not read it, hang up once the reply is out.
+    response.once('finish', () => request.socket.destroySoon());
+  }
+  response.end(request.method === 'HEAD' ? undefined : payload);
+}
+
+function serialize(reply: Reply): Buffer {
+  if (reply.raw !== undefined) return typeof reply.raw === 'string' ? Buffer.from(reply.raw, 'utf8') : Buffer.from(reply.raw);
+  if (reply.body === undefined) return Buffer.alloc(0);
+  return Buffer.from(JSON.stringify(reply.body), 'utf8');
+}

@@ -1,0 +1,193 @@
+// A service is a route table, its authenticators and its listeners. createService() checks the
+// table once (patterns, authenticators, schemas) and returns something to listen() and close().
+
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '../log.ts';
+import type { Logger } from '../log.ts';
+import { checkListenHost } from './loopback.ts';
+import { handleRequest, SERVER_ERROR_LOGGER } from './pipeline.ts';
+import type { BodyCheck } from './pipeline.ts';
+import type { Authenticator, JsonSchema, Route } from './route.ts';
+import { createRouter } from './router.ts';
+
+/** DESIGN.md: header timeout 10 s, request timeout 30 s. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** How long close() waits for in-flight requests before cutting connections. */
+export const DRAIN_TIMEOUT_MS = 10_000;
+
+export const MAIN_LISTENER = 'main';
+
+export interface ListenerOptions {
+  host?: string;
+  port?: number;
+  /** Authenticator name that runs before route resolution (a 401 then proves nothing about routes). */
+  authenticate?: string;
+}
+
+export type SchemaCompiler = (schema: JsonSchema) => BodyCheck;
+
+export interface ServiceOptions {
+  name: string;
+  version: string;
+  routes: readonly Route[];
+  /** Listener name -> address; `{ main: {} }` (127.0.0.1, port 0) by default. */
+  listeners?: Record<string, ListenerOptions>;
+  authenticators?: Record<string, Authenticator>;
+  /** Compiles request schemas; required when any route declares `request.schema`. */
+  compileSchema?: SchemaCompiler;
+  log?: Logger;
+  env?: NodeJS.ProcessEnv;
+  timeouts?: { headersMs?: number; requestMs?: number; checkIntervalMs?: number; drainMs?: number };
+  /** Runs after the last connection closed: close databases here. */
+  onClose?: () => void | Promise<void>;
+}
+
+export interface ListeningLine {
+  msg: 'listening';
+  service: string;
+  listener: string;
+  url: string;
+}
+
+export interface Service {
+  readonly name: string;
+  readonly version: string;
+  readonly routes: readonly Route[];
+  readonly log: Logger;
+  /** Binds every listener (after the loopback guard); resolves with one line per listener. */
+  listen(): Promise<ListeningLine[]>;
+  /** The base URL of a listener, once listening. */
+  url(listener?: string): string;
+  /** Stops accepting, finishes in-flight requests (up to the drain timeout), then runs onClose. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a service from its route table.
+ *
+ * @example
+ * const service = createService({ name: 'semantic', version, routes, listeners: { main: { port: 18020 } } });
+ * for (const line of await service.listen()) console.log(JSON.stringify(line));
+ */
+export function createService(options: ServiceOptions): Service {
+  const log = options.log ?? createLogger({ name: options.name, service: options.name });
+  const listeners = options.listeners ?? { [MAIN_LISTENER]: {} };
+  const authenticators = options.authenticators ?? {};
+  const env = options.env ?? process.env;
+  checkTable(options.routes, listeners, authenticators);
+  const bodyChecks = new Map<Route, BodyCheck>();
+  for (const route of options.routes) {
+    if (route.request?.schema === undefined) continue;
+    if (!options.compileSchema) throw new TypeError(`Route "${route.method} ${route.path}" declares a request schema but the service has no compileSchema`);
+    bodyChecks.set(route, options.compileSchema(route.request.schema));
+  }
+
+  const servers = new Map<string, Server>();
+  const urls = new Map<string, string>();
+  let draining = false;
+  let closing: Promise<void> | undefined;
+  const serverErrorLog = log.child(SERVER_ERROR_LOGGER);
+  const internalLog = log.child(`${options.name}.internal`);
+
+  for (const [listener, listenerOptions] of Object.entries(listeners)) {
+    const router = createRouter(options.routes.filter((r) => (r.listener ?? MAIN_LISTENER) === listener));
+    const server = createServer({
+      headersTimeout: options.timeouts?.headersMs ?? HEADERS_TIMEOUT_MS,
+      requestTimeout: options.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: options.timeouts?.checkIntervalMs ?? 1_000,
+    });
+    server.on('request', (request, response) => {
+      void handleRequest(request, response, {
+        listener,
+        router,
+        authenticators,
+        listenerAuth: listenerOptions.authenticate,
+        bodyChecks,
+        log,
+        serverErrorLog,
+        internalLog,
+        isDraining: () => draining,
+      });
+    });
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      // Malformed requests and timeouts: answer when the socket still can, never crash.
+      if (socket.writable && error.code !== 'ECONNRESET') {
+        const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+        socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      } else socket.destroy();
+    });
+    servers.set(listener, server);
+  }
+
+  return {
+    name: options.name,
+    version: options.version,
+    routes: options.routes,
+    log,
+    async listen() {
+      const lines: ListeningLine[] = [];
+      for (const [listener, server] of servers) {
+        const { host = '127.0.0.1', port = 0 } = listeners[listener]!;
+        const warning = checkListenHost(host, env);
+        if (warning) log.warn(warning, { listener });
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(port, host, () => {
+            server.off('error', reject);
+            resolve();
+          });
+        });
+        const address = server.address() as AddressInfo;
+        const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+        const url = `http://${shownHost}:${address.port}`;
+        urls.set(listener, url);
+        lines.push({ msg: 'listening', service: options.name, listener, url });
+      }
+      return lines;
+    },
+    url(listener = MAIN_LISTENER) {
+      const url = urls.get(listener);
+      if (url === undefined) throw new TypeError(`Listener "${listener}" is not listening`);
+      return url;
+    },
+    close() {
+      closing ??= (async () => {
+        draining = true;
+        const drainMs = options.timeouts?.drainMs ?? DRAIN_TIMEOUT_MS;
+        await Promise.all([...servers.values()].map((server) => closeServer(server, drainMs)));
+        await options.onClose?.();
+      })();
+      return closing;
+    },
+  };
+}
+
+function closeServer(server: Server, drainMs: number): Promise<void> {
+  if (!server.listening) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), drainMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+function checkTable(routes: readonly Route[], listeners: Record<string, ListenerOptions>, authenticators: Record<string, Authenticator>): void {
+  for (const route of routes) {
+    const where = `Route "${route.method} ${route.path}"`;
+    const listener = route.listener ?? MAIN_LISTENER;
+    if (!(listener in listeners)) throw new TypeError(`${where} names listener "${listener}", which the service does not have`);
+    if (route.auth !== 'none' && !(route.auth in authenticators)) throw new TypeError(`${where} names authenticator "${route.auth}", which the service does not have`);
+  }
+  for (const [name, listener] of Object.entries(listeners)) {
+    if (listener.authenticate !== undefined && !(listener.authenticate in authenticators)) {
+      throw new TypeError(`Listener "${name}" names authenticator "${listener.authenticate}", which the service does not have`);
+    }
+  }
+}

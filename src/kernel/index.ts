@@ -1,0 +1,28 @@
+// The kernel's front door: services and scripts import from here, never from a kernel file.
+
+export { AirlockError, isAirlockError } from './errors.ts';
+export type { AirlockErrorCode } from './errors.ts';
+
+export { createLogger, REDACTED } from './log.ts';
+export type { Logger, LogLevel, LogFields, LoggerOptions } from './log.ts';
+
+export { readConfig, secretValues, parseListenAddress } from './config.ts';
+export type { ConfigSpec, ConfigValues, VarSpec, ListenAddress } from './config.ts';
+
+export { defineCommand, runCommand, main, usageError, formatHelp, createProgress, EXIT_OK, EXIT_FAILED, EXIT_USAGE } from './cli.ts';
+export type { CommandSpec, CommandContext, CommandIO, ExitCode, OptionSpec, OptionSpecs, Progress } from './cli.ts';
+
+export { defineRoutes } from './http/route.ts';
+export type { Route, Reply, RequestContext, Handler, Authenticator, AuthOutcome, Method, JsonSchema, RequestSpec, ResponseSpec } from './http/route.ts';
+export { createRouter } from './http/router.ts';
+export type { Router, RouteMatch } from './http/router.ts';
+export { json, problem, health, JSON_TYPE, PROBLEM_TYPE, HEALTH_TYPE, PROBLEM_URN } from './http/reply.ts';
+export type { ProblemInit, HealthCheck, HealthStatus } from './http/reply.ts';
+export { strongEtag } from './http/send.ts';
+export { DEFAULT_BODY_LIMIT, MAX_JSON_DEPTH } from './http/body.ts';
+export { SERVER_ERROR_LOGGER, SERVER_ERROR_MESSAGE } from './http/pipeline.ts';
+export { isLoopbackHost, checkListenHost, ALLOW_NON_LOOPBACK_VARIABLE } from './http/loopback.ts';
+export { createService, MAIN_LISTENER, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './http/service.ts';
+export type { Service, ServiceOptions, ListenerOptions, ListeningLine, SchemaCompiler } from './http/service.ts';
+export { runService } from './http/run-service.ts';
+export type { RunServiceOptions } from './http/run-service.ts';
