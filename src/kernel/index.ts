@@ -26,3 +26,5 @@ export { createService, MAIN_LISTENER, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } 
 export type { Service, ServiceOptions, ListenerOptions, ListeningLine, SchemaCompiler } from './http/service.ts';
 export { runService } from './http/run-service.ts';
 export type { RunServiceOptions } from './http/run-service.ts';
+
+export { versionTruth } from './version.ts';

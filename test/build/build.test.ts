@@ -1,0 +1,89 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+// @ts-ignore -- build.mjs is plain JavaScript without declarations.
+import { build, foreignImports, listEntries } from '../../build.mjs';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+function tempRoot(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'airlock-build-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+test('listEntries() names service mains <svc>-api and <svc>-<role>, scripts by file, skipping libraries', () => {
+  const root = tempRoot({
+    'src/kernel/index.ts': '',
+    'src/semantic/main.ts': '',
+    'src/semantic/main-worker.ts': '',
+    'src/semantic/routes.ts': '',
+    'scripts/check_things.ts': '',
+    'scripts/_shared.ts': '',
+    'scripts/start.ts': '',
+    'scripts/run.sh': '',
+  });
+  try {
+    assert.deepEqual(listEntries(root).map((e: { name: string }) => e.name), ['check_things', 'semantic-api', 'semantic-worker']);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('build() bundles executables with a shebang and source map, and is reproducible', async () => {
+  const root = tempRoot({
+    'src/demo/main.ts': "import { hostname } from 'node:os';\nimport { greet } from './greet.ts';\nconsole.log(greet(hostname()));\n",
+    'src/demo/greet.ts': 'export function greet(name: string): string { return `hello ${name}`; }\n',
+  });
+  try {
+    const first = await build({ root, outdir: join(root, 'dist') });
+    const bundle = join(root, 'dist', 'bin', 'demo-api.mjs');
+    const text = readFileSync(bundle, 'utf8');
+    assert.ok(text.startsWith('#!/usr/bin/env node\n'));
+    assert.match(text, /\/\/# sourceMappingURL=demo-api\.mjs\.map/);
+    assert.equal(statSync(bundle).mode & 0o111, 0o111, 'executable bit');
+    assert.deepEqual(first.files.map((f: { path: string }) => f.path), ['bin/demo-api.mjs', 'bin/demo-api.mjs.map']);
+    assert.equal(first.version, '0.0.0+unknown');
+    assert.match(execFileSync(process.execPath, [bundle], { encoding: 'utf8' }), /^hello /);
+    const second = await build({ root, outdir: join(root, 'dist') });
+    assert.deepEqual(second, first, 'same sources, same bytes and hashes');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('build() refuses a bundle that imports a package', async () => {
+  const root = tempRoot({ 'src/demo/main.ts': "import leftPad from 'left-pad';\nconsole.log(leftPad('x', 3));\n" });
+  try {
+    await assert.rejects(build({ root, outdir: join(root, 'dist') }), /Bundles may import only node: built-ins; found:\n {2}.*demo-api\.mjs imports "left-pad"/);
+    assert.deepEqual(readdirSync(join(root, 'dist')), [], 'no half-checked bundles left behind');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('foreignImports() lists every non-node: import of a metafile', () => {
+  const metafile = { outputs: { 'a.mjs': { imports: [{ path: 'node:fs' }, { path: 'fs' }, { path: 'pkg/x' }] } } };
+  assert.deepEqual(foreignImports(metafile), [{ output: 'a.mjs', path: 'fs' }, { output: 'a.mjs', path: 'pkg/x' }]);
+});
+
+test('the project bundles import nothing but node: built-ins', async () => {
+  const outdir = mkdtempSync(join(tmpdir(), 'airlock-dist-'));
+  try {
+    const metadata = await build({ root: ROOT, outdir });
+    for (const file of metadata.files as { path: string }[]) {
+      if (!file.path.endsWith('.mjs')) continue;
+      const text = readFileSync(join(outdir, file.path), 'utf8');
+      const specifiers = [...text.matchAll(/(?:^|[;\s])(?:import|export)\s*(?:[^'";]*?\sfrom\s*)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm)].map((m) => m[1] ?? m[2]);
+      for (const specifier of specifiers) assert.ok(specifier!.startsWith('node:'), `${file.path} imports "${specifier}"`);
+    }
+  } finally {
+    rmSync(outdir, { recursive: true, force: true });
+  }
+});
