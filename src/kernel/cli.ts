@@ -65,7 +65,8 @@ export interface CommandSpec<O extends OptionSpecs> {
   /** Paragraphs printed after the summary in --help. */
   description?: string;
   options: O;
-  run(context: CommandContext<O>): Promise<ExitCode> | ExitCode;
+  /** Returns EXIT_OK, EXIT_FAILED or EXIT_USAGE. */
+  run(context: CommandContext<O>): Promise<number> | number;
 }
 
 /** Declares a command; an identity function that keeps the option types. */
@@ -118,7 +119,9 @@ export async function runCommand<O extends OptionSpecs>(
     progress: (total, label) => createProgress(io.stderr, total, label),
   };
   try {
-    return await spec.run(context);
+    const code = await spec.run(context);
+    if (code !== EXIT_OK && code !== EXIT_FAILED && code !== EXIT_USAGE) throw new RangeError(`Command returned exit code ${code}: use 0, 1 or 2`);
+    return code;
   } catch (error) {
     return reportFailure(spec.name, error, context);
   }

@@ -1,0 +1,40 @@
+// Starts a server under test in its own process (so it has a core to itself, like in
+// production) and reads its "listening" line from stdout.
+
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface ChildServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Runs `node <file>` with env; resolves once it printed {"msg":"listening","url":...}. */
+export function startChildServer(file: string, env: Record<string, string> = {}): Promise<ChildServer> {
+  const child: ChildProcess = spawn(process.execPath, [file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    const onExit = (code: number | null) => reject(new Error(`Bench server "${file}" exited with ${code} before listening`));
+    child.once('exit', onExit);
+    lines.on('line', (line) => {
+      let parsed: { msg?: string; url?: string };
+      try {
+        parsed = JSON.parse(line) as { msg?: string; url?: string };
+      } catch {
+        return; // Not the listening line: servers may print other things first.
+      }
+      if (parsed.msg !== 'listening' || parsed.url === undefined) return;
+      child.off('exit', onExit);
+      lines.close();
+      resolve({
+        url: parsed.url,
+        stop: () => new Promise<void>((done) => {
+          if (child.exitCode !== null) return done();
+          child.once('exit', () => done());
+          child.kill('SIGTERM');
+        }),
+      });
+    });
+  });
+}
