@@ -1,0 +1,58 @@
+// The two halves of an evidence append. prepareAppend() runs when the caller appends: it checks
+// the input and takes a canonical snapshot, so a bad row fails alone instead of failing the batch
+// it would have joined, and a caller mutating its object afterwards changes nothing.
+// insertEvidence() runs inside the batch transaction: it reads the chain head from the database
+// (never from memory, so a rolled-back batch cannot leave a stale head), then hashes and inserts.
+
+import type { DatabaseSync } from 'node:sqlite';
+import { canonicalJson } from './canonical-json.ts';
+import type { AnyEvidenceTable, ColumnTypes, EvidenceRow, EvidenceTable } from './evidence-table.ts';
+import { GENESIS_SHA256, rowHash } from './row-hash.ts';
+import { statement } from './_statements.ts';
+
+export interface PreparedAppend {
+  columns: Record<string, string | number>;
+  payload: unknown;
+  payloadText: string;
+}
+
+export function prepareAppend(table: AnyEvidenceTable, input: Record<string, unknown>): PreparedAppend {
+  const columns: Record<string, string | number> = {};
+  for (const [column, type] of Object.entries(table.columns)) {
+    const value = input[column];
+    if (type === 'integer' ? !Number.isSafeInteger(value) : typeof value !== 'string') {
+      throw new TypeError(`Cannot append to evidence table "${table.name}": column "${column}" must be ${type === 'integer' ? 'a safe integer' : 'a string'}`);
+    }
+    columns[column] = value as string | number;
+  }
+  for (const key of Object.keys(input)) {
+    if (key !== 'payload' && !(key in table.columns)) {
+      throw new TypeError(`Cannot append to evidence table "${table.name}": "${key}" is not a declared column`);
+    }
+  }
+  // Also proves the column strings are well-formed, so hashing inside the batch cannot throw.
+  canonicalJson(columns);
+  const payloadText = canonicalJson(input['payload']);
+  return { columns, payload: JSON.parse(payloadText), payloadText };
+}
+
+export function insertEvidence<C extends ColumnTypes, P>(
+  sqlite: DatabaseSync,
+  table: EvidenceTable<C, P>,
+  options: { prepared: PreparedAppend; now: () => Date },
+): EvidenceRow<C, P> {
+  const { prepared } = options;
+  const head = statement(sqlite, `SELECT seq, sha256 FROM ${table.name} ORDER BY seq DESC LIMIT 1`).get();
+  const seq = head === undefined ? 1 : Number(head['seq']) + 1;
+  const prev_sha256 = head === undefined ? GENESIS_SHA256 : String(head['sha256']);
+  const recorded_at = options.now().toISOString();
+  const fields = { ...prepared.columns, seq, recorded_at, prev_sha256, payload: prepared.payload };
+  const sha256 = rowHash(fields);
+  const names = Object.keys(prepared.columns);
+  statement(
+    sqlite,
+    `INSERT INTO ${table.name} (seq, recorded_at, ${names.map((name) => `${name}, `).join('')}payload, sha256, prev_sha256)
+     VALUES (${'?, '.repeat(names.length + 4)}?)`,
+  ).run(seq, recorded_at, ...Object.values(prepared.columns), prepared.payloadText, sha256, prev_sha256);
+  return { ...fields, sha256 } as EvidenceRow<C, P>;
+}

@@ -1,0 +1,107 @@
+// Group commit on a synchronous SQLite connection. write() queues a unit of work and returns a
+// promise; one flush, scheduled with setImmediate, runs everything queued by then (up to maxBatch)
+// between one BEGIN IMMEDIATE and one COMMIT, and settles the promises only after COMMIT returned.
+// With synchronous=FULL that single COMMIT is the one fsync every caller of the batch waits for.
+// A failure anywhere rolls the whole batch back and rejects each of its callers with the cause.
+
+import type { DatabaseSync } from 'node:sqlite';
+import { AirlockError } from '../errors.ts';
+
+/** A unit of work run inside the batch transaction. It must be synchronous and must not commit. */
+export type Work<R> = (sqlite: DatabaseSync) => R;
+
+export interface CommitStats {
+  /** Transactions committed. */
+  commits: number;
+  /** Units of work committed. */
+  writes: number;
+  /** Transactions rolled back. */
+  failures: number;
+}
+
+export interface GroupCommitter {
+  write<R>(work: Work<R>): Promise<R>;
+  /** Commits everything queued, in batches, now. */
+  flushAll(): void;
+  stats(): CommitStats;
+}
+
+interface Entry {
+  work: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+export function createGroupCommitter(sqlite: DatabaseSync, options: { maxBatch: number; label: string }): GroupCommitter {
+  if (!Number.isSafeInteger(options.maxBatch) || options.maxBatch < 1) {
+    throw new RangeError(`Invalid maxBatch ${options.maxBatch}: use a positive integer`);
+  }
+  const queue: Entry[] = [];
+  const stats: CommitStats = { commits: 0, writes: 0, failures: 0 };
+  let scheduled = false;
+
+  function schedule(): void {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      if (queue.length === 0) return;
+      commitBatch(queue.splice(0, options.maxBatch));
+      // What is left, or arrived meanwhile, waits one turn so I/O and timers can run in between.
+      if (queue.length > 0) schedule();
+    });
+  }
+
+  function commitBatch(batch: Entry[]): void {
+    const results: unknown[] = [];
+    let began = false;
+    try {
+      if (sqlite.isTransaction) throw new Error('a transaction is already open on this connection');
+      sqlite.exec('BEGIN IMMEDIATE');
+      began = true;
+      for (const entry of batch) results.push(entry.work(sqlite));
+      sqlite.exec('COMMIT');
+    } catch (error) {
+      stats.failures++;
+      const failure = batchError(error, batch.length, began ? rollback() : undefined);
+      for (const entry of batch) entry.reject(failure);
+      return;
+    }
+    stats.commits++;
+    stats.writes += batch.length;
+    batch.forEach((entry, index) => entry.resolve(results[index]));
+  }
+
+  /** Rolls back if the transaction is still open; returns the rollback's own error, if any. */
+  function rollback(): unknown {
+    if (!sqlite.isTransaction) return undefined;
+    try {
+      sqlite.exec('ROLLBACK');
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  }
+
+  function batchError(cause: unknown, size: number, rollbackError: unknown): AirlockError {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    const code = /is append-only/.test(message) ? 'append_only' : 'store_write';
+    const rollbackNote = rollbackError === undefined ? '' : `; rollback failed too: ${(rollbackError as Error).message}`;
+    return new AirlockError(code, `Cannot commit a batch of ${size} writes to "${options.label}": ${message}${rollbackNote}`, {
+      cause: rollbackError === undefined ? cause : new AggregateError([cause, rollbackError], message),
+    });
+  }
+
+  return {
+    write<R>(work: Work<R>): Promise<R> {
+      return new Promise<R>((resolve, reject) => {
+        queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+        schedule();
+      });
+    },
+    flushAll(): void {
+      while (queue.length > 0) commitBatch(queue.splice(0, options.maxBatch));
+    },
+    stats: () => ({ ...stats }),
+  };
+}

@@ -1,0 +1,27 @@
+// The store's public face: durable, append-only, hash-chained evidence on node:sqlite, group
+// commit, schema migrations, and the idempotency-key store. Kernel code imports from here.
+
+export { canonicalJson } from './canonical-json.ts';
+export type { JsonValue } from './canonical-json.ts';
+export { openDatabase, openDatabaseReadOnly, DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_MAX_BATCH } from './open-database.ts';
+export type { OpenDatabaseOptions, Store } from './open-database.ts';
+export type { CommitStats, Work } from './_group-committer.ts';
+export { migrate, userVersion } from './migrate.ts';
+export type { Migration } from './migrate.ts';
+export { defineEvidenceTable, listEvidenceTables } from './evidence-table.ts';
+export type {
+  AnyEvidenceTable,
+  ColumnType,
+  ColumnTypes,
+  ColumnValues,
+  EvidenceInput,
+  EvidenceRow,
+  EvidenceTable,
+  RegisteredTable,
+} from './evidence-table.ts';
+export { readRows, projectRows } from './read-rows.ts';
+export type { ProjectOptions, ReadRowsOptions } from './read-rows.ts';
+export { rowHash, GENESIS_SHA256 } from './row-hash.ts';
+export type { HashedFields } from './row-hash.ts';
+export { verifyChain, verifyAllChains } from './verify-chain.ts';
+export type { ChainVerification } from './verify-chain.ts';

@@ -1,0 +1,142 @@
+// Opening a service's database: WAL, synchronous=FULL, a busy timeout, foreign keys and
+// recursive triggers on; migrations to the version the code knows; the declared evidence tables;
+// and one group committer through which every durable write of the process goes.
+
+import { existsSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { AirlockError } from '../errors.ts';
+import type { ColumnTypes, EvidenceInput, EvidenceRow, EvidenceTable, AnyEvidenceTable } from './evidence-table.ts';
+import { ensureEvidenceTables } from './evidence-table.ts';
+import { migrate } from './migrate.ts';
+import type { Migration } from './migrate.ts';
+import { projectRows, readRows } from './read-rows.ts';
+import type { ProjectOptions, ReadRowsOptions } from './read-rows.ts';
+import { insertEvidence, prepareAppend } from './_append-evidence.ts';
+import { createGroupCommitter } from './_group-committer.ts';
+import type { CommitStats, Work } from './_group-committer.ts';
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+export const DEFAULT_MAX_BATCH = 1000;
+
+export interface OpenDatabaseOptions {
+  /** Migration i takes user_version from i to i + 1. */
+  migrations?: readonly Migration[];
+  /** Created after the migrations if missing; append() accepts only these. */
+  evidenceTables?: readonly AnyEvidenceTable[];
+  busyTimeoutMs?: number;
+  /** The clock for recorded_at. */
+  now?: () => Date;
+  /** Most writes one transaction carries. */
+  maxBatch?: number;
+}
+
+export interface Store {
+  /** The connection, for the service's own tables and reads. Do not open transactions on it across an await. */
+  readonly sqlite: DatabaseSync;
+  readonly path: string;
+  /** The clock the store was opened with. */
+  readonly now: () => Date;
+  /**
+   * Runs `work` inside the next group-commit transaction and resolves with its result after COMMIT.
+   * If `work` or any other write of the same batch throws, the batch rolls back and every caller rejects.
+   */
+  write<R>(work: Work<R>): Promise<R>;
+  /** Appends one evidence row; resolves with the stored row once it is durable. */
+  append<C extends ColumnTypes, P>(table: EvidenceTable<C, P>, input: EvidenceInput<C, P>): Promise<EvidenceRow<C, P>>;
+  readRows<C extends ColumnTypes, P>(table: EvidenceTable<C, P>, options?: ReadRowsOptions<C>): EvidenceRow<C, P>[];
+  project<C extends ColumnTypes, P, S>(table: EvidenceTable<C, P>, options: ProjectOptions<C, P, S>): S;
+  stats(): CommitStats;
+  /** Commits everything pending, then closes the connection. Later writes reject with `store_closed`. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens (creating if needed) and prepares a database. `:memory:` is allowed for tests.
+ * Throws `store_open`, `store_version` or `store_migration` AirlockErrors.
+ *
+ * @example
+ * const store = openDatabase('var/erp.sqlite', { migrations, evidenceTables: [receipts] });
+ * const row = await store.append(receipts, { subject: 'case-7', kind: 'created', payload: { by: 'ops' } });
+ */
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Store {
+  const now = options.now ?? (() => new Date());
+  const sqlite = openConnection(path, { readOnly: false, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
+  const tables = new Set<AnyEvidenceTable>(options.evidenceTables ?? []);
+  try {
+    configure(sqlite, path);
+    migrate(sqlite, options.migrations ?? [], { label: path });
+    ensureEvidenceTables(sqlite, [...tables], { label: path, now });
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  const committer = createGroupCommitter(sqlite, { maxBatch: options.maxBatch ?? DEFAULT_MAX_BATCH, label: path });
+  let closed = false;
+
+  function closedError(action: string): AirlockError {
+    return new AirlockError('store_closed', `Cannot ${action}: database "${path}" is closed`);
+  }
+
+  return {
+    sqlite,
+    path,
+    now,
+    write(work) {
+      if (closed) return Promise.reject(closedError('write'));
+      return committer.write(work);
+    },
+    append(table, input) {
+      if (closed) return Promise.reject(closedError(`append to "${table.name}"`));
+      if (!tables.has(table as AnyEvidenceTable)) {
+        return Promise.reject(new TypeError(`Cannot append to evidence table "${table.name}": it was not declared when "${path}" was opened`));
+      }
+      let prepared;
+      try {
+        prepared = prepareAppend(table as AnyEvidenceTable, input);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return committer.write((connection) => insertEvidence(connection, table, { prepared, now }));
+    },
+    readRows: (table, readOptions) => readRows(sqlite, table, readOptions),
+    project: (table, projectOptions) => projectRows(sqlite, table, projectOptions),
+    stats: () => committer.stats(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      committer.flushAll();
+      sqlite.close();
+    },
+  };
+}
+
+/**
+ * Opens an existing database read-only, for verifiers: never creates the file, runs no migration.
+ * Throws `store_open` when the file is missing or is not a SQLite database.
+ */
+export function openDatabaseReadOnly(path: string, options: { busyTimeoutMs?: number } = {}): DatabaseSync {
+  if (!existsSync(path)) throw new AirlockError('store_open', `Cannot open database "${path}": file does not exist`);
+  return openConnection(path, { readOnly: true, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
+}
+
+function openConnection(path: string, options: { readOnly: boolean; busyTimeoutMs: number }): DatabaseSync {
+  let sqlite: DatabaseSync | undefined;
+  try {
+    sqlite = new DatabaseSync(path, { readOnly: options.readOnly, timeout: options.busyTimeoutMs, enableForeignKeyConstraints: true });
+    // SQLite reads the header lazily: touch the schema so a file that is not a database fails here.
+    sqlite.prepare('SELECT count(*) FROM sqlite_schema').get();
+    return sqlite;
+  } catch (error) {
+    sqlite?.close();
+    throw new AirlockError('store_open', `Cannot open database "${path}": ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function configure(sqlite: DatabaseSync, path: string): void {
+  const mode = sqlite.prepare('PRAGMA journal_mode = WAL').get()?.['journal_mode'];
+  // An in-memory database has no journal file to put in WAL mode.
+  if (mode !== 'wal' && path !== ':memory:') {
+    throw new AirlockError('store_open', `Cannot open database "${path}": journal_mode is "${String(mode)}", WAL is required`);
+  }
+  sqlite.exec('PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA recursive_triggers = ON;');
+}

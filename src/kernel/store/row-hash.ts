@@ -1,0 +1,30 @@
+// The hash that chains evidence rows. Definition, for any verifier in any language:
+//
+//   sha256 = lowercase hex SHA-256 of the UTF-8 bytes of
+//            JCS({ "seq": <integer>, "recorded_at": <ISO 8601 UTC text>, "prev_sha256": <hex>,
+//                  "payload": <the payload as a JSON value>, <each declared column>: <its value> })
+//
+// JCS is RFC 8785 (canonical-json.ts). The payload enters as a JSON value, not as its text; the
+// stored payload text must itself be the JCS form of that value, so changing any stored column,
+// even a byte of whitespace in the payload, breaks verification. The first row of a table has
+// seq 1 and prev_sha256 GENESIS_SHA256; each later row has seq + 1 and its predecessor's sha256.
+
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json.ts';
+
+/** prev_sha256 of a table's first row: 64 zeros. */
+export const GENESIS_SHA256 = '0'.repeat(64);
+
+/** What a row's hash covers: every stored column except sha256 itself. */
+export interface HashedFields {
+  seq: number;
+  recorded_at: string;
+  prev_sha256: string;
+  payload: unknown;
+  [column: string]: unknown;
+}
+
+/** The sha256 column of a row with these fields. */
+export function rowHash(fields: HashedFields): string {
+  return createHash('sha256').update(canonicalJson(fields)).digest('hex');
+}

@@ -1,0 +1,75 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { defineEvidenceTable } from '../../src/kernel/store/evidence-table.ts';
+import { openDatabase } from '../../src/kernel/store/open-database.ts';
+import { verifyAllChains, verifyChain } from '../../src/kernel/store/verify-chain.ts';
+import { RECEIPTS, steppingClock, tamper, tempDir } from './fixtures/store-fixtures.ts';
+
+const COUNTS = defineEvidenceTable({ name: 'counts', columns: { n: 'integer' } });
+
+async function fiveRows(t: TestContext) {
+  const store = openDatabase(join(tempDir(t), 'a.sqlite'), { evidenceTables: [RECEIPTS, COUNTS], now: steppingClock() });
+  t.after(() => store.close());
+  for (let n = 1; n <= 5; n++) {
+    await store.append(RECEIPTS, { subject: `case-${n}`, kind: 'opened', payload: { n, note: 'a b' } });
+    await store.append(COUNTS, { n, payload: [n] });
+  }
+  return store;
+}
+
+test('verifyAllChains() reports every registered table with its row count and head', async (t) => {
+  const store = await fiveRows(t);
+  const head = (table: string) => store.sqlite.prepare(`SELECT sha256 FROM ${table} WHERE seq = 5`).get()?.['sha256'];
+  assert.deepEqual(verifyAllChains(store.sqlite), [
+    { ok: true, table: 'counts', rows: 5, head: head('counts') },
+    { ok: true, table: 'receipts', rows: 5, head: head('receipts') },
+  ]);
+});
+
+test('verifyChain() accepts an empty table', async (t) => {
+  const store = openDatabase(join(tempDir(t), 'a.sqlite'), { evidenceTables: [RECEIPTS] });
+  t.after(() => store.close());
+  assert.deepEqual(verifyChain(store.sqlite, RECEIPTS), { ok: true, table: 'receipts', rows: 0, head: '0'.repeat(64) });
+});
+
+const TAMPERING: Array<[string, string, number | null, RegExp]> = [
+  ['a changed payload value', `UPDATE receipts SET payload = '{"n":3,"note":"a c"}' WHERE seq = 3`, 3, /sha256 does not match the row's canonical JSON/],
+  ['a payload with added whitespace', `UPDATE receipts SET payload = '{"n": 3,"note":"a b"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload that is not JSON', `UPDATE receipts SET payload = '{n:3}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload with an escaped lone surrogate', `UPDATE receipts SET payload = '"\\ud800"' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a changed declared column', `UPDATE receipts SET kind = 'closed' WHERE seq = 2`, 2, /sha256 does not match/],
+  ['a changed recorded_at', `UPDATE receipts SET recorded_at = '2020-01-01T00:00:00.000Z' WHERE seq = 4`, 4, /sha256 does not match/],
+  ['a recomputed-looking sha256', `UPDATE receipts SET sha256 = printf('%064d', 0) WHERE seq = 4`, 4, /sha256 does not match/],
+  ['a deleted middle row', 'DELETE FROM receipts WHERE seq = 3', 4, /expected seq 3: rows are missing or out of order/],
+  ['a deleted first row', 'DELETE FROM receipts WHERE seq = 1', 2, /expected seq 1/],
+  ['a renumbered row', 'UPDATE receipts SET seq = 10 WHERE seq = 5', 10, /expected seq 5/],
+  ['a row re-pointed to another predecessor', `UPDATE receipts SET prev_sha256 = printf('%064d', 0) WHERE seq = 2`, 2, /prev_sha256 does not match the sha256 of seq 1/],
+  ['a dropped table', 'DROP TABLE receipts', null, /table is registered but missing/],
+];
+
+for (const [label, sql, seq, reason] of TAMPERING) {
+  test(`verifyChain() finds ${label}`, async (t) => {
+    const store = await fiveRows(t);
+    tamper(store.sqlite, 'receipts', sql);
+    const result = verifyChain(store.sqlite, RECEIPTS);
+    assert.equal(result.ok, false);
+    assert.equal(result.ok === false && result.seq, seq);
+    assert.match(result.ok === false ? result.reason : '', reason);
+    // The other chain in the same file is unaffected.
+    assert.equal(verifyChain(store.sqlite, COUNTS).ok, true);
+  });
+}
+
+test('verifyChain() reports an integer column changed out of the safe range', async (t) => {
+  const store = await fiveRows(t);
+  tamper(store.sqlite, 'counts', 'UPDATE counts SET n = 9007199254740993 WHERE seq = 2');
+  assert.deepEqual(verifyChain(store.sqlite, COUNTS), { ok: false, table: 'counts', seq: 2, reason: 'column "n" holds an integer out of range' });
+});
+
+test('verifyChain() finds a changed integer column', async (t) => {
+  const store = await fiveRows(t);
+  tamper(store.sqlite, 'counts', 'UPDATE counts SET n = 7 WHERE seq = 5');
+  assert.deepEqual(verifyChain(store.sqlite, COUNTS), { ok: false, table: 'counts', seq: 5, reason: "sha256 does not match the row's canonical JSON" });
+});
