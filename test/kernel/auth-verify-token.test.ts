@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { verifyToken } from '../../src/kernel/auth/index.ts';
+
+const TOKEN = 'op_3f8a1c9e0b7d4a62';
+
+test('verifyToken() accepts a token equal to one accepted value', () => {
+  const accepted: Array<readonly string[]> = [
+    [TOKEN],
+    ['op_other', TOKEN],
+    [`op_other,${TOKEN}`],
+    [` ${TOKEN} , op_other`],
+  ];
+  for (const list of accepted) assert.equal(verifyToken(TOKEN, list), true, JSON.stringify(list));
+});
+
+test('verifyToken() rejects anything but an exact match, without throwing on any length', () => {
+  const cases: Array<[string | undefined, readonly string[]]> = [
+    [undefined, [TOKEN]],
+    ['', [TOKEN]],
+    ['', ['']],
+    ['', [',']],
+    [TOKEN, []],
+    [TOKEN, ['']],
+    [TOKEN.slice(0, -1), [TOKEN]],
+    [`${TOKEN}x`, [TOKEN]],
+    [` ${TOKEN}`, [TOKEN]],
+    [TOKEN.toUpperCase(), [TOKEN]],
+    ['x'.repeat(100_000), [TOKEN]],
+    [`${TOKEN},op_other`, [`${TOKEN},op_other`]],
+    ['\ud800', ['\ufffd']],
+    [[TOKEN] as unknown as string, [TOKEN]],
+  ];
+  for (const [presented, accepted] of cases) {
+    assert.equal(verifyToken(presented, accepted), false, `${JSON.stringify(presented)?.slice(0, 40)} against ${JSON.stringify(accepted)}`);
+  }
+});
+
+test('verifyToken() never throws on 2,000 random presented values', () => {
+  let state = 0x70ce;
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296;
+  const alphabet = ['a', 'Z', '0', '_', ',', ' ', '\0', 'é', '\ud800', '😀', TOKEN];
+  for (let round = 0; round < 2000; round++) {
+    const presented = Array.from({ length: Math.floor(random() * 8) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    const expected = presented === TOKEN;
+    assert.equal(verifyToken(presented, ['op_other', TOKEN]), expected, `round ${round}: ${JSON.stringify(presented)}`);
+  }
+});
