@@ -4,6 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { verifySignature } from '../auth/index.ts';
 import { isAirlockError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { DEFAULT_BODY_LIMIT, checkContentType, parseJsonBody, readBody } from './body.ts';
@@ -32,6 +33,8 @@ export interface PipelineOptions {
   serverErrorLog: Logger;
   internalLog: Logger;
   isDraining: () => boolean;
+  /** Current time in milliseconds (injectable for tests). */
+  now: () => number;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -58,6 +61,7 @@ export async function handleRequest(request: IncomingMessage, response: ServerRe
     rawBody: undefined,
     body: undefined,
     principal: undefined,
+    signature: undefined,
     log: options.log,
   };
 
@@ -135,6 +139,20 @@ async function readRequestBody(route: Route, request: IncomingMessage, context: 
   checkContentType(headers['content-type'], spec.contentTypes ?? ['application/json']);
   const raw = await readBody(request, spec.maxBytes ?? DEFAULT_BODY_LIMIT);
   context.rawBody = raw;
+  if (route.signature) {
+    const result = verifySignature(route.signature.scheme, {
+      rawBody: raw,
+      headers: context.headers,
+      secrets: route.signature.secrets(),
+      now: Math.floor(options.now() / 1000),
+    });
+    if (!result.ok) {
+      // The caller learns one fixed thing; the operator gets the machine reason.
+      options.log.warn('signature refused', { path: context.path, scheme: route.signature.scheme, reason: result.reason, requestId: context.requestId });
+      return problem(401, 'Signature invalid', { detail: 'The request signature could not be verified' });
+    }
+    context.signature = { ...(result.id !== undefined && { id: result.id }), ...(result.timestamp !== undefined && { timestamp: result.timestamp }) };
+  }
   if (spec.raw) return undefined;
   if (raw.length === 0 && spec.optional) return undefined;
   context.body = parseJsonBody(raw);

@@ -2,6 +2,7 @@
 // check and the sweep runner all read. These types are that table's shape.
 
 import type { IncomingHttpHeaders } from 'node:http';
+import type { SignatureScheme } from '../auth/index.ts';
 import type { Logger } from '../log.ts';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -38,6 +39,8 @@ export interface RequestContext {
   body: unknown;
   /** What the route's authenticator admitted (a consumer id, an operator), if any. */
   principal: unknown;
+  /** The verified signature's delivery or message id and timestamp, on a signed route. */
+  signature: { id?: string; timestamp?: number } | undefined;
   log: Logger;
 }
 
@@ -61,6 +64,13 @@ export interface RequestSpec {
   optional?: boolean;
 }
 
+/** A signed route: the signature is checked over the raw bytes before anything parses them. */
+export interface SignatureSpec {
+  scheme: SignatureScheme;
+  /** The configured secrets, read per request so a rotation needs no restart. */
+  secrets: () => readonly string[];
+}
+
 export interface ResponseSpec {
   status: number;
   description: string;
@@ -80,6 +90,8 @@ export interface Route {
   /** For `/*` families: the members, listed in the export and swept. */
   members?: readonly string[];
   request?: RequestSpec;
+  /** Verify this signature scheme before the body is parsed (401 on failure). */
+  signature?: SignatureSpec;
   responses?: readonly ResponseSpec[];
   /** Send a strong ETag and answer If-None-Match with 304 (GET only; on by default). */
   etag?: boolean;

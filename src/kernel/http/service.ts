@@ -41,6 +41,8 @@ export interface ServiceOptions {
   log?: Logger;
   env?: NodeJS.ProcessEnv;
   timeouts?: { headersMs?: number; requestMs?: number; checkIntervalMs?: number; drainMs?: number };
+  /** Current time in milliseconds; Date.now by default (tests inject a clock). */
+  now?: () => number;
   /** Runs after the last connection closed: close databases here. */
   onClose?: () => void | Promise<void>;
 }
@@ -110,6 +112,7 @@ export function createService(options: ServiceOptions): Service {
         serverErrorLog,
         internalLog,
         isDraining: () => draining,
+        now: options.now ?? Date.now,
       });
     });
     server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -184,6 +187,7 @@ function checkTable(routes: readonly Route[], listeners: Record<string, Listener
     const listener = route.listener ?? MAIN_LISTENER;
     if (!(listener in listeners)) throw new TypeError(`${where} names listener "${listener}", which the service does not have`);
     if (route.auth !== 'none' && !(route.auth in authenticators)) throw new TypeError(`${where} names authenticator "${route.auth}", which the service does not have`);
+    if (route.signature && !route.request) throw new TypeError(`${where} is signed but declares no request body`);
   }
   for (const [name, listener] of Object.entries(listeners)) {
     if (listener.authenticate !== undefined && !(listener.authenticate in authenticators)) {
