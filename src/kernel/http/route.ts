@@ -78,6 +78,16 @@ export interface ResponseSpec {
   contentType?: string;
 }
 
+/** A path or query parameter as the export describes it. */
+export interface ParameterSpec {
+  description: string;
+  schema?: JsonSchema;
+  /** A sample value: the export publishes it and the sweep runner substitutes it. */
+  example?: string;
+  /** Query parameters only; path parameters are always required. */
+  required?: boolean;
+}
+
 export interface Route {
   method: Exclude<Method, 'HEAD'>;
   /** `/api/v1/things/:id`, or a family `/api/v1/contracts/*`. */
@@ -87,6 +97,13 @@ export interface Route {
   /** Name of an authenticator of the service, or `none`. */
   auth: string;
   summary: string;
+  /** A stable operation id for the export; derived from method and path when absent. */
+  operationId?: string;
+  tags?: readonly string[];
+  /** Path parameters by name (every `:name` of the path should be described). */
+  params?: Readonly<Record<string, ParameterSpec>>;
+  /** Query parameters by name. */
+  query?: Readonly<Record<string, ParameterSpec>>;
   /** For `/*` families: the members, listed in the export and swept. */
   members?: readonly string[];
   request?: RequestSpec;

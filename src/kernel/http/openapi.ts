@@ -1,0 +1,141 @@
+// OpenAPI 3.1 from a route table: the export is generated, never written by hand, so it cannot
+// drift from what the router serves. `/*` families expand into one path per member.
+
+import { PROBLEM_TYPE } from './reply.ts';
+import type { JsonSchema, ParameterSpec, Route } from './route.ts';
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+export interface OpenApiOptions {
+  info: OpenApiInfo;
+  routes: readonly Route[];
+  /** Security scheme per authenticator name used by the routes (`none` needs none). */
+  securitySchemes?: Record<string, Record<string, unknown>>;
+  /** Only routes of these listeners (all by default). */
+  listeners?: readonly string[];
+  servers?: readonly { url: string; description?: string }[];
+}
+
+const PROBLEM_SCHEMA = {
+  type: 'object',
+  required: ['type', 'title', 'status'],
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    errors: { type: 'array', items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string' }, detail: { type: 'string' } } } },
+  },
+} as const;
+
+const STANDARD_ERRORS: Record<string, string> = {
+  '400': 'Malformed JSON or nesting deeper than 64 levels',
+  '401': 'Missing or invalid credential or signature',
+  '403': 'Authenticated but not admitted',
+  '404': 'Unknown route or record',
+  '413': 'Body over its limit',
+  '415': 'Wrong Content-Type',
+  '422': 'Body fails its schema',
+};
+
+/** Builds the OpenAPI 3.1 document for `routes`. Throws TypeError for a family without members. */
+export function exportOpenApi(options: OpenApiOptions): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  const usedSchemes = new Set<string>();
+  const routes = options.routes.filter((r) => !options.listeners || options.listeners.includes(r.listener ?? 'main'));
+  for (const route of routes) {
+    if (route.auth !== 'none') usedSchemes.add(route.auth);
+    for (const { path, member } of expandPath(route)) {
+      const operation = describeOperation(route, path, member);
+      paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
+    }
+  }
+  const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const schemes = Object.fromEntries([...usedSchemes].sort().map((name) => {
+    const scheme = options.securitySchemes?.[name];
+    if (!scheme) throw new TypeError(`Authenticator "${name}" has no security scheme for the export`);
+    return [name, scheme];
+  }));
+  return {
+    openapi: '3.1.0',
+    info: options.info,
+    ...(options.servers && { servers: options.servers }),
+    paths: sortedPaths,
+    components: { schemas: { Problem: PROBLEM_SCHEMA }, ...(usedSchemes.size > 0 && { securitySchemes: schemes }) },
+  };
+}
+
+/** `/a/:id` -> `/a/{id}`; a family -> one concrete path per member. */
+function expandPath(route: Route): { path: string; member?: string }[] {
+  const templated = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  if (!route.path.endsWith('/*')) return [{ path: templated }];
+  if (!route.members || route.members.length === 0) {
+    throw new TypeError(`Family route "${route.method} ${route.path}" lists no members for the export`);
+  }
+  const prefix = templated.slice(0, -1);
+  return route.members.map((member) => ({ path: `${prefix}${member}`, member }));
+}
+
+function describeOperation(route: Route, path: string, member: string | undefined): Record<string, unknown> {
+  const operation: Record<string, unknown> = {
+    operationId: route.operationId ? (member ? `${route.operationId}_${slug(member)}` : route.operationId) : slug(`${route.method} ${path}`),
+    summary: member ? `${route.summary}: ${member}` : route.summary,
+  };
+  if (route.tags) operation['tags'] = route.tags;
+  const parameters = [
+    ...[...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => parameter(m[1]!, 'path', route.params?.[m[1]!])),
+    ...Object.entries(route.query ?? {}).map(([name, spec]) => parameter(name, 'query', spec)),
+  ];
+  if (parameters.length > 0) operation['parameters'] = parameters;
+  if (route.request) {
+    const types = route.request.contentTypes ?? ['application/json'];
+    operation['requestBody'] = {
+      required: route.request.optional !== true,
+      content: Object.fromEntries(types.map((t) => [t, { schema: route.request?.schema ?? {} }])),
+    };
+  }
+  const responses: Record<string, unknown> = {};
+  for (const response of route.responses ?? [{ status: 200, description: 'OK' }]) {
+    responses[String(response.status)] = {
+      description: response.description,
+      ...(response.status !== 204 && response.status !== 304 && { content: { [response.contentType ?? 'application/json']: { schema: response.schema ?? {} } } }),
+    };
+  }
+  if (route.method === 'GET' && route.etag !== false) responses['304'] ??= { description: 'Not modified (If-None-Match matched the ETag)' };
+  const errors = ['404'];
+  if (route.auth !== 'none') errors.push('401', '403');
+  if (route.request) errors.push('400', '413', '415', '422');
+  if (route.signature) errors.push('401');
+  for (const status of errors.sort()) responses[status] ??= problemResponse(STANDARD_ERRORS[status]!);
+  responses['default'] = problemResponse('Server error (logged once on uvicorn.error)');
+  operation['responses'] = responses;
+  if (route.auth !== 'none') operation['security'] = [{ [route.auth]: [] }];
+  operation['x-airlock-listener'] = route.listener ?? 'main';
+  return operation;
+}
+
+function parameter(name: string, where: 'path' | 'query', spec: ParameterSpec | undefined): Record<string, unknown> {
+  if (where === 'path' && spec?.example === undefined) {
+    throw new TypeError(`Path parameter "${name}" has no example for the export`);
+  }
+  return {
+    name,
+    in: where,
+    required: where === 'path' ? true : spec?.required === true,
+    ...(spec?.description && { description: spec.description }),
+    schema: (spec?.schema ?? { type: 'string' }) as JsonSchema,
+    ...(spec?.example !== undefined && { example: spec.example }),
+  };
+}
+
+function problemResponse(description: string): Record<string, unknown> {
+  return { description, content: { [PROBLEM_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } };
+}
+
+function slug(text: string): string {
+  return text.toLowerCase().replace(/[{}]/g, '').replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+}
