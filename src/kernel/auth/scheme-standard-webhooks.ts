@@ -44,8 +44,9 @@ function parseHeaders(headers: IncomingHeaders): ParsedSignature | SignatureFail
 
 /** The v1 digests, or undefined when any entry (of any version) is malformed. */
 function parseSignatureList(header: string): Buffer[] | undefined {
+  if (header.length > MAX_SIGNATURE_HEADER_LENGTH) return undefined;
   const entries = header.split(' ');
-  if (header.length > MAX_SIGNATURE_HEADER_LENGTH || entries.length > MAX_SIGNATURES) return undefined;
+  if (entries.length > MAX_SIGNATURES) return undefined;
   const signatures: Buffer[] = [];
   for (const entry of entries) {
     const [, version, value = ''] = ENTRY.exec(entry) ?? [];

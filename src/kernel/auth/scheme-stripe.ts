@@ -22,10 +22,9 @@ const ITEM = /^([a-z0-9]{1,16})=([\x21-\x7e]+)$/;
 function parseHeaders(headers: IncomingHeaders): ParsedSignature | SignatureFailure {
   const header = requireHeader(headers, 'stripe-signature', SIGNATURE_HEADER_REASONS);
   if (typeof header !== 'string') return header;
+  if (header.length > MAX_SIGNATURE_HEADER_LENGTH) return failure('malformed_signature');
   const items = header.split(',');
-  if (header.length > MAX_SIGNATURE_HEADER_LENGTH || items.length > MAX_SIGNATURES + 1) {
-    return failure('malformed_signature');
-  }
+  if (items.length > MAX_SIGNATURES + 1) return failure('malformed_signature');
   let timestampText: string | undefined;
   const signatures: Buffer[] = [];
   for (const item of items) {
