@@ -15,8 +15,8 @@ import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
 
 const ROOT = import.meta.dirname;
-/** Scripts that are operator conveniences in a checkout, not shipped commands. */
-const NOT_BUNDLED = new Set(['start.ts']);
+/** Scripts that work on a checkout (sources, manifests), not shipped commands. */
+const NOT_BUNDLED = new Set(['start.ts', 'write_contracts.ts']);
 
 /** Every entry to bundle: { name, source } sorted by name. */
 export function listEntries(root = ROOT) {

@@ -30,3 +30,6 @@ export type { RunServiceOptions } from './http/run-service.ts';
 export { versionTruth } from './version.ts';
 export { exportOpenApi } from './http/openapi.ts';
 export type { OpenApiInfo, OpenApiOptions } from './http/openapi.ts';
+
+export { buildGovernanceManifest, buildStackContract, buildOpenApi, exposedSurfaces } from './manifest.ts';
+export type { ServiceManifest, ExecutableDeclaration, ListenerDeclaration, DependencyDeclaration, ConsumedSurface } from './manifest.ts';

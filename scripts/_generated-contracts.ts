@@ -1,0 +1,34 @@
+// The files generated from the services' manifests and route tables, with their text, so that
+// `npm run contracts` writes them and a test fails when the committed copies drift.
+
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildGovernanceManifest, buildOpenApi, buildStackContract } from '../src/kernel/index.ts';
+import type { ServiceManifest } from '../src/kernel/index.ts';
+
+export const ROOT = join(import.meta.dirname, '..');
+
+/** Every src/<service>/manifest.ts, loaded. */
+export async function loadManifests(root = ROOT): Promise<ServiceManifest[]> {
+  const src = join(root, 'src');
+  const manifests: ServiceManifest[] = [];
+  for (const folder of readdirSync(src).sort()) {
+    const file = join(src, folder, 'manifest.ts');
+    if (folder === 'kernel' || !existsSync(file)) continue;
+    const module = (await import(file)) as { manifest?: ServiceManifest };
+    if (!module.manifest) throw new TypeError(`${file} does not export "manifest"`);
+    manifests.push(module.manifest);
+  }
+  return manifests;
+}
+
+/** Path (relative to the root) -> the exact text it must hold. */
+export async function generatedFiles(root = ROOT): Promise<Map<string, string>> {
+  const manifests = await loadManifests(root);
+  const text = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  const files = new Map<string, string>();
+  files.set('governance-manifest.json', text(buildGovernanceManifest(manifests)));
+  files.set('configs/stack-contract.json', text(buildStackContract(manifests)));
+  for (const manifest of manifests) files.set(manifest.openapiPath, text(buildOpenApi(manifest)));
+  return files;
+}
