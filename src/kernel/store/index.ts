@@ -25,3 +25,13 @@ export { rowHash, GENESIS_SHA256 } from './row-hash.ts';
 export type { HashedFields } from './row-hash.ts';
 export { verifyChain, verifyAllChains } from './verify-chain.ts';
 export type { ChainVerification } from './verify-chain.ts';
+export {
+  createIdempotencyStore,
+  requestFingerprint,
+  MIN_IDEMPOTENCY_RETENTION_MS,
+  DEFAULT_IN_FLIGHT_LEASE_MS,
+  DEFAULT_PURGE_INTERVAL_MS,
+} from './idempotency-store.ts';
+export type { IdempotencyStore, IdempotencyStoreOptions, IdempotencyBegin, IdempotencyKeyRef, StoredResponse } from './idempotency-store.ts';
+export { parseIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from './parse-idempotency-key.ts';
+export type { IdempotencyKeyResult } from './parse-idempotency-key.ts';

@@ -1,0 +1,168 @@
+// Idempotency keys on sqlite, with DESIGN.md's rules: the same key and body replay the stored
+// response, another body is a mismatch (422), a key still in flight is a conflict (409), keys
+// live at least 24 hours and expired ones are purged. Plain data in and out: the HTTP kernel
+// maps these outcomes to statuses and the Idempotent-Replayed header.
+//
+// `_idempotency_keys` is NOT an evidence table: rows change state and are deleted when they
+// expire, so it has no hash chain and no append-only triggers. Every change still goes through
+// the group committer, so an outcome is durable before the caller acts on it.
+
+import { createHash, randomUUID } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import type { Store } from './open-database.ts';
+import { statement } from './_statements.ts';
+
+/** The least retention DESIGN.md allows, and the default. */
+export const MIN_IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** How long a started request owns its key before a retry may take it over (a crash leaves keys in flight). */
+export const DEFAULT_IN_FLIGHT_LEASE_MS = 120_000;
+/** How often begin() also deletes expired keys. */
+export const DEFAULT_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+export const IDEMPOTENCY_TABLE = '_idempotency_keys';
+
+/** The part of a response worth replaying: the caller chooses which headers to keep. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+}
+
+export type IdempotencyBegin =
+  /** The caller owns the key: run the handler, then complete() or abandon() with this token. */
+  | { kind: 'started'; token: string }
+  /** Same key, same request, already answered: send this again with Idempotent-Replayed: true. */
+  | { kind: 'replay'; response: StoredResponse }
+  /** Same key, another request: 422. */
+  | { kind: 'mismatch' }
+  /** Same key and request, still running: 409. */
+  | { kind: 'in_flight' };
+
+export interface IdempotencyKeyRef {
+  /** Keeps keys of different routes or clients apart, e.g. "erp POST /api/method/x client-7". */
+  scope: string;
+  key: string;
+  /** Defaults to the store's clock. */
+  now?: Date;
+}
+
+export interface IdempotencyStore {
+  readonly retentionMs: number;
+  begin(request: IdempotencyKeyRef & { fingerprint: string }): Promise<IdempotencyBegin>;
+  /** Stores the response for replay; false when the token no longer owns the key (lease taken over, or purged). */
+  complete(request: IdempotencyKeyRef & { token: string; response: StoredResponse }): Promise<boolean>;
+  /** Releases the key after a handler failed, so a retry runs afresh; false when the token no longer owns it. */
+  abandon(request: IdempotencyKeyRef & { token: string }): Promise<boolean>;
+  /** Deletes every key expired at `now`; returns how many. */
+  purgeExpired(now?: Date): Promise<number>;
+}
+
+export interface IdempotencyStoreOptions {
+  /** At least MIN_IDEMPOTENCY_RETENTION_MS (the default); counted from the latest begin or complete. */
+  retentionMs?: number;
+  inFlightLeaseMs?: number;
+  purgeIntervalMs?: number;
+}
+
+/**
+ * The fingerprint that tells "same request" from "another body": SHA-256 (hex) of
+ * `METHOD "\n" path "\n"` followed by the raw body bytes. Pass the path as the route sees it.
+ */
+export function requestFingerprint(request: { method: string; path: string; body: Uint8Array }): string {
+  return createHash('sha256').update(`${request.method.toUpperCase()}\n${request.path}\n`).update(request.body).digest('hex');
+}
+
+/**
+ * Creates the key table if needed and returns the store.
+ *
+ * @example
+ * const keys = createIdempotencyStore(store);
+ * const outcome = await keys.begin({ scope: 'erp POST /orders', key, fingerprint: requestFingerprint(request) });
+ */
+export function createIdempotencyStore(store: Store, options: IdempotencyStoreOptions = {}): IdempotencyStore {
+  const retentionMs = options.retentionMs ?? MIN_IDEMPOTENCY_RETENTION_MS;
+  if (!(retentionMs >= MIN_IDEMPOTENCY_RETENTION_MS)) {
+    throw new RangeError(`Invalid idempotency retention ${retentionMs} ms: keys must live at least ${MIN_IDEMPOTENCY_RETENTION_MS} ms (24 h)`);
+  }
+  const leaseMs = options.inFlightLeaseMs ?? DEFAULT_IN_FLIGHT_LEASE_MS;
+  const purgeIntervalMs = options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS;
+  store.sqlite.exec(`CREATE TABLE IF NOT EXISTS ${IDEMPOTENCY_TABLE} (
+      scope TEXT NOT NULL,
+      key TEXT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      token TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('in_flight', 'completed')),
+      lease_until TEXT NOT NULL,
+      expires_at TEXT NOT NULL,
+      status INTEGER,
+      headers TEXT,
+      body BLOB,
+      PRIMARY KEY (scope, key)
+    ) STRICT;
+    CREATE INDEX IF NOT EXISTS ${IDEMPOTENCY_TABLE}_expires ON ${IDEMPOTENCY_TABLE} (expires_at);`);
+  let lastPurge = Number.NEGATIVE_INFINITY;
+  const at = (now: Date | undefined) => now ?? store.now();
+  const later = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
+
+  function purge(sqlite: DatabaseSync, now: Date): number {
+    lastPurge = now.getTime();
+    return Number(statement(sqlite, `DELETE FROM ${IDEMPOTENCY_TABLE} WHERE expires_at <= ?`).run(now.toISOString()).changes);
+  }
+
+  return {
+    retentionMs,
+    begin({ scope, key, fingerprint, now: given }) {
+      const now = at(given);
+      return store.write((sqlite): IdempotencyBegin => {
+        if (now.getTime() - lastPurge >= purgeIntervalMs) purge(sqlite, now);
+        const iso = now.toISOString();
+        const row = statement(sqlite, `SELECT * FROM ${IDEMPOTENCY_TABLE} WHERE scope = ? AND key = ?`).get(scope, key);
+        // An expired key, or one whose owner stopped renewing its lease, is free again.
+        const held = row !== undefined && String(row['expires_at']) > iso && (row['state'] === 'completed' || String(row['lease_until']) > iso);
+        if (held) {
+          if (row['fingerprint'] !== fingerprint) return { kind: 'mismatch' };
+          if (row['state'] === 'in_flight') return { kind: 'in_flight' };
+          const response = {
+            status: Number(row['status']),
+            headers: JSON.parse(String(row['headers'])) as Record<string, string>,
+            body: row['body'] as Uint8Array,
+          };
+          return { kind: 'replay', response };
+        }
+        const token = randomUUID();
+        statement(
+          sqlite,
+          `INSERT OR REPLACE INTO ${IDEMPOTENCY_TABLE} (scope, key, fingerprint, token, state, lease_until, expires_at)
+           VALUES (?, ?, ?, ?, 'in_flight', ?, ?)`,
+        ).run(scope, key, fingerprint, token, later(now, leaseMs), later(now, retentionMs));
+        return { kind: 'started', token };
+      });
+    },
+    complete({ scope, key, token, response, now: given }) {
+      const expiresAt = later(at(given), retentionMs);
+      const headers = JSON.stringify(response.headers);
+      return store.write((sqlite) => {
+        const result = statement(
+          sqlite,
+          `UPDATE ${IDEMPOTENCY_TABLE} SET state = 'completed', status = ?, headers = ?, body = ?, expires_at = ?
+           WHERE scope = ? AND key = ? AND token = ? AND state = 'in_flight'`,
+        ).run(response.status, headers, response.body, expiresAt, scope, key, token);
+        return Number(result.changes) === 1;
+      });
+    },
+    abandon({ scope, key, token }) {
+      return store.write((sqlite) => {
+        const result = statement(sqlite, `DELETE FROM ${IDEMPOTENCY_TABLE} WHERE scope = ? AND key = ? AND token = ? AND state = 'in_flight'`).run(
+          scope,
+          key,
+          token,
+        );
+        return Number(result.changes) === 1;
+      });
+    },
+    purgeExpired(now) {
+      const when = at(now);
+      return store.write((sqlite) => purge(sqlite, when));
+    },
+  };
+}

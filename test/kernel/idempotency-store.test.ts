@@ -1,0 +1,157 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import {
+  createIdempotencyStore,
+  DEFAULT_IN_FLIGHT_LEASE_MS,
+  MIN_IDEMPOTENCY_RETENTION_MS,
+  requestFingerprint,
+} from '../../src/kernel/store/idempotency-store.ts';
+import type { IdempotencyStoreOptions, StoredResponse } from '../../src/kernel/store/idempotency-store.ts';
+import { openDatabase } from '../../src/kernel/store/open-database.ts';
+import { tempDir } from './fixtures/store-fixtures.ts';
+
+const T0 = new Date('2026-03-01T12:00:00.000Z');
+const HOUR = 3600_000;
+const at = (ms: number) => new Date(T0.getTime() + ms);
+const FP_A = requestFingerprint({ method: 'POST', path: '/orders', body: Buffer.from('{"n":1}') });
+const FP_B = requestFingerprint({ method: 'POST', path: '/orders', body: Buffer.from('{"n":2}') });
+const RESPONSE: StoredResponse = { status: 201, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"id":"o-1"}') };
+const KEY = { scope: 'erp POST /orders', key: 'k-1' };
+
+function open(t: TestContext, options: IdempotencyStoreOptions = {}, path = join(tempDir(t), 'a.sqlite')) {
+  const store = openDatabase(path, { now: () => T0 });
+  t.after(() => store.close());
+  return { store, keys: createIdempotencyStore(store, options), path };
+}
+
+async function started(keys: ReturnType<typeof createIdempotencyStore>, now = T0, fingerprint = FP_A): Promise<string> {
+  const outcome = await keys.begin({ ...KEY, fingerprint, now });
+  assert.equal(outcome.kind, 'started');
+  return outcome.kind === 'started' ? outcome.token : '';
+}
+
+test('requestFingerprint() is SHA-256 of method, path and raw body', () => {
+  const expected = createHash('sha256').update('POST\n/orders\n{"n":1}').digest('hex');
+  assert.equal(FP_A, expected);
+  assert.equal(requestFingerprint({ method: 'post', path: '/orders', body: Buffer.from('{"n":1}') }), expected);
+  assert.notEqual(requestFingerprint({ method: 'PUT', path: '/orders', body: Buffer.from('{"n":1}') }), expected);
+  assert.notEqual(requestFingerprint({ method: 'POST', path: '/orders?x=1', body: Buffer.from('{"n":1}') }), expected);
+  assert.notEqual(FP_B, expected);
+});
+
+test('IdempotencyStore.begin() starts a new key, then answers in_flight for the same request', async (t) => {
+  const { keys } = open(t);
+  const token = await started(keys);
+  assert.match(token, /^[0-9a-f-]{36}$/);
+  assert.deepEqual(await keys.begin({ ...KEY, fingerprint: FP_A, now: at(1000) }), { kind: 'in_flight' });
+});
+
+test('IdempotencyStore.begin() answers mismatch for another body, in flight or completed', async (t) => {
+  const { keys } = open(t);
+  const token = await started(keys);
+  assert.deepEqual(await keys.begin({ ...KEY, fingerprint: FP_B, now: T0 }), { kind: 'mismatch' });
+  await keys.complete({ ...KEY, token, response: RESPONSE, now: T0 });
+  assert.deepEqual(await keys.begin({ ...KEY, fingerprint: FP_B, now: T0 }), { kind: 'mismatch' });
+});
+
+test('IdempotencyStore.complete() stores the response that begin() then replays byte for byte', async (t) => {
+  const { keys } = open(t);
+  const token = await started(keys);
+  assert.equal(await keys.complete({ ...KEY, token, response: RESPONSE, now: T0 }), true);
+  const outcome = await keys.begin({ ...KEY, fingerprint: FP_A, now: at(HOUR) });
+  assert.equal(outcome.kind, 'replay');
+  if (outcome.kind !== 'replay') return;
+  assert.equal(outcome.response.status, 201);
+  assert.deepEqual(outcome.response.headers, { 'content-type': 'application/json' });
+  assert.equal(Buffer.from(outcome.response.body).toString(), '{"id":"o-1"}');
+});
+
+test('IdempotencyStore keeps keys of different scopes apart', async (t) => {
+  const { keys } = open(t);
+  await started(keys);
+  const other = await keys.begin({ scope: 'erp POST /refunds', key: KEY.key, fingerprint: FP_B, now: T0 });
+  assert.equal(other.kind, 'started');
+});
+
+test('IdempotencyStore.abandon() releases the key so a retry runs afresh', async (t) => {
+  const { keys } = open(t);
+  const token = await started(keys);
+  assert.equal(await keys.abandon({ ...KEY, token }), true);
+  assert.equal(await keys.abandon({ ...KEY, token }), false);
+  await started(keys, T0, FP_B);
+});
+
+test('IdempotencyStore lets a retry take over a key whose lease ran out, and refuses the old owner', async (t) => {
+  const { keys } = open(t);
+  const crashed = await started(keys);
+  assert.deepEqual(await keys.begin({ ...KEY, fingerprint: FP_A, now: at(DEFAULT_IN_FLIGHT_LEASE_MS - 1) }), { kind: 'in_flight' });
+  const retry = await started(keys, at(DEFAULT_IN_FLIGHT_LEASE_MS));
+  assert.notEqual(retry, crashed);
+  assert.equal(await keys.complete({ ...KEY, token: crashed, response: RESPONSE }), false);
+  assert.equal(await keys.abandon({ ...KEY, token: crashed }), false);
+  assert.equal(await keys.complete({ ...KEY, token: retry, response: RESPONSE }), true);
+});
+
+test('IdempotencyStore replays for the retention period and forgets the key after it', async (t) => {
+  const { keys } = open(t);
+  const token = await started(keys);
+  await keys.complete({ ...KEY, token, response: RESPONSE, now: T0 });
+  const lastMs = MIN_IDEMPOTENCY_RETENTION_MS - 1;
+  assert.equal((await keys.begin({ ...KEY, fingerprint: FP_A, now: at(lastMs) })).kind, 'replay');
+  assert.equal((await keys.begin({ ...KEY, fingerprint: FP_B, now: at(MIN_IDEMPOTENCY_RETENTION_MS) })).kind, 'started');
+});
+
+test('createIdempotencyStore() refuses a retention under 24 hours and honours a longer one', async (t) => {
+  const store = openDatabase(':memory:');
+  t.after(() => store.close());
+  assert.throws(() => createIdempotencyStore(store, { retentionMs: 23 * HOUR }), /^RangeError: Invalid idempotency retention 82800000 ms/);
+  assert.throws(() => createIdempotencyStore(store, { retentionMs: NaN }), RangeError);
+  const keys = createIdempotencyStore(store, { retentionMs: 48 * HOUR });
+  assert.equal(keys.retentionMs, 48 * HOUR);
+  const token = await started(keys);
+  await keys.complete({ ...KEY, token, response: RESPONSE, now: T0 });
+  assert.equal((await keys.begin({ ...KEY, fingerprint: FP_A, now: at(47 * HOUR) })).kind, 'replay');
+});
+
+test('IdempotencyStore.purgeExpired() deletes expired keys only', async (t) => {
+  const { keys, store } = open(t, { purgeIntervalMs: Number.POSITIVE_INFINITY });
+  await started(keys);
+  await keys.begin({ scope: 's', key: 'later', fingerprint: FP_A, now: at(HOUR) });
+  assert.equal(await keys.purgeExpired(at(MIN_IDEMPOTENCY_RETENTION_MS)), 1);
+  assert.deepEqual(store.sqlite.prepare('SELECT key FROM _idempotency_keys').all().map((row) => row['key']), ['later']);
+  assert.equal(await keys.purgeExpired(at(MIN_IDEMPOTENCY_RETENTION_MS)), 0);
+});
+
+test('IdempotencyStore.begin() purges expired keys once per purge interval', async (t) => {
+  const { keys, store } = open(t, { purgeIntervalMs: HOUR });
+  const left = () => store.sqlite.prepare('SELECT key FROM _idempotency_keys ORDER BY key').all().map((row) => row['key']);
+  const begin = (key: string, ms: number) => keys.begin({ scope: 's', key, fingerprint: FP_A, now: at(ms) });
+  const day = MIN_IDEMPOTENCY_RETENTION_MS;
+  await begin('old1', 0);
+  await begin('old2', HOUR / 2);
+  await begin('a', day);
+  assert.deepEqual(left(), ['a', 'old2'], 'a purge a day later removed old1, which had expired');
+  await begin('b', day + HOUR / 2 + 1);
+  assert.deepEqual(left(), ['a', 'b', 'old2'], 'old2 has expired, but the interval since the last purge has not passed');
+  await begin('c', day + HOUR);
+  assert.deepEqual(left(), ['a', 'b', 'c'], 'the next purge, an interval later, removed old2');
+});
+
+test('IdempotencyStore keeps completed responses across a restart', async (t) => {
+  const first = open(t);
+  const token = await started(first.keys);
+  await first.keys.complete({ ...KEY, token, response: RESPONSE, now: T0 });
+  await first.store.close();
+  const again = open(t, {}, first.path);
+  const outcome = await again.keys.begin({ ...KEY, fingerprint: FP_A, now: at(HOUR) });
+  assert.equal(outcome.kind === 'replay' && Buffer.from(outcome.response.body).toString(), '{"id":"o-1"}');
+});
+
+test('IdempotencyStore.begin() from concurrent requests lets exactly one start', async (t) => {
+  const { keys } = open(t);
+  const outcomes = await Promise.all(Array.from({ length: 10 }, () => keys.begin({ ...KEY, fingerprint: FP_A, now: T0 })));
+  assert.deepEqual(outcomes.map((outcome) => outcome.kind).sort(), ['started', ...Array(9).fill('in_flight')].sort());
+});
