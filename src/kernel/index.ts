@@ -33,3 +33,16 @@ export type { OpenApiInfo, OpenApiOptions } from './http/openapi.ts';
 
 export { buildGovernanceManifest, buildStackContract, buildOpenApi, exposedSurfaces } from './manifest.ts';
 export type { ServiceManifest, ExecutableDeclaration, ListenerDeclaration, DependencyDeclaration, ConsumedSurface } from './manifest.ts';
+
+export { verifySignature, signRequest, checkSecret, verifyToken, parseBearer, SIGNATURE_SCHEMES, SIGNATURE_TOLERANCE_SECONDS } from './auth/index.ts';
+export type { SignatureScheme, SignatureResult, SignatureFailureReason, SignedHeaders, IncomingHeaders } from './auth/index.ts';
+
+export {
+  openDatabase, openDatabaseReadOnly, migrate, userVersion, defineEvidenceTable, listEvidenceTables, readRows, projectRows,
+  verifyChain, verifyAllChains, canonicalJson, rowHash, GENESIS_SHA256,
+  createIdempotencyStore, requestFingerprint, parseIdempotencyKey, MIN_IDEMPOTENCY_RETENTION_MS,
+} from './store/index.ts';
+export type {
+  Store, OpenDatabaseOptions, Migration, EvidenceTable, EvidenceRow, EvidenceInput, JsonValue, ChainVerification,
+  IdempotencyStore, IdempotencyBegin, StoredResponse,
+} from './store/index.ts';

@@ -8,8 +8,8 @@ import { send } from '../helpers/http.ts';
 
 const CHILD = fileURLToPath(new URL('./fixtures/run-service-child.ts', import.meta.url));
 
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, [CHILD], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(env: Record<string, string>, args: string[] = []) {
+  const child = spawn(process.execPath, [CHILD, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -70,4 +70,11 @@ test('runService() prints the listening line, then drains and exits 0 on SIGTERM
   assert.equal(await run.exited, 0);
   assert.match(run.stderr(), /closed database/);
   assert.ok(!run.stderr().includes('secret-token'));
+});
+
+test('runService() prints its help and exits 0 on --help without reading configuration', async () => {
+  const run = start({}, ['--help']);
+  assert.equal(await run.exited, 0);
+  assert.equal(await run.firstLine, 'Usage: fixture [--help]');
+  assert.equal(run.stderr(), '');
 });

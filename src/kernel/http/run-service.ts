@@ -11,6 +11,10 @@ export interface RunServiceOptions {
   /** Install SIGTERM/SIGINT handlers (true for executables). */
   signals?: boolean;
   exit?: (code: number) => void;
+  /** The --help text: usage, options, environment variables. */
+  help?: string;
+  /** Arguments to look at for --help; process.argv.slice(2) by default. */
+  argv?: readonly string[];
 }
 
 /**
@@ -24,6 +28,12 @@ export async function runService(build: () => Service | Promise<Service>, option
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const exit = options.exit ?? ((code: number) => process.exit(code));
+  const argv = options.argv ?? process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    stdout.write(options.help ?? 'Starts the service; configuration comes from environment variables (see README).\n');
+    exit(0);
+    return undefined;
+  }
   let service: Service;
   try {
     service = await build();
