@@ -1,0 +1,26 @@
+// Equality of JSON values as JSON Schema defines it for enum, const and uniqueItems: numbers by
+// value (1.0 equals 1), objects regardless of member order, arrays element by element.
+
+/** True when two JSON values are equal. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const aKeys = Object.keys(a);
+  if (aKeys.length !== Object.keys(b).length) return false;
+  for (const key of aKeys) {
+    if (!Object.hasOwn(b, key)) return false;
+    if (!deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/** True for values that `===` compares correctly (everything but objects and arrays). */
+export function isScalar(value: unknown): boolean {
+  return value === null || typeof value !== 'object';
+}

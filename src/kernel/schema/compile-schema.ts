@@ -1,0 +1,64 @@
+// compileSchema(): turns a draft 2020-12 JSON Schema into a validator made of plain closures.
+// Everything that can be wrong with the schema is found here, before any instance is seen.
+
+import { compileError } from './_compile-error.ts';
+import { booleanCheck, compileNode, type CompileState } from './_compile.ts';
+import { KEYWORDS } from './_keywords.ts';
+import { METASCHEMAS } from './_metaschemas.ts';
+import type { Check, RunContext } from './_run-context.ts';
+import { createIndex, indexDocument, isObject, type NodeInfo } from './_schema-index.ts';
+import { resolveUri, splitFragment } from './_uri.ts';
+import type { CompileOptions, SchemaValidator } from './types.ts';
+
+/** The base URI of a schema without `$id`: relative references resolve against it. */
+const ROOT_URI = 'urn:airlock:schema-root';
+
+/**
+ * Compiles `schema` once; throws AirlockError 'schema_compile' naming the bad part's location
+ * when the schema is invalid (an unresolvable `$ref`, a non-schema where one is required, a
+ * bad regular expression, a format that cannot be asserted).
+ *
+ * @example
+ * const { validate } = compileSchema({ type: 'object', required: ['id'] });
+ * validate({}).errors[0]?.message; // 'Value at the root is missing required property "id"'
+ */
+export function compileSchema(schema: unknown, options: CompileOptions = {}): SchemaValidator {
+  const index = createIndex(buildRegistry(options.registry));
+  indexDocument(index, schema, ROOT_URI, '');
+  const state: CompileState = { index, keywords: KEYWORDS, holders: new Map(), flags: { dynamic: false }, formats: options.formats ?? 'annotate' };
+  let check: Check;
+  if (typeof schema === 'boolean') check = booleanCheck(schema, '');
+  else if (isObject(schema)) check = compileNode(state, schema, index.nodes.get(schema) as NodeInfo).check;
+  else throw compileError('', `must be a schema (an object or a boolean), got ${schema === null ? 'null' : typeof schema}`);
+
+  const all = options.allErrors ?? true;
+  // Validation is synchronous and never re-entered, so one context serves every call.
+  const ctx: RunContext = { errors: [], path: [], record: true, all, scope: [] };
+  return {
+    validate(instance: unknown) {
+      ctx.errors = [];
+      ctx.path.length = 0;
+      ctx.scope.length = 0;
+      ctx.record = true;
+      ctx.all = all;
+      const valid = check(instance, ctx, null);
+      return { valid, errors: ctx.errors };
+    },
+  };
+}
+
+/** The metaschemas, then the caller's documents by key and by root `$id`. */
+function buildRegistry(registry: CompileOptions['registry']): Map<string, unknown> {
+  const documents = new Map(METASCHEMAS);
+  const entries = registry instanceof Map ? [...registry.entries()] : Object.entries(registry ?? {});
+  for (const [key, doc] of entries) {
+    const { uri, fragment } = splitFragment(String(key));
+    if (fragment !== '') throw compileError(`${key}`, 'a registry URI must not have a fragment');
+    documents.set(uri, doc);
+    const id = isObject(doc) ? doc['$id'] : undefined;
+    if (typeof id !== 'string') continue;
+    const canonical = splitFragment(resolveUri(uri, id)).uri;
+    if (!documents.has(canonical)) documents.set(canonical, doc);
+  }
+  return documents;
+}
