@@ -13,7 +13,7 @@ export { defineCommand, runCommand, main, usageError, formatHelp, createProgress
 export type { CommandSpec, CommandContext, CommandIO, ExitCode, OptionSpec, OptionSpecs, Progress } from './cli.ts';
 
 export { defineRoutes } from './http/route.ts';
-export type { Route, Reply, RequestContext, Handler, Authenticator, AuthOutcome, Method, JsonSchema, RequestSpec, ResponseSpec, ParameterSpec, SignatureSpec } from './http/route.ts';
+export type { Route, Reply, RequestContext, Handler, Authenticator, AuthOutcome, Method, JsonSchema, RequestSpec, ResponseSpec, ParameterSpec, SignatureSpec, IdempotencySpec } from './http/route.ts';
 export { createRouter } from './http/router.ts';
 export type { Router, RouteMatch } from './http/router.ts';
 export { json, problem, health, JSON_TYPE, PROBLEM_TYPE, HEALTH_TYPE, PROBLEM_URN } from './http/reply.ts';

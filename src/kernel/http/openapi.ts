@@ -37,6 +37,7 @@ const STANDARD_ERRORS: Record<string, string> = {
   '401': 'Missing or invalid credential or signature',
   '403': 'Authenticated but not admitted',
   '404': 'Unknown route or record',
+  '409': 'Idempotency-Key still in flight',
   '413': 'Body over its limit',
   '415': 'Wrong Content-Type',
   '422': 'Body fails its schema',
@@ -90,6 +91,17 @@ function describeOperation(route: Route, path: string, member: string | undefine
     ...[...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => parameter(m[1]!, 'path', route.params?.[m[1]!])),
     ...Object.entries(route.query ?? {}).map(([name, spec]) => parameter(name, 'query', spec)),
   ];
+  if (route.idempotency) {
+    const hours = route.idempotency.store.retentionMs / 3_600_000;
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: route.idempotency.required,
+      description: `Structured-field string or token; the same key and body replay the stored response (Idempotent-Replayed: true), another body is 422, a key in flight is 409. Keys are kept ${hours} h.`,
+      schema: { type: 'string', maxLength: 257 },
+    });
+    operation['x-airlock-idempotency'] = { required: route.idempotency.required, retention_seconds: route.idempotency.store.retentionMs / 1000 };
+  }
   if (parameters.length > 0) operation['parameters'] = parameters;
   if (route.request) {
     const types = route.request.contentTypes ?? ['application/json'];
@@ -108,7 +120,8 @@ function describeOperation(route: Route, path: string, member: string | undefine
   if (route.method === 'GET' && route.etag !== false) responses['304'] ??= { description: 'Not modified (If-None-Match matched the ETag)' };
   const errors = ['404'];
   if (route.auth !== 'none') errors.push('401', '403');
-  if (route.request) errors.push('400', '413', '415', '422');
+  if (route.request || route.idempotency) errors.push('400', '413', '415', '422');
+  if (route.idempotency) errors.push('409');
   if (route.signature) errors.push('401');
   for (const status of errors.sort()) responses[status] ??= problemResponse(STANDARD_ERRORS[status]!);
   responses['default'] = problemResponse('Server error (logged once on uvicorn.error)');

@@ -5,13 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verifySignature } from '../auth/index.ts';
+import { parseIdempotencyKey, requestFingerprint } from '../store/index.ts';
 import { isAirlockError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { DEFAULT_BODY_LIMIT, checkContentType, parseJsonBody, readBody } from './body.ts';
 import { problem } from './reply.ts';
 import type { Authenticator, Method, Reply, RequestContext, Route } from './route.ts';
 import type { Router } from './router.ts';
-import { sendReply } from './send.ts';
+import { replyBytes, replyContentType, sendReply } from './send.ts';
 
 /** The logger and message of DESIGN.md's 5xx rule (seed 001). */
 export const SERVER_ERROR_LOGGER = 'uvicorn.error';
@@ -71,7 +72,7 @@ export async function handleRequest(request: IncomingMessage, response: ServerRe
   try {
     const outcome = await resolve(request, context, options);
     route = outcome.route;
-    reply = outcome.reply ?? (await route!.handler(context));
+    reply = outcome.reply ?? (route!.idempotency ? await runIdempotent(route!, context) : await route!.handler(context));
   } catch (error) {
     reply = replyForError(error);
     if (reply.status === 413) closeAfter = true;
@@ -164,6 +165,53 @@ async function readRequestBody(route: Route, request: IncomingMessage, context: 
     detail: `${errors.length} ${errors.length === 1 ? 'problem' : 'problems'}: ${errors.map((e) => e.message).slice(0, 3).join('; ')}`,
     errors: errors.map((e) => ({ pointer: e.instancePath, detail: e.message })),
   });
+}
+
+/**
+ * Runs the handler at most once per Idempotency-Key: the stored response is committed before it
+ * is sent; a 5xx or a thrown handler releases the key so a retry runs afresh.
+ */
+async function runIdempotent(route: Route, context: RequestContext): Promise<Reply> {
+  const spec = route.idempotency!;
+  const header = context.headers['idempotency-key'];
+  if (header === undefined) {
+    if (spec.required) return problem(400, 'Idempotency-Key required', { detail: `Send an Idempotency-Key header with ${context.method} "${context.path}"` });
+    return route.handler(context);
+  }
+  const parsed = Array.isArray(header) ? { ok: false as const, reason: 'header is repeated' } : parseIdempotencyKey(header);
+  if (!parsed.ok) return problem(400, 'Idempotency-Key invalid', { detail: `Cannot use the Idempotency-Key header: ${parsed.reason}` });
+  const scope = `${context.listener} ${route.method} ${route.path}${typeof context.principal === 'string' ? ` ${context.principal}` : ''}`;
+  const ref = { scope, key: parsed.key };
+  const fingerprint = requestFingerprint({ method: context.method, path: context.path, body: context.rawBody ?? new Uint8Array() });
+  const begun = await spec.store.begin({ ...ref, fingerprint });
+  switch (begun.kind) {
+    case 'replay': {
+      const { status, headers, body } = begun.response;
+      const { 'content-type': contentType, ...rest } = headers;
+      return { status, raw: body, headers: { ...rest, 'idempotent-replayed': 'true' }, ...(contentType !== undefined && { contentType }) };
+    }
+    case 'mismatch':
+      return problem(422, 'Idempotency-Key reused', { detail: `Idempotency-Key "${parsed.key}" was used with another request body: use a new key` });
+    case 'in_flight':
+      return problem(409, 'Idempotency-Key in flight', { detail: `A request with Idempotency-Key "${parsed.key}" is still running: retry later`, headers: { 'retry-after': '1' } });
+    case 'started':
+      break;
+  }
+  let reply: Reply;
+  try {
+    reply = await route.handler(context);
+  } catch (error) {
+    await spec.store.abandon({ ...ref, token: begun.token });
+    throw error;
+  }
+  if (reply.status >= 500) {
+    await spec.store.abandon({ ...ref, token: begun.token });
+    return reply;
+  }
+  const body = replyBytes(reply);
+  const contentType = replyContentType(reply);
+  await spec.store.complete({ ...ref, token: begun.token, response: { status: reply.status, headers: { ...reply.headers, 'content-type': contentType }, body } });
+  return { status: reply.status, raw: body, contentType, ...(reply.headers && { headers: reply.headers }) };
 }
 
 /** Maps an error to its reply: a known client mistake to its 4xx, anything else to a bare 500. */

@@ -3,6 +3,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { SignatureScheme } from '../auth/index.ts';
+import type { IdempotencyStore } from '../store/index.ts';
 import type { Logger } from '../log.ts';
 
 export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -71,6 +72,13 @@ export interface SignatureSpec {
   secrets: () => readonly string[];
 }
 
+/** DESIGN.md "Idempotency": Idempotency-Key replays, 422 for another body, 409 while in flight. */
+export interface IdempotencySpec {
+  store: IdempotencyStore;
+  /** A request without the header is refused with 400. */
+  required: boolean;
+}
+
 export interface ResponseSpec {
   status: number;
   description: string;
@@ -109,6 +117,8 @@ export interface Route {
   request?: RequestSpec;
   /** Verify this signature scheme before the body is parsed (401 on failure). */
   signature?: SignatureSpec;
+  /** Honour (or require) Idempotency-Key on this route. */
+  idempotency?: IdempotencySpec;
   responses?: readonly ResponseSpec[];
   /** Send a strong ETag and answer If-None-Match with 304 (GET only; on by default). */
   etag?: boolean;

@@ -26,11 +26,9 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 export function sendReply(request: IncomingMessage, response: ServerResponse, reply: Reply, options: SendOptions): void {
-  const payload = serialize(reply);
+  const payload = replyBytes(reply);
   const headers: Record<string, string | number> = { 'x-content-type-options': 'nosniff', ...reply.headers };
-  if (payload.length > 0 || reply.status !== 204) {
-    headers['content-type'] = reply.contentType ?? (reply.raw !== undefined ? 'text/plain; charset=utf-8' : JSON_TYPE);
-  }
+  if (payload.length > 0 || reply.status !== 204) headers['content-type'] = replyContentType(reply);
   if (options.close) headers['connection'] = 'close';
   const readOnly = request.method === 'GET' || request.method === 'HEAD';
   if (options.etag && readOnly && reply.status === 200) {
@@ -52,7 +50,13 @@ export function sendReply(request: IncomingMessage, response: ServerResponse, re
   response.end(request.method === 'HEAD' ? undefined : payload);
 }
 
-function serialize(reply: Reply): Buffer {
+/** The media type a reply is sent with. */
+export function replyContentType(reply: Reply): string {
+  return reply.contentType ?? (reply.raw !== undefined ? 'text/plain; charset=utf-8' : JSON_TYPE);
+}
+
+/** The bytes a reply is sent as. */
+export function replyBytes(reply: Reply): Buffer {
   if (reply.raw !== undefined) return typeof reply.raw === 'string' ? Buffer.from(reply.raw, 'utf8') : Buffer.from(reply.raw);
   if (reply.body === undefined) return Buffer.alloc(0);
   return Buffer.from(JSON.stringify(reply.body), 'utf8');
