@@ -41,8 +41,8 @@ const REJECTED: Array<[string, string | undefined, string]> = [
   ['a bare value with a quote inside', 'a"b"', 'value is neither a quoted string nor a token'],
 ];
 
-for (const [label, header, detail] of REJECTED) {
+for (const [label, header, reason] of REJECTED) {
   test(`parseIdempotencyKey() rejects ${label}`, () => {
-    assert.deepEqual(parseIdempotencyKey(header), { ok: false, reason: `Invalid Idempotency-Key: ${detail}` });
+    assert.deepEqual(parseIdempotencyKey(header), { ok: false, reason });
   });
 }

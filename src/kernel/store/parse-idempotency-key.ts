@@ -57,6 +57,7 @@ function checkLength(result: IdempotencyKeyResult): IdempotencyKeyResult {
   return result;
 }
 
-function invalid(detail: string): IdempotencyKeyResult {
-  return { ok: false, reason: `Invalid Idempotency-Key: ${detail}` };
+/** `reason` is the detail alone, for the caller's own sentence: `Cannot use the Idempotency-Key header: ${reason}`. */
+function invalid(reason: string): IdempotencyKeyResult {
+  return { ok: false, reason };
 }
