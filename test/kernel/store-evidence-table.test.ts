@@ -73,6 +73,15 @@ test('openDatabase() refuses a declaration whose columns differ from the stored 
   );
 });
 
+test('openDatabase() accepts two equal declarations of one table and refuses two different ones', async (t) => {
+  const twin = defineEvidenceTable({ name: 'receipts', columns: { kind: 'text', subject: 'text' } });
+  const store = openDatabase(join(tempDir(t), 'a.sqlite'), { evidenceTables: [RECEIPTS, twin] });
+  t.after(() => store.close());
+  assert.equal((await store.append(twin, { subject: 's', kind: 'k', payload: 1 })).seq, 1);
+  const other = defineEvidenceTable({ name: 'receipts', columns: { subject: 'text' } });
+  assert.throws(() => openDatabase(join(tempDir(t), 'b.sqlite'), { evidenceTables: [RECEIPTS, other] }), /declared columns \{"subject":"text"\} differ/);
+});
+
 test('openDatabase() opens an existing evidence table again with the same declaration', async (t) => {
   const path = join(tempDir(t), 'a.sqlite');
   const first = openDatabase(path, { evidenceTables: [RECEIPTS] });

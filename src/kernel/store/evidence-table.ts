@@ -93,6 +93,7 @@ export function ensureEvidenceTables(
         sqlite
           .prepare(`INSERT INTO ${REGISTRY_TABLE} (name, columns, created_at) VALUES (?, ?, ?)`)
           .run(table.name, canonicalJson(table.columns), options.now().toISOString());
+        registered.set(table.name, table.columns);
       } else if (canonicalJson(known) !== canonicalJson(table.columns)) {
         throw new AirlockError(
           'store_version',
