@@ -3,8 +3,13 @@
 // schema that holds an unevaluated* keyword; everywhere else the collector is null.
 
 export interface Annotations {
-  /** Property names evaluated by properties or patternProperties. */
+  /** Property names evaluated by patternProperties. */
   props: Set<string> | null;
+  /**
+   * The name sets of `properties` keywords that applied. Their names absent from the instance
+   * are never asked about, so the whole set stands in for the names it matched.
+   */
+  propSets: ReadonlySet<string>[] | null;
   /** True when additionalProperties or unevaluatedProperties evaluated every property. */
   allProps: boolean;
   /** Items [0, items) are evaluated (prefixItems). */
@@ -16,11 +21,15 @@ export interface Annotations {
 }
 
 export function createAnnotations(): Annotations {
-  return { props: null, allProps: false, items: 0, itemSet: null, allItems: false };
+  return { props: null, propSets: null, allProps: false, items: 0, itemSet: null, allItems: false };
 }
 
 export function addProp(ann: Annotations, name: string): void {
   (ann.props ??= new Set()).add(name);
+}
+
+export function addPropSet(ann: Annotations, names: ReadonlySet<string>): void {
+  (ann.propSets ??= []).push(names);
 }
 
 export function addItemIndex(ann: Annotations, index: number): void {
@@ -30,6 +39,7 @@ export function addItemIndex(ann: Annotations, index: number): void {
 /** Adds what `from` evaluated to `into`. */
 export function mergeAnnotations(into: Annotations, from: Annotations): void {
   if (from.props !== null) for (const name of from.props) addProp(into, name);
+  if (from.propSets !== null) for (const names of from.propSets) addPropSet(into, names);
   if (from.itemSet !== null) for (const index of from.itemSet) addItemIndex(into, index);
   if (from.allProps) into.allProps = true;
   if (from.allItems) into.allItems = true;
@@ -37,7 +47,8 @@ export function mergeAnnotations(into: Annotations, from: Annotations): void {
 }
 
 export function isPropEvaluated(ann: Annotations, name: string): boolean {
-  return ann.allProps || (ann.props !== null && ann.props.has(name));
+  if (ann.allProps || (ann.props !== null && ann.props.has(name))) return true;
+  return ann.propSets !== null && ann.propSets.some((names) => names.has(name));
 }
 
 export function isItemEvaluated(ann: Annotations, index: number): boolean {

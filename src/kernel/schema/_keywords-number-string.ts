@@ -3,7 +3,7 @@
 
 import { compileError } from './_compile-error.ts';
 import type { KeywordDef } from './_compile.ts';
-import { codePointLength, isMultipleOf } from './_numbers.ts';
+import { codePointLength, multipleOfTest } from './_numbers.ts';
 import { jsonType, preview, report, subject, type Check } from './_run-context.ts';
 
 export function requireNonNegativeInteger(value: unknown, at: string): number {
@@ -31,8 +31,9 @@ export function compilePattern(pattern: unknown, at: string): RegExp {
 function compileMultipleOf(value: unknown, _cx: unknown, at: string): Check {
   const divisor = requireNumber(value, at);
   if (divisor <= 0) throw compileError(at, `must be greater than 0, got ${divisor}`);
+  const isMultiple = multipleOfTest(divisor);
   return (data, ctx) => {
-    if (typeof data !== 'number' || isMultipleOf(data, divisor)) return true;
+    if (typeof data !== 'number' || isMultiple(data)) return true;
     if (ctx.record) report(ctx, at, 'multipleOf', `${subject(ctx)} must be a multiple of ${divisor}, got ${data}`);
     return false;
   };

@@ -2,7 +2,7 @@
 // unevaluatedProperties (applicators) and required, dependentRequired, maxProperties,
 // minProperties (validation).
 
-import { addProp, isPropEvaluated } from './_annotations.ts';
+import { addProp, addPropSet, isPropEvaluated } from './_annotations.ts';
 import { compileError } from './_compile-error.ts';
 import { compileSubschema, type KeywordDef, type SchemaContext } from './_compile.ts';
 import { requireNonNegativeInteger, compilePattern } from './_keywords-number-string.ts';
@@ -26,12 +26,13 @@ function requireSchemaMap(value: unknown, at: string): Record<string, unknown> {
 function compileProperties(value: unknown, cx: SchemaContext, at: string): Check {
   const map = requireSchemaMap(value, at);
   const entries = Object.keys(map).map((name) => [name, compileSubschema(cx, map[name], `/properties/${escapePointerToken(name)}`)] as const);
+  const names: ReadonlySet<string> = new Set(Object.keys(map));
   return (data, ctx, ann) => {
     if (!isObject(data)) return true;
+    if (ann !== null) addPropSet(ann, names);
     let ok = true;
     for (const [name, check] of entries) {
       if (!Object.hasOwn(data, name)) continue;
-      if (ann !== null) addProp(ann, name);
       if (checkMember(check, data, name, ctx)) continue;
       if (!ctx.all) return false;
       ok = false;

@@ -20,6 +20,30 @@ export function isMultipleOf(value: number, divisor: number): boolean {
     : a.digits % (b.digits * 10n ** BigInt(-shift)) === 0n;
 }
 
+/**
+ * isMultipleOf specialised for one divisor. For a divisor with k decimals (0.01 has 2) a value
+ * is a multiple only if it has at most k decimals too, and then value × 10^k is a plain
+ * integer: most checks need no BigInt.
+ */
+export function multipleOfTest(divisor: number): (value: number) => boolean {
+  if (Number.isSafeInteger(divisor)) {
+    return (value) => (Number.isSafeInteger(value) ? value % divisor === 0 : !Number.isInteger(value) ? false : isMultipleOf(value, divisor));
+  }
+  const { digits, exponent } = decimalParts(divisor);
+  const decimals = -exponent;
+  const scaledDivisor = Number(digits);
+  if (decimals <= 0 || !Number.isSafeInteger(scaledDivisor)) return (value) => isMultipleOf(value, divisor);
+  return (value) => {
+    const text = String(value);
+    if (text.includes('e')) return isMultipleOf(value, divisor);
+    const dot = text.indexOf('.');
+    const fraction = dot === -1 ? '' : text.slice(dot + 1);
+    if (fraction.length > decimals) return false;
+    const scaled = Number((dot === -1 ? text : text.slice(0, dot)) + fraction.padEnd(decimals, '0'));
+    return Number.isSafeInteger(scaled) ? scaled % scaledDivisor === 0 : isMultipleOf(value, divisor);
+  };
+}
+
 /** The length of `text` in code points: a surrogate pair counts once. */
 export function codePointLength(text: string): number {
   let length = text.length;
