@@ -5,7 +5,7 @@ import { compileError } from './_compile-error.ts';
 import { booleanCheck, compileNode, compileSubschema, runInResource, type CompileState, type Holder, type KeywordDef, type SchemaContext } from './_compile.ts';
 import { childOf, escapePointerToken, parsePointer } from './_pointer.ts';
 import type { Check } from './_run-context.ts';
-import { findResource, indexNode, isObject, type NodeInfo } from './_schema-index.ts';
+import { describeResource, findResource, indexNode, isObject, type NodeInfo } from './_schema-index.ts';
 import { resolveUri, splitFragment } from './_uri.ts';
 
 interface Target {
@@ -34,13 +34,13 @@ function resolveReference(state: CompileState, base: string, ref: unknown, at: s
     if (tokens === undefined) throw compileError(at, `cannot resolve "${ref}": "${fragment}" is not a JSON Pointer`);
     for (const token of tokens) {
       const child = childOf(node, token);
-      if (!child.found) throw compileError(at, `cannot resolve "${ref}": nothing at "${fragment}" in "${resource.uri}"`);
+      if (!child.found) throw compileError(at, `cannot resolve "${ref}": nothing at "${fragment}" in ${describeResource(resource)}`);
       node = child.value;
       info = (isObject(node) ? state.index.nodes.get(node) : undefined) ?? { ...info, location: `${info.location}/${escapePointerToken(token)}` };
     }
   } else if (fragment !== '') {
     const anchored = resource.anchors.get(fragment);
-    if (anchored === undefined) throw compileError(at, `cannot resolve "${ref}": no anchor "${fragment}" in "${resource.uri}"`);
+    if (anchored === undefined) throw compileError(at, `cannot resolve "${ref}": no anchor "${fragment}" in ${describeResource(resource)}`);
     node = anchored;
     info = state.index.nodes.get(anchored) as NodeInfo;
   }

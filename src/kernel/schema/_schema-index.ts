@@ -36,6 +36,9 @@ export interface SchemaIndex {
   documents: Map<unknown, Resource>;
 }
 
+/** The base URI of a compiled schema without `$id`: relative references resolve against it. */
+export const ROOT_URI = 'urn:airlock:schema-root';
+
 const ANCHOR = /^[A-Za-z_][-A-Za-z0-9._]*$/;
 
 /** Keywords whose value is one subschema, an array of them, or an object of them. */
@@ -79,7 +82,7 @@ export function indexNode(index: SchemaIndex, node: unknown, base: string, resou
     if (anchor === undefined) continue;
     if (typeof anchor !== 'string' || !ANCHOR.test(anchor)) throw compileError(`${location}/${key}`, `${JSON.stringify(anchor)} is not a valid anchor name`);
     const existing = resource.anchors.get(anchor);
-    if (existing !== undefined && existing !== node) throw compileError(`${location}/${key}`, `anchor "${anchor}" is defined twice in "${resource.uri}"`);
+    if (existing !== undefined && existing !== node) throw compileError(`${location}/${key}`, `anchor "${anchor}" is defined twice in ${describeResource(resource)}`);
     resource.anchors.set(anchor, node);
     if (key === '$dynamicAnchor') resource.dynamicAnchors.set(anchor, node);
   }
@@ -123,6 +126,11 @@ function registerResource(index: SchemaIndex, resource: Resource, location: stri
     throw compileError(location, `$id "${resource.uri}" is already used by another schema`);
   }
   index.resources.set(resource.uri, resource);
+}
+
+/** A resource's name in messages. */
+export function describeResource(resource: Resource): string {
+  return resource.uri === ROOT_URI ? 'this schema' : `"${resource.uri}"`;
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

@@ -6,12 +6,9 @@ import { booleanCheck, compileNode, type CompileState } from './_compile.ts';
 import { KEYWORDS } from './_keywords.ts';
 import { METASCHEMAS } from './_metaschemas.ts';
 import type { Check, RunContext } from './_run-context.ts';
-import { createIndex, indexDocument, isObject, type NodeInfo } from './_schema-index.ts';
+import { createIndex, indexDocument, isObject, ROOT_URI, type NodeInfo } from './_schema-index.ts';
 import { resolveUri, splitFragment } from './_uri.ts';
 import type { CompileOptions, SchemaValidator } from './types.ts';
-
-/** The base URI of a schema without `$id`: relative references resolve against it. */
-const ROOT_URI = 'urn:airlock:schema-root';
 
 /**
  * Compiles `schema` once; throws AirlockError 'schema_compile' naming the bad part's location
