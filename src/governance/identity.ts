@@ -1,0 +1,40 @@
+// Who this service is, in one place: its name, the OpenAPI info and security schemes of its
+// export, the capabilities it declares, and the contract family of a path.
+
+export const SERVICE_NAME = 'governance';
+
+export const OPENAPI_PATH = 'contracts/api/governance_openapi_v1.json';
+
+export const OPENAPI_INFO = {
+  title: 'Airlock governance publication service',
+  version: '1.0.0',
+  description: 'Contract and governance publication (seed 001): read-only contract catalogs, projections, readiness and drift under /api/v1. The platform listener serves every GET route without credentials; the worker listener (loopback) serves the same reads behind operator authentication.',
+};
+
+export const SECURITY_SCHEMES = {
+  operator: { type: 'http', scheme: 'bearer', description: 'GOVERNANCE_OPERATOR_TOKEN; checked on the worker listener before route resolution' },
+};
+
+/** The capabilities the manifest declares; every read route names one, and /api/v1/capabilities joins them. */
+export const CAPABILITIES = {
+  liveness: 'Health of the process: status, service and deployment role',
+  'openapi-export': 'OpenAPI 3.1 export generated from the route table',
+  'contract-publication': 'Versioned contract artifacts, schema-validated at start, published read-only and failing closed',
+  'contract-registry': 'Registry, schemas, families and producer/consumer matrix computed from artifacts and manifests',
+  'drift-detection': 'Every contradiction between manifests, route tables, contracts and docs, listed',
+  'readiness-publication': 'Readiness computed from real checks: database, artifacts, dependencies',
+  'platform-truth': 'Service list, version truth, projection catalog, capabilities, metrics and host observations',
+  'context-capability-assertion': 'CRM context-capability assertions; unknown companies denied before any upstream call',
+  'semantic-harness-admission': 'Admission contract of the semantic S0 projection-verification harness, read from its contracts',
+  'agent-bootstrap': 'Role-filtered agent bootstrap context and module-scoped action context',
+} as const;
+
+export type Capability = keyof typeof CAPABILITIES;
+
+/** The contract family of a path: its first segment after /api/v<n> (`/health` is `health`). */
+export function familyOf(path: string): string {
+  const segments = path.split('/').filter((s) => s !== '');
+  const start = segments[0] === 'api' && /^v\d+$/.test(segments[1] ?? '') ? 2 : /^v\d+$/.test(segments[0] ?? '') ? 1 : 0;
+  const first = segments[start] ?? '';
+  return first.replace(/\.json$/, '').replace(/^[:*].*/, '') || '(root)';
+}

@@ -1,0 +1,92 @@
+// Assembles the governance service: opens the database, loads and validates the contract
+// artifacts and the manifests, records what this process publishes, and binds the listeners of
+// its role (platform: public read-only; worker: loopback, operator authentication first).
+
+import { canonicalJson, createLogger, createService, versionTruth } from '../kernel/index.ts';
+import type { Logger, ListenerOptions, Service } from '../kernel/index.ts';
+import { loadArtifacts } from './artifacts.ts';
+import { PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
+import type { GovernanceConfig } from './config.ts';
+import { openGovernanceDatabase, publicationStarts } from './database.ts';
+import { SERVICE_NAME } from './identity.ts';
+import { readJsonFile } from './json-file.ts';
+import { operatorAuthenticator } from './operator-auth.ts';
+import { READ_ROUTES, governanceRoutes } from './routes.ts';
+import { readDocs, readManifest, readStackContract } from './runtime.ts';
+import type { GovernanceRuntime } from './runtime.ts';
+import { createHash } from 'node:crypto';
+
+export interface GovernanceServiceOptions {
+  log?: Logger;
+  /** Milliseconds since the epoch; Date.now by default. */
+  now?: () => number;
+  fetch?: typeof fetch;
+  version?: string;
+}
+
+/** Docs whose text the drift check reads. */
+export const CHECKED_DOCS = ['governance.md'] as const;
+
+/**
+ * Builds the service for `config.role`. Throws AirlockError for a database it cannot open;
+ * bad contract files never throw (their routes fail closed).
+ *
+ * @example
+ * const service = await createGovernanceService(readGovernanceConfig({ argv: ['--role', 'test'] }));
+ * await service.listen();
+ */
+export async function createGovernanceService(config: GovernanceConfig, options: GovernanceServiceOptions = {}): Promise<Service> {
+  const log = options.log ?? createLogger({ name: SERVICE_NAME, service: SERVICE_NAME });
+  log.addSecrets(config.secrets);
+  const now = options.now ?? Date.now;
+  const store = openGovernanceDatabase(config.dataDir, { now: () => new Date(now()) });
+  let runtime: GovernanceRuntime | undefined;
+  const routes = governanceRoutes(() => runtime!);
+  runtime = {
+    config,
+    version: options.version ?? versionTruth(),
+    store,
+    artifacts: loadArtifacts(config.paths.contractsDir),
+    manifest: readManifest(config.paths.manifest),
+    stackContract: readStackContract(config.paths.stackContract),
+    committedOpenApi: readJsonFile(config.paths.openapi),
+    docs: readDocs(config.paths.docsDir, CHECKED_DOCS),
+    routes,
+    reads: READ_ROUTES,
+    log,
+    now,
+    cache: new Map(),
+    fetch: options.fetch ?? globalThis.fetch,
+  };
+  for (const artifact of runtime.artifacts.artifacts.values()) {
+    if (artifact.state !== 'valid') log.warn('contract artifact fails closed', { artifact: artifact.id, file: artifact.file, reasons: artifact.reasons.slice(0, 5) });
+  }
+  if (config.role === 'unknown') log.warn('no deployment role set (--role or GOVERNANCE_DEPLOYMENT_ROLE): running both listeners');
+  if (config.listeners.worker && config.operatorTokens.length === 0) log.warn('GOVERNANCE_OPERATOR_TOKEN is not set: the worker listener refuses every request');
+  await recordStart(runtime);
+
+  const listeners: Record<string, ListenerOptions> = {};
+  if (config.listeners.platform) listeners[PLATFORM_LISTENER] = { ...config.listeners.platform };
+  if (config.listeners.worker) listeners[WORKER_LISTENER] = { ...config.listeners.worker, authenticate: 'operator' };
+  return createService({
+    name: SERVICE_NAME,
+    version: runtime.version,
+    routes: routes.filter((route) => route.listener !== undefined && route.listener in listeners),
+    listeners,
+    authenticators: { operator: operatorAuthenticator(config.operatorTokens) },
+    log,
+    now,
+    onClose: () => store.close(),
+  });
+}
+
+/** The registry digest this process publishes, as one evidence row. */
+async function recordStart(runtime: GovernanceRuntime): Promise<void> {
+  const artifacts = [...runtime.artifacts.artifacts.values()].map((a) => ({ id: a.id, state: a.state, sha256: a.sha256 ?? null }));
+  const registrySha256 = createHash('sha256').update(canonicalJson(artifacts)).digest('hex');
+  await runtime.store.append(publicationStarts, {
+    role: runtime.config.role,
+    registry_sha256: registrySha256,
+    payload: { version: runtime.version, artifacts: artifacts.length, failing_closed: artifacts.filter((a) => a.state !== 'valid').map((a) => a.id) },
+  });
+}

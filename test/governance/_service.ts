@@ -1,0 +1,57 @@
+// Starts the governance service in-process for tests: a temporary data directory, port 0 on
+// both listeners, a known operator token, and captured log records.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '../../src/kernel/index.ts';
+import type { Service } from '../../src/kernel/index.ts';
+import { readGovernanceConfig } from '../../src/governance/config.ts';
+import { createGovernanceService } from '../../src/governance/service.ts';
+import type { GovernanceServiceOptions } from '../../src/governance/service.ts';
+
+export const OPERATOR_TOKEN = 'test-operator-token-0001';
+export const AUTH = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+
+export interface RunningGovernance {
+  service: Service;
+  platform: string | undefined;
+  worker: string | undefined;
+  dataDir: string;
+  logs: Record<string, unknown>[];
+  stop(): Promise<void>;
+}
+
+export async function startGovernance(
+  options: { role?: string; env?: Record<string, string>; dataDir?: string; service?: GovernanceServiceOptions } = {},
+): Promise<RunningGovernance> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'airlock-governance-'));
+  const lines: string[] = [];
+  const log = createLogger({ name: 'governance', service: 'governance', write: (line) => void lines.push(line) });
+  const config = readGovernanceConfig({
+    argv: options.role ? ['--role', options.role] : [],
+    env: {
+      AIRLOCK_DATA_DIR: dataDir,
+      GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0',
+      GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0',
+      GOVERNANCE_OPERATOR_TOKEN: OPERATOR_TOKEN,
+      ...options.env,
+    },
+  });
+  const service = await createGovernanceService(config, { log, version: '0.0.0-test', ...options.service });
+  const listening = await service.listen();
+  const url = (name: string) => listening.find((l) => l.listener === name)?.url;
+  return {
+    service,
+    platform: url('platform'),
+    worker: url('worker'),
+    dataDir,
+    get logs() {
+      return lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    },
+    async stop() {
+      await service.close();
+      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
