@@ -129,3 +129,15 @@ describe('compileSchema().validate() errors', () => {
     assert.equal(first.errors.length, 1);
   });
 });
+
+describe('compileSchema() uniqueItems on large instances', () => {
+  it('validate() finds the duplicate among 100 000 objects in one pass, keeping "{}" apart from {}', () => {
+    const { validate } = compileSchema({ uniqueItems: true });
+    const items: unknown[] = Array.from({ length: 100_000 }, (_, i) => ({ id: i, tags: ['a', i % 7] }));
+    assert.equal(validate([...items, '{}', {}]).valid, true);
+    const started = performance.now();
+    const errors = validate([...items, { tags: ['a', 3], id: 3 }]).errors;
+    assert.ok(performance.now() - started < 2000, 'uniqueItems must not compare pairwise');
+    assert.deepEqual(errors.map((e) => e.message), ['Value at the root must have unique items: items 3 and 100000 are equal']);
+  });
+});

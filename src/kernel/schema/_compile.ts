@@ -2,13 +2,12 @@
 // their target through a Holder, so recursive schemas compile without looping. Keywords are
 // looked up in a table handed in by the caller, which keeps this file free of keyword details.
 
-import { createAnnotations, mergeAnnotations } from './_annotations.ts';
+import { createAnnotations, mergeAnnotations, type Annotations } from './_annotations.ts';
 import { compileError } from './_compile-error.ts';
 import { escapePointerToken } from './_pointer.ts';
 import { checkAll, jsonType, report, subject, type Check, type RunContext } from './_run-context.ts';
 import { indexNode, isObject, type NodeInfo, type Resource, type SchemaIndex } from './_schema-index.ts';
 import { vocabularyOf, type Vocabulary, type VocabularyName } from './_vocabularies.ts';
-import type { Annotations } from './_annotations.ts';
 
 /** A compiled subschema; `check` is replaced once compilation of the subschema completes. */
 export interface Holder {
@@ -23,6 +22,8 @@ export interface CompileState {
   /** Set when some $dynamicRef resolves dynamically: only then is the dynamic scope tracked. */
   flags: { dynamic: boolean };
   formats: 'annotate' | 'assert';
+  /** Compiled regular expressions by source: patternProperties and additionalProperties share them. */
+  patterns: Map<string, RegExp>;
 }
 
 /** What a keyword compiler sees: the schema object holding the keyword, and where it stands. */

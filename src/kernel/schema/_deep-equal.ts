@@ -20,6 +20,20 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/**
+ * A string equal for two values exactly when deepEqual says they are equal: members sorted by
+ * key, numbers in their shortest form. Unlike the store's canonicalJson it never throws, since
+ * instances are untrusted and may hold lone surrogates.
+ */
+export function equalityKey(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(equalityKey).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${equalityKey(record[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
 /** True for values that `===` compares correctly (everything but objects and arrays). */
 export function isScalar(value: unknown): boolean {
   return value === null || typeof value !== 'object';

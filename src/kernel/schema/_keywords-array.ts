@@ -4,7 +4,7 @@
 import { addItemIndex, isItemEvaluated, type Annotations } from './_annotations.ts';
 import { compileError } from './_compile-error.ts';
 import { compileSubschema, type KeywordDef, type SchemaContext } from './_compile.ts';
-import { deepEqual, isScalar } from './_deep-equal.ts';
+import { equalityKey, isScalar } from './_deep-equal.ts';
 import { requireNonNegativeInteger } from './_keywords-number-string.ts';
 import { passes, report, subject, type Check, type RunContext } from './_run-context.ts';
 
@@ -118,20 +118,20 @@ function itemCount(keyword: string, phrase: string, holds: (count: number, limit
   };
 }
 
-/** The first pair of equal elements, or undefined. Scalars go through a Map, not pairwise. */
+/**
+ * The first pair of equal elements, or undefined. One pass through Maps, never pairwise: an
+ * untrusted array of 100 000 objects must not cost 5 billion comparisons.
+ */
 function findDuplicate(data: unknown[]): [number, number] | undefined {
+  // Two maps: the string "{}" and the object {} must not meet.
   const scalars = new Map<unknown, number>();
-  const structured: number[] = [];
+  const structured = new Map<unknown, number>();
   for (let i = 0; i < data.length; i++) {
     const item = data[i];
-    if (isScalar(item)) {
-      const seen = scalars.get(item);
-      if (seen !== undefined) return [seen, i];
-      scalars.set(item, i);
-      continue;
-    }
-    for (const j of structured) if (deepEqual(data[j], item)) return [j, i];
-    structured.push(i);
+    const [seen, key] = isScalar(item) ? [scalars, item] : [structured, equalityKey(item)];
+    const first = seen.get(key);
+    if (first !== undefined) return [first, i];
+    seen.set(key, i);
   }
   return undefined;
 }

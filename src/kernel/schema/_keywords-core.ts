@@ -72,7 +72,7 @@ function compileDynamicRef(value: unknown, cx: SchemaContext, at: string): Check
     for (const resource of ctx.scope) {
       const found = resource.dynamicChecks?.get(fragment);
       if (found !== undefined) {
-        target = found as Holder;
+        target = found;
         break;
       }
     }

@@ -2,7 +2,7 @@
 // minLength and pattern. Lengths count code points; patterns are ECMA-262 with the u flag.
 
 import { compileError } from './_compile-error.ts';
-import type { KeywordDef } from './_compile.ts';
+import type { KeywordDef, SchemaContext } from './_compile.ts';
 import { codePointLength, multipleOfTest } from './_numbers.ts';
 import { jsonType, preview, report, subject, type Check } from './_run-context.ts';
 
@@ -18,14 +18,19 @@ function requireNumber(value: unknown, at: string): number {
   return value;
 }
 
-/** Compiles `pattern` once, as ECMA-262 with the u flag; a bad pattern fails compilation. */
-export function compilePattern(pattern: unknown, at: string): RegExp {
+/** Compiles `pattern` once per schema, as ECMA-262 with the u flag; a bad pattern fails compilation. */
+export function compilePattern(cx: SchemaContext, pattern: unknown, at: string): RegExp {
   if (typeof pattern !== 'string') throw compileError(at, `must be a regular expression string, got ${jsonType(pattern)}`);
+  const known = cx.state.patterns.get(pattern);
+  if (known !== undefined) return known;
+  let regex: RegExp;
   try {
-    return new RegExp(pattern, 'u');
+    regex = new RegExp(pattern, 'u');
   } catch (cause) {
     throw compileError(at, `${preview(pattern)} is not a valid regular expression: ${(cause as Error).message}`);
   }
+  cx.state.patterns.set(pattern, regex);
+  return regex;
 }
 
 function compileMultipleOf(value: unknown, _cx: unknown, at: string): Check {
@@ -75,8 +80,8 @@ function compileMinLength(value: unknown, _cx: unknown, at: string): Check {
   };
 }
 
-function compilePatternKeyword(value: unknown, _cx: unknown, at: string): Check {
-  const regex = compilePattern(value, at);
+function compilePatternKeyword(value: unknown, cx: SchemaContext, at: string): Check {
+  const regex = compilePattern(cx, value, at);
   return (data, ctx) => {
     if (typeof data !== 'string' || regex.test(data)) return true;
     if (ctx.record) report(ctx, at, 'pattern', `${subject(ctx)} must match pattern ${preview(value)}, got ${preview(data)}`);

@@ -45,7 +45,7 @@ function compilePatternProperties(value: unknown, cx: SchemaContext, at: string)
   const map = requireSchemaMap(value, at);
   const entries = Object.keys(map).map((source) => {
     const suffix = `/patternProperties/${escapePointerToken(source)}`;
-    return [compilePattern(source, cx.info.location + suffix), compileSubschema(cx, map[source], suffix)] as const;
+    return [compilePattern(cx, source, cx.info.location + suffix), compileSubschema(cx, map[source], suffix)] as const;
   });
   return (data, ctx, ann) => {
     if (!isObject(data)) return true;
@@ -96,7 +96,7 @@ function compileAdditionalProperties(value: unknown, cx: SchemaContext, at: stri
   const properties = cx.schema['properties'];
   const declared = new Set(isObject(properties) ? Object.keys(properties) : []);
   const patternMap = cx.schema['patternProperties'];
-  const patterns = isObject(patternMap) ? Object.keys(patternMap).map((source) => compilePattern(source, `${cx.info.location}/patternProperties`)) : [];
+  const patterns = isObject(patternMap) ? Object.keys(patternMap).map((source) => compilePattern(cx, source, `${cx.info.location}/patternProperties/${escapePointerToken(source)}`)) : [];
   return compileLeftoverMembers('additionalProperties', value, cx, at, (name) => declared.has(name) || patterns.some((regex) => regex.test(name)));
 }
 

@@ -18,7 +18,7 @@ export interface Resource {
   anchors: Map<string, object>;
   dynamicAnchors: Map<string, object>;
   /** Compiled `$dynamicAnchor` subschemas, filled in by the compiler. */
-  dynamicChecks: Map<string, { check: Check }> | null;
+  dynamicChecks: Map<string, { check: Check; resource: Resource }> | null;
   vocabulary: Vocabulary | null;
 }
 

@@ -22,7 +22,14 @@ import type { CompileOptions, SchemaValidator } from './types.ts';
 export function compileSchema(schema: unknown, options: CompileOptions = {}): SchemaValidator {
   const index = createIndex(buildRegistry(options.registry));
   indexDocument(index, schema, ROOT_URI, '');
-  const state: CompileState = { index, keywords: KEYWORDS, holders: new Map(), flags: { dynamic: false }, formats: options.formats ?? 'annotate' };
+  const state: CompileState = {
+    index,
+    keywords: KEYWORDS,
+    holders: new Map(),
+    flags: { dynamic: false },
+    formats: options.formats ?? 'annotate',
+    patterns: new Map(),
+  };
   let check: Check;
   if (typeof schema === 'boolean') check = booleanCheck(schema, '');
   else if (isObject(schema)) check = compileNode(state, schema, index.nodes.get(schema) as NodeInfo).check;
@@ -50,7 +57,7 @@ function buildRegistry(registry: CompileOptions['registry']): Map<string, unknow
   const entries = registry instanceof Map ? [...registry.entries()] : Object.entries(registry ?? {});
   for (const [key, doc] of entries) {
     const { uri, fragment } = splitFragment(String(key));
-    if (fragment !== '') throw compileError(`${key}`, 'a registry URI must not have a fragment');
+    if (fragment !== '') throw new TypeError(`Registry URI "${key}" must not have a fragment`);
     documents.set(uri, doc);
     const id = isObject(doc) ? doc['$id'] : undefined;
     if (typeof id !== 'string') continue;
