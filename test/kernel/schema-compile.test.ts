@@ -47,6 +47,17 @@ describe('compileSchema() on invalid schemas', () => {
     });
   }
 
+  it('compileSchema() throws a TypeError for a formats option it does not know', () => {
+    assert.throws(() => compileSchema({}, { formats: 'strict' as 'assert' }), { name: 'TypeError', message: 'Option formats must be "annotate" or "assert", got "strict"' });
+  });
+
+  it('compileSchema() compiles boolean schemas; false rejects everything', () => {
+    assert.equal(compileSchema(true).validate({ any: 'thing' }).valid, true);
+    assert.deepEqual(compileSchema(false).validate(1).errors, [
+      { instancePath: '', schemaPath: '', keyword: 'false', message: 'Value at the root is not allowed: the schema is false' },
+    ]);
+  });
+
   it('compileSchema() accepts an unknown format when formats are annotations', () => {
     assert.equal(compileSchema({ format: 'idn-email' }).validate('x').valid, true);
   });

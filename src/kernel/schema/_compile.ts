@@ -93,7 +93,8 @@ export function compileNode(state: CompileState, node: Record<string, unknown>, 
 export function booleanCheck(value: boolean, location: string): Check {
   if (value) return TRUE_CHECK;
   return (_data, ctx) => {
-    if (ctx.record) report(ctx, location, 'false', `${subject(ctx)} is not allowed: the schema at "${location}" is false`);
+    const which = location === '' ? 'the schema' : `the schema at "${location}"`;
+    if (ctx.record) report(ctx, location, 'false', `${subject(ctx)} is not allowed: ${which} is false`);
     return false;
   };
 }

@@ -2,7 +2,7 @@
 // unevaluatedProperties (applicators) and required, dependentRequired, maxProperties,
 // minProperties (validation).
 
-import { addProp, addPropSet, isPropEvaluated } from './_annotations.ts';
+import { addProp, addPropSet, isPropEvaluated, type Annotations } from './_annotations.ts';
 import { compileError } from './_compile-error.ts';
 import { compileSubschema, type KeywordDef, type SchemaContext } from './_compile.ts';
 import { requireNonNegativeInteger, compilePattern } from './_keywords-number-string.ts';
@@ -72,7 +72,7 @@ function compileLeftoverMembers(
   value: unknown,
   cx: SchemaContext,
   at: string,
-  isCovered: (name: string, ann: Parameters<Check>[2]) => boolean,
+  isCovered: (name: string, ann: Annotations | null) => boolean,
 ): Check {
   const check = value === false ? undefined : compileSubschema(cx, value, `/${keyword}`);
   return (data, ctx, ann) => {

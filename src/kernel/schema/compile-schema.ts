@@ -20,6 +20,8 @@ import type { CompileOptions, SchemaValidator } from './types.ts';
  * validate({}).errors[0]?.message; // 'Value at the root is missing required property "id"'
  */
 export function compileSchema(schema: unknown, options: CompileOptions = {}): SchemaValidator {
+  const formats = options.formats ?? 'annotate';
+  if (formats !== 'annotate' && formats !== 'assert') throw new TypeError(`Option formats must be "annotate" or "assert", got ${JSON.stringify(formats)}`);
   const index = createIndex(buildRegistry(options.registry));
   indexDocument(index, schema, ROOT_URI, '');
   const state: CompileState = {
@@ -27,7 +29,7 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Sc
     keywords: KEYWORDS,
     holders: new Map(),
     flags: { dynamic: false },
-    formats: options.formats ?? 'annotate',
+    formats,
     patterns: new Map(),
   };
   let check: Check;
