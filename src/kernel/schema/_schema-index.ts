@@ -42,7 +42,7 @@ export const ROOT_URI = 'urn:airlock:schema-root';
 const ANCHOR = /^[A-Za-z_][-A-Za-z0-9._]*$/;
 
 /** Keywords whose value is one subschema, an array of them, or an object of them. */
-export const SCHEMA_KEYWORDS = {
+const SCHEMA_KEYWORDS = {
   single: ['items', 'contains', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'not',
     'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'],
   array: ['prefixItems', 'allOf', 'anyOf', 'oneOf'],
@@ -91,7 +91,7 @@ export function indexNode(index: SchemaIndex, node: unknown, base: string, resou
 }
 
 /** Calls `visit` with each subschema of `node` and the escaped pointer suffix that reaches it. */
-export function forEachSubschema(node: Record<string, unknown>, visit: (child: unknown, suffix: string) => void): void {
+function forEachSubschema(node: Record<string, unknown>, visit: (child: unknown, suffix: string) => void): void {
   for (const key of SCHEMA_KEYWORDS.single) if (key in node) visit(node[key], `/${key}`);
   for (const key of SCHEMA_KEYWORDS.array) {
     const list = node[key];

@@ -5,7 +5,7 @@ import { compileError } from './_compile-error.ts';
 import { booleanCheck, compileNode, type CompileState } from './_compile.ts';
 import { KEYWORDS } from './_keywords.ts';
 import { METASCHEMAS } from './_metaschemas.ts';
-import type { Check, RunContext } from './_run-context.ts';
+import { jsonType, type Check, type RunContext } from './_run-context.ts';
 import { createIndex, indexDocument, isObject, ROOT_URI, type NodeInfo } from './_schema-index.ts';
 import { resolveUri, splitFragment } from './_uri.ts';
 import type { CompileOptions, SchemaValidator } from './types.ts';
@@ -35,7 +35,7 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Sc
   let check: Check;
   if (typeof schema === 'boolean') check = booleanCheck(schema, '');
   else if (isObject(schema)) check = compileNode(state, schema, index.nodes.get(schema) as NodeInfo).check;
-  else throw compileError('', `must be a schema (an object or a boolean), got ${schema === null ? 'null' : typeof schema}`);
+  else throw compileError('', `must be a schema (an object or a boolean), got ${jsonType(schema)}`);
 
   const all = options.allErrors ?? true;
   // Validation is synchronous and never re-entered, so one context serves every call.
