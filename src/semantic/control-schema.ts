@@ -1,0 +1,135 @@
+// The control database ($AIRLOCK_DATA_DIR/semantic.sqlite): the compartmented graph, the ingest
+// inbox and its outcomes, the projection-verification ledger, the event outbox, and the two
+// evidence tables the reconciliation worker appends to. The isolation_domain_ref columns carry a
+// CHECK constraint built from the isolation-domains contract.
+
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { defineEvidenceTable, openDatabase } from '../kernel/index.ts';
+import type { Migration, Store } from '../kernel/index.ts';
+import { ISOLATION_DOMAIN_REFS } from './isolation-domains.ts';
+
+/** One reconciliation run that did work: what it took, what it merged, where the cursor is. */
+export interface ReadbackPayload {
+  run_id: string;
+  batch_limit: number;
+  taken: number;
+  merged: number;
+  quarantined: number;
+  edges_hidden: number;
+  edges_restored: number;
+  /** Highest inbox seq this run decided. */
+  inbox_cursor: number;
+  /** Inbox records still waiting after this run. */
+  backlog_remaining: number;
+  started_at: string;
+  /** When the run's decisions were planned; they are committed right after. */
+  decided_at: string;
+}
+
+export type ReceiptKind = 'admission' | 'visibility_repair';
+
+export interface ReceiptPayload {
+  run_id: string;
+  kind: ReceiptKind;
+  counts: Record<string, number>;
+  items: Record<string, unknown>[];
+}
+
+export const READBACK_TABLE = defineEvidenceTable<{ run_id: 'text' }, ReadbackPayload>({
+  name: 'projection_reconciliation_readback',
+  columns: { run_id: 'text' },
+});
+
+export const RECEIPTS_TABLE = defineEvidenceTable<{ run_id: 'text'; kind: 'text' }, ReceiptPayload>({
+  name: 'projection_reconciliation_receipts',
+  columns: { run_id: 'text', kind: 'text' },
+});
+
+/** Tables whose schema the integrity check covers (with their indexes and constraints). */
+export const GRAPH_SCHEMA_TABLES = ['graph_nodes', 'graph_edges', 'ingest_outcomes'] as const;
+
+const DOMAIN_LIST = ISOLATION_DOMAIN_REFS.map((ref) => `'${ref}'`).join(', ');
+const DOMAIN_CHECK = `CHECK (isolation_domain_ref IN (${DOMAIN_LIST}))`;
+
+export const CONTROL_MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'compartmented graph, ingest inbox and outcomes, projection-verification ledger, event outbox',
+    up: `
+CREATE TABLE graph_nodes (
+  tenant_hash TEXT NOT NULL CHECK (length(tenant_hash) = 64),
+  isolation_domain_ref TEXT NOT NULL ${DOMAIN_CHECK},
+  node_id TEXT NOT NULL,
+  label TEXT NOT NULL,
+  properties TEXT NOT NULL,
+  source_record_id TEXT NOT NULL,
+  inbox_seq INTEGER NOT NULL,
+  PRIMARY KEY (tenant_hash, isolation_domain_ref, node_id)
+) STRICT;
+CREATE TABLE graph_edges (
+  tenant_hash TEXT NOT NULL CHECK (length(tenant_hash) = 64),
+  isolation_domain_ref TEXT NOT NULL ${DOMAIN_CHECK},
+  edge_id TEXT NOT NULL,
+  from_node TEXT NOT NULL,
+  to_node TEXT NOT NULL,
+  relation TEXT NOT NULL,
+  properties TEXT NOT NULL,
+  source_record_id TEXT NOT NULL,
+  inbox_seq INTEGER NOT NULL,
+  visible INTEGER NOT NULL CHECK (visible IN (0, 1)),
+  PRIMARY KEY (tenant_hash, isolation_domain_ref, edge_id)
+) STRICT;
+CREATE INDEX graph_edges_from_node ON graph_edges (tenant_hash, isolation_domain_ref, from_node);
+CREATE INDEX graph_edges_to_node ON graph_edges (tenant_hash, isolation_domain_ref, to_node);
+CREATE INDEX graph_edges_hidden ON graph_edges (tenant_hash, isolation_domain_ref) WHERE visible = 0;
+CREATE TABLE ingest_inbox (
+  seq INTEGER PRIMARY KEY,
+  received_at TEXT NOT NULL,
+  source TEXT NOT NULL,
+  record TEXT NOT NULL
+) STRICT;
+CREATE TABLE ingest_outcomes (
+  inbox_seq INTEGER PRIMARY KEY REFERENCES ingest_inbox (seq),
+  record_id TEXT,
+  state TEXT NOT NULL CHECK (state IN ('MERGED', 'QUARANTINED')),
+  reason TEXT,
+  isolation_domain_ref TEXT CHECK (isolation_domain_ref IS NULL OR isolation_domain_ref IN (${DOMAIN_LIST})),
+  run_id TEXT NOT NULL,
+  CHECK ((state = 'MERGED') = (reason IS NULL)),
+  CHECK (state = 'QUARANTINED' OR isolation_domain_ref IS NOT NULL)
+) STRICT;
+CREATE TABLE projection_verification_runs (
+  correlation_id TEXT PRIMARY KEY,
+  request_sha256 TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  recorded_at TEXT NOT NULL
+) STRICT;
+CREATE TABLE event_outbox (
+  seq INTEGER PRIMARY KEY,
+  event_id TEXT NOT NULL UNIQUE,
+  channel TEXT NOT NULL,
+  message TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  created_at TEXT NOT NULL
+) STRICT;
+`,
+  },
+];
+
+/** The user_version a fully migrated control database has. */
+export const CONTROL_SCHEMA_VERSION = CONTROL_MIGRATIONS.length;
+
+/**
+ * Opens (creating and migrating if needed) the control database, with both evidence tables.
+ *
+ * @example
+ * const store = openControlDatabase('var/semantic.sqlite');
+ */
+export function openControlDatabase(path: string, options: { now?: () => Date } = {}): Store {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  return openDatabase(path, {
+    migrations: CONTROL_MIGRATIONS,
+    evidenceTables: [READBACK_TABLE, RECEIPTS_TABLE],
+    ...(options.now && { now: options.now }),
+  });
+}

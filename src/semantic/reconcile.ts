@@ -1,0 +1,198 @@
+// One reconciliation run of the worker: take at most `batchSize` undecided inbox records, decide
+// each (merge with its declared domain persisted, or QUARANTINED), repair edge visibility (an
+// edge is visible only when both its ends exist in its own compartment), and record the run.
+//
+// The decisions and repairs are planned from one synchronous read, then committed as a single
+// group-commit batch: the graph writes, the outcomes, the outbox events, the receipts and the
+// readback snapshot land together or not at all. ingest_outcomes' primary key makes a second
+// worker that planned the same records fail its batch instead of deciding them twice.
+
+import type { DatabaseSync } from 'node:sqlite';
+import type { Store } from '../kernel/index.ts';
+import { READBACK_TABLE, RECEIPTS_TABLE } from './control-schema.ts';
+import type { ReadbackPayload, ReceiptPayload } from './control-schema.ts';
+import { recordEvent } from './event-outbox.ts';
+import { decideIngestRecord } from './ingest-record.ts';
+import type { EdgeMerge, IngestDecision, NodeMerge } from './ingest-record.ts';
+
+export const MAX_BATCH_SIZE = 1000;
+
+interface Decided {
+  seq: number;
+  decision: IngestDecision;
+}
+
+interface EdgeKey {
+  tenant_hash: string;
+  isolation_domain_ref: string;
+  edge_id: string;
+}
+
+interface Plan {
+  decided: Decided[];
+  /** Final visibility of every edge merged by this run, by compartment key. */
+  edgeVisibility: Map<string, boolean>;
+  hidden: (EdgeKey & { missing: string[] })[];
+  restored: EdgeKey[];
+}
+
+/**
+ * Runs one bounded batch. Resolves with the run's readback snapshot, or undefined when the
+ * inbox had nothing undecided (then nothing is written).
+ *
+ * @example
+ * const run = await reconcileOnce(store, { batchSize: 100 });
+ */
+export async function reconcileOnce(store: Store, options: { batchSize: number }): Promise<ReadbackPayload | undefined> {
+  if (!Number.isSafeInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > MAX_BATCH_SIZE) {
+    throw new RangeError(`Invalid batch size ${options.batchSize}: use 1 to ${MAX_BATCH_SIZE}`);
+  }
+  const sqlite = store.sqlite;
+  const startedAt = store.now().toISOString();
+  const cursor = Number(sqlite.prepare('SELECT coalesce(max(inbox_seq), 0) AS cursor FROM ingest_outcomes').get()?.['cursor'] ?? 0);
+  const rows = sqlite.prepare('SELECT seq, record FROM ingest_inbox WHERE seq > ? ORDER BY seq LIMIT ?').all(cursor, options.batchSize);
+  if (rows.length === 0) return undefined;
+  const decided = rows.map((row) => ({ seq: Number(row['seq']), decision: decideIngestRecord(String(row['record'])) }));
+  const plan = planVisibility(sqlite, decided);
+  const lastSeq = decided.at(-1)!.seq;
+  const runId = `recon-${decided[0]!.seq}-${lastSeq}`;
+  const backlog = Number(sqlite.prepare('SELECT count(*) AS n FROM ingest_inbox WHERE seq > ?').get(lastSeq)?.['n'] ?? 0);
+  const merged = decided.filter((d) => d.decision.state === 'MERGED').length;
+  const decidedAt = store.now().toISOString();
+  const snapshot: ReadbackPayload = {
+    run_id: runId,
+    batch_limit: options.batchSize,
+    taken: decided.length,
+    merged,
+    quarantined: decided.length - merged,
+    edges_hidden: plan.hidden.length,
+    edges_restored: plan.restored.length,
+    inbox_cursor: lastSeq,
+    backlog_remaining: backlog,
+    started_at: startedAt,
+    decided_at: decidedAt,
+  };
+  // Queued in one turn, so the group committer runs them in one transaction, in this order.
+  const writes: Promise<unknown>[] = [
+    store.write((tx) => applyPlan(tx, { plan, runId, at: decidedAt, snapshot })),
+    store.append(RECEIPTS_TABLE, { run_id: runId, kind: 'admission', payload: admissionReceipt(runId, decided) }),
+  ];
+  if (plan.hidden.length + plan.restored.length > 0) {
+    writes.push(store.append(RECEIPTS_TABLE, { run_id: runId, kind: 'visibility_repair', payload: repairReceipt(runId, plan) }));
+  }
+  writes.push(store.append(READBACK_TABLE, { run_id: runId, payload: snapshot }));
+  await Promise.all(writes);
+  return snapshot;
+}
+
+function planVisibility(sqlite: DatabaseSync, decided: Decided[]): Plan {
+  const nodeExists = sqlite.prepare('SELECT 1 FROM graph_nodes WHERE tenant_hash = ? AND isolation_domain_ref = ? AND node_id = ?');
+  const edgeState = sqlite.prepare('SELECT visible FROM graph_edges WHERE tenant_hash = ? AND isolation_domain_ref = ? AND edge_id = ?');
+  const hiddenTouching = sqlite.prepare(
+    'SELECT edge_id, from_node, to_node FROM graph_edges WHERE tenant_hash = ? AND isolation_domain_ref = ? AND visible = 0 AND (from_node = ? OR to_node = ?)',
+  );
+  const merges = decided.flatMap((d) => (d.decision.state === 'MERGED' ? [d.decision.merge] : []));
+  const batchNodes = new Set(merges.filter((m): m is NodeMerge => m.kind === 'node').map((m) => compartmentKey(m.tenantHash, m.domain, m.nodeId)));
+  const present = (tenant: string, domain: string, node: string) =>
+    batchNodes.has(compartmentKey(tenant, domain, node)) || nodeExists.get(tenant, domain, node) !== undefined;
+
+  const finalEdges = new Map<string, EdgeMerge>();
+  for (const merge of merges) if (merge.kind === 'edge') finalEdges.set(compartmentKey(merge.tenantHash, merge.domain, merge.edgeId), merge);
+  const plan: Plan = { decided, edgeVisibility: new Map(), hidden: [], restored: [] };
+  for (const [key, edge] of finalEdges) {
+    const missing: string[] = [];
+    if (!present(edge.tenantHash, edge.domain, edge.from)) missing.push('from');
+    if (!present(edge.tenantHash, edge.domain, edge.to)) missing.push('to');
+    const visible = missing.length === 0;
+    plan.edgeVisibility.set(key, visible);
+    const before = edgeState.get(edge.tenantHash, edge.domain, edge.edgeId);
+    const id = { tenant_hash: edge.tenantHash, isolation_domain_ref: edge.domain, edge_id: edge.edgeId };
+    if (!visible) plan.hidden.push({ ...id, missing });
+    else if (before !== undefined && before['visible'] === 0) plan.restored.push(id);
+  }
+  // Edges held hidden by earlier runs come back when this run merged their missing ends.
+  for (const merge of merges) {
+    if (merge.kind !== 'node') continue;
+    for (const row of hiddenTouching.all(merge.tenantHash, merge.domain, merge.nodeId, merge.nodeId)) {
+      const edgeId = String(row['edge_id']);
+      const key = compartmentKey(merge.tenantHash, merge.domain, edgeId);
+      if (finalEdges.has(key) || plan.edgeVisibility.has(key)) continue;
+      if (present(merge.tenantHash, merge.domain, String(row['from_node'])) && present(merge.tenantHash, merge.domain, String(row['to_node']))) {
+        plan.edgeVisibility.set(key, true);
+        plan.restored.push({ tenant_hash: merge.tenantHash, isolation_domain_ref: merge.domain, edge_id: edgeId });
+      }
+    }
+  }
+  return plan;
+}
+
+function applyPlan(sqlite: DatabaseSync, options: { plan: Plan; runId: string; at: string; snapshot: ReadbackPayload }): void {
+  const { plan, runId, at } = options;
+  const outcome = sqlite.prepare('INSERT INTO ingest_outcomes (inbox_seq, record_id, state, reason, isolation_domain_ref, run_id) VALUES (?, ?, ?, ?, ?, ?)');
+  const node = sqlite.prepare(`INSERT INTO graph_nodes (tenant_hash, isolation_domain_ref, node_id, label, properties, source_record_id, inbox_seq)
+    VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (tenant_hash, isolation_domain_ref, node_id) DO UPDATE SET
+      label = excluded.label, properties = excluded.properties, source_record_id = excluded.source_record_id, inbox_seq = excluded.inbox_seq`);
+  const edge = sqlite.prepare(`INSERT INTO graph_edges (tenant_hash, isolation_domain_ref, edge_id, from_node, to_node, relation, properties, source_record_id, inbox_seq, visible)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (tenant_hash, isolation_domain_ref, edge_id) DO UPDATE SET
+      from_node = excluded.from_node, to_node = excluded.to_node, relation = excluded.relation, properties = excluded.properties,
+      source_record_id = excluded.source_record_id, inbox_seq = excluded.inbox_seq, visible = excluded.visible`);
+  const restore = sqlite.prepare('UPDATE graph_edges SET visible = 1 WHERE tenant_hash = ? AND isolation_domain_ref = ? AND edge_id = ? AND visible = 0');
+  for (const { seq, decision } of plan.decided) {
+    if (decision.state === 'QUARANTINED') {
+      outcome.run(seq, decision.recordId, 'QUARANTINED', decision.reason, null, runId);
+      recordEvent(sqlite, 'semantic.ingest.record_quarantined', {
+        key: [seq],
+        at,
+        data: { run_id: runId, inbox_seq: seq, record_id: decision.recordId, reason: decision.reason },
+      });
+      continue;
+    }
+    const m = decision.merge;
+    outcome.run(seq, m.recordId, 'MERGED', null, m.domain, runId);
+    if (m.kind === 'node') node.run(m.tenantHash, m.domain, m.nodeId, m.label, m.properties, m.recordId, seq);
+    else {
+      const visible = plan.edgeVisibility.get(compartmentKey(m.tenantHash, m.domain, m.edgeId)) === true;
+      edge.run(m.tenantHash, m.domain, m.edgeId, m.from, m.to, m.relation, m.properties, m.recordId, seq, visible ? 1 : 0);
+    }
+  }
+  for (const id of plan.restored) restore.run(id.tenant_hash, id.isolation_domain_ref, id.edge_id);
+  const { snapshot } = options;
+  recordEvent(sqlite, 'semantic.reconciliation.run_completed', {
+    key: [runId],
+    at,
+    data: {
+      run_id: runId,
+      taken: snapshot.taken,
+      merged: snapshot.merged,
+      quarantined: snapshot.quarantined,
+      edges_hidden: snapshot.edges_hidden,
+      edges_restored: snapshot.edges_restored,
+      backlog_remaining: snapshot.backlog_remaining,
+    },
+  });
+}
+
+function admissionReceipt(runId: string, decided: Decided[]): ReceiptPayload {
+  const items = decided.map(({ seq, decision }) =>
+    decision.state === 'MERGED'
+      ? { inbox_seq: seq, record_id: decision.merge.recordId, state: 'MERGED', kind: decision.merge.kind, isolation_domain_ref: decision.merge.domain }
+      : { inbox_seq: seq, record_id: decision.recordId, state: 'QUARANTINED', reason: decision.reason, detail: decision.detail },
+  );
+  const merged = items.filter((i) => i.state === 'MERGED').length;
+  return { run_id: runId, kind: 'admission', counts: { taken: items.length, merged, quarantined: items.length - merged }, items };
+}
+
+function repairReceipt(runId: string, plan: Plan): ReceiptPayload {
+  return {
+    run_id: runId,
+    kind: 'visibility_repair',
+    counts: { hidden: plan.hidden.length, restored: plan.restored.length },
+    items: [...plan.hidden.map((e) => ({ ...e, action: 'held_hidden' })), ...plan.restored.map((e) => ({ ...e, action: 'restored' }))],
+  };
+}
+
+function compartmentKey(tenant: string, domain: string, id: string): string {
+  return `${tenant}\u0000${domain}\u0000${id}`;
+}

@@ -1,0 +1,11 @@
+// The tenant hash that graph rows carry instead of the tenant id: the id itself is never stored,
+// and graph reads bind it together with the isolation domain.
+
+import { sha256Hex } from './digest.ts';
+
+const TENANT_HASH_CONTEXT = 'airlock.semantic.tenant.v1:';
+
+/** Hex SHA-256 of the tenant id in a fixed context. */
+export function tenantHash(tenantId: string): string {
+  return sha256Hex(`${TENANT_HASH_CONTEXT}${tenantId}`);
+}
