@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -151,4 +151,29 @@ test('throttled_api_sweep exits 2 for an unreachable target, a bad export and ba
     assert.match(err, message, argv.join(' '));
     assert.equal(out, '');
   }
+});
+
+test('throttled_api_sweep paces 200 real requests by the rpm and batch options, measured on a fake clock', async (t) => {
+  const target = await startSweepTarget();
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-sweep-'));
+  t.after(async () => {
+    await target.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const file = join(dir, 'many.json');
+  const paths = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`/ok/${i}`, { get: { responses: { 200: { description: 'OK' } } } }]));
+  writeFileSync(file, JSON.stringify({ openapi: '3.1.0', info: { title: 'many', version: '1' }, paths }));
+  // [extra options, expected elapsed]: the defaults (90 rpm, 30 per batch, 20 s) and a binding window.
+  const cases: [string[], number][] = [
+    [[], 120_000],
+    [['--rate-limit-rpm', '60', '--batch-sleep-seconds', '5'], 180_000],
+  ];
+  for (const [options, elapsed] of cases) {
+    const { code, out } = await sweep(['--base-url', target.url, '--openapi', file, '--json', ...options]);
+    assert.equal(code, 0);
+    const evidence = JSON.parse(out) as SweepEvidence;
+    assert.equal(evidence.totals.ok, 200);
+    assert.equal(evidence.elapsed_ms, elapsed, options.join(' '));
+  }
+  assert.equal(target.hits.get('/ok/199'), 2);
 });
