@@ -5,8 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, isAirlockError, main } from '../src/kernel/index.ts';
-import { compileSchema } from '../src/kernel/schema/index.ts';
+import { AirlockError, compileSchema, defineCommand, EXIT_FAILED, EXIT_OK, isAirlockError, main } from '../src/kernel/index.ts';
 
 /** The OpenAPI 3.1 base dialect: 2020-12 plus an optional OAS vocabulary (discriminator, xml...). */
 const OAS_DIALECT = 'https://spec.openapis.org/oas/3.1/dialect/base';

@@ -46,3 +46,6 @@ export type {
   Store, OpenDatabaseOptions, Migration, EvidenceTable, EvidenceRow, EvidenceInput, JsonValue, ChainVerification,
   IdempotencyStore, IdempotencyBegin, StoredResponse,
 } from './store/index.ts';
+
+export { compileSchema } from './schema/index.ts';
+export type { CompileOptions, SchemaValidator, ValidationError, ValidationResult } from './schema/index.ts';

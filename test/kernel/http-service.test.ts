@@ -228,7 +228,7 @@ test('service refuses to construct with an unknown authenticator or listener', (
   const handler = () => json({});
   assert.throws(() => createService({ name: 'x', version: '0', routes: [{ method: 'GET', path: '/a', auth: 'nobody', summary: '', handler }] }), /names authenticator "nobody"/);
   assert.throws(() => createService({ name: 'x', version: '0', routes: [{ method: 'GET', path: '/a', listener: 'elsewhere', auth: 'none', summary: '', handler }] }), /names listener "elsewhere"/);
-  assert.throws(() => createService({ name: 'x', version: '0', routes: [{ method: 'POST', path: '/a', auth: 'none', summary: '', request: { schema: {} }, handler }] }), /has no compileSchema/);
+  assert.throws(() => createService({ name: 'x', version: '0', routes: [{ method: 'POST', path: '/a', auth: 'none', summary: '', request: { schema: { $ref: '#/$defs/missing' } }, handler }] }), /Invalid schema at "\/\$ref"/);
 });
 
 test('service close() finishes an in-flight request before it resolves', async () => {
@@ -255,4 +255,26 @@ test('service close() finishes an in-flight request before it resolves', async (
   assert.equal(res.headers['connection'], 'close');
   await closing;
   assert.ok(closedDb, 'onClose ran after the drain');
+});
+
+test('service checks a request body with the kernel validator by default: 422 with pointers and messages', async () => {
+  const local = createService({
+    name: 'schema', version: '0', log,
+    routes: [{
+      method: 'POST', path: '/orders', auth: 'none', summary: 'create',
+      request: { schema: { type: 'object', required: ['qty'], additionalProperties: false, properties: { qty: { type: 'integer', minimum: 1 } } } },
+      handler: (c) => json(c.body, { status: 201 }),
+    }],
+  });
+  const [line] = await local.listen();
+  try {
+    assert.equal((await sendJson(`${line!.url}/orders`, { qty: 2 })).status, 201);
+    const bad = await sendJson(`${line!.url}/orders`, { qty: 0, extra: true });
+    assert.equal(bad.status, 422);
+    const errors = (bad.json() as { errors: { pointer: string; detail: string }[] }).errors;
+    assert.deepEqual(errors.map((e) => e.pointer).sort(), ['/extra', '/qty']);
+    assert.ok(errors.some((e) => /"\/qty" must be at least 1/.test(e.detail)), JSON.stringify(errors));
+  } finally {
+    await local.close();
+  }
 });

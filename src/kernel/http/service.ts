@@ -11,6 +11,7 @@ import { handleRequest, SERVER_ERROR_LOGGER } from './pipeline.ts';
 import type { BodyCheck } from './pipeline.ts';
 import type { Authenticator, JsonSchema, Route } from './route.ts';
 import { createRouter } from './router.ts';
+import { compileSchema as compileJsonSchema } from '../schema/index.ts';
 
 /** DESIGN.md: header timeout 10 s, request timeout 30 s. */
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -36,7 +37,7 @@ export interface ServiceOptions {
   /** Listener name -> address; `{ main: {} }` (127.0.0.1, port 0) by default. */
   listeners?: Record<string, ListenerOptions>;
   authenticators?: Record<string, Authenticator>;
-  /** Compiles request schemas; required when any route declares `request.schema`. */
+  /** Compiles request schemas; the kernel's draft 2020-12 validator by default. */
   compileSchema?: SchemaCompiler;
   log?: Logger;
   env?: NodeJS.ProcessEnv;
@@ -83,8 +84,8 @@ export function createService(options: ServiceOptions): Service {
   const bodyChecks = new Map<Route, BodyCheck>();
   for (const route of options.routes) {
     if (route.request?.schema === undefined) continue;
-    if (!options.compileSchema) throw new TypeError(`Route "${route.method} ${route.path}" declares a request schema but the service has no compileSchema`);
-    bodyChecks.set(route, options.compileSchema(route.request.schema));
+    const compile = options.compileSchema ?? ((schema: JsonSchema) => compileJsonSchema(schema).validate);
+    bodyChecks.set(route, compile(route.request.schema));
   }
 
   const servers = new Map<string, Server>();
