@@ -3,7 +3,7 @@
 
 import { readdirSync } from 'node:fs';
 import { basename } from 'node:path';
-import { defineCommand, EXIT_OK, main, usageError } from '../src/kernel/cli.ts';
+import { defineCommand, EXIT_OK, main, usageError } from '../src/kernel/index.ts';
 import type { BenchRecord, Scenario } from './lib/scenario.ts';
 
 const SCENARIO_DIR = new URL('./scenarios/', import.meta.url);

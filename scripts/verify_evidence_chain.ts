@@ -2,10 +2,8 @@
 // read-only. Exit 0 when every chain verifies, 1 naming the first broken row, 2 when the file is
 // missing, is not a database, has no evidence tables, or --table names none of them.
 
-import { defineCommand, EXIT_FAILED, EXIT_OK, main, usageError } from '../src/kernel/cli.ts';
-import { AirlockError } from '../src/kernel/errors.ts';
-import { listEvidenceTables, openDatabaseReadOnly, verifyChain } from '../src/kernel/store/index.ts';
-import type { ChainVerification } from '../src/kernel/store/index.ts';
+import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, listEvidenceTables, main, openDatabaseReadOnly, usageError, verifyChain } from '../src/kernel/index.ts';
+import type { ChainVerification } from '../src/kernel/index.ts';
 
 const command = defineCommand({
   name: 'verify_evidence_chain',

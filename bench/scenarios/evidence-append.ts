@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineEvidenceTable, openDatabase } from '../../src/kernel/store/index.ts';
-import type { Store } from '../../src/kernel/store/index.ts';
+import { defineEvidenceTable, openDatabase } from '../../src/kernel/index.ts';
+import type { Store } from '../../src/kernel/index.ts';
 import { measureOps } from '../lib/measure-ops.ts';
 import { percentile, round3 } from '../lib/percentile.ts';
 import type { Scenario, ScenarioOptions } from '../lib/scenario.ts';

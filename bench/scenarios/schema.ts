@@ -3,7 +3,7 @@
 // and once with six errors (allErrors, so every error is found and described). Baseline:
 // JSON.parse of the same body text, timed the same way in the same run.
 
-import { compileSchema } from '../../src/kernel/schema/index.ts';
+import { compileSchema } from '../../src/kernel/index.ts';
 import { measureOps } from '../lib/measure-ops.ts';
 import { round3 } from '../lib/percentile.ts';
 import type { BenchRecord, Scenario } from '../lib/scenario.ts';
