@@ -5,7 +5,7 @@
 
 import type { DatabaseSync } from 'node:sqlite';
 import ASYNCAPI from '../../contracts/api/semantic_asyncapi_v1.json' with { type: 'json' };
-import type { SchemaValidator } from '../kernel/schema/index.ts';
+import type { SchemaValidator } from '../kernel/index.ts';
 import { isObject } from './_json.ts';
 import { compileSchema } from './_schema.ts';
 import { deriveId } from './digest.ts';

@@ -1,0 +1,50 @@
+// semantic-worker: the resident reconciliation worker. It takes ingest records from the inbox in
+// bounded batches (SEMANTIC_WORKER_BATCH), quarantines or merges them, repairs edge visibility,
+// and writes projection_reconciliation_readback and _receipts. --once runs one batch and exits.
+
+import { createLogger, defineCommand, EXIT_OK, main } from '../kernel/index.ts';
+import { loadWorkerConfig, WORKER_SPEC } from './config.ts';
+import { openControlDatabase } from './control-schema.ts';
+import { environmentHelp } from './help-text.ts';
+import { reconcileOnce } from './reconcile.ts';
+import { startReconciliationWorker } from './reconciliation-worker.ts';
+
+const command = defineCommand({
+  name: 'semantic-worker',
+  summary: 'Runs the semantic reconciliation worker over the control database $AIRLOCK_DATA_DIR/semantic.sqlite',
+  description: [
+    'Resident by default: prints one JSON "running" line on stdout, logs JSON lines on stderr, and on SIGTERM or SIGINT finishes the batch in progress and exits 0.',
+    '',
+    environmentHelp(WORKER_SPEC),
+  ].join('\n'),
+  options: {
+    once: { type: 'boolean', description: 'Run one bounded batch, print its readback snapshot (or that the inbox is drained), and exit' },
+  },
+  async run({ values, json, print, printJson, io }) {
+    const config = loadWorkerConfig(io.env);
+    const store = openControlDatabase(config.databasePath);
+    const log = createLogger({ name: 'semantic.worker', service: 'semantic' });
+    try {
+      if (values.once) {
+        const run = await reconcileOnce(store, { batchSize: config.batchSize });
+        if (json) printJson({ ok: true, run: run ?? null });
+        else print(run ? `${run.run_id}: took ${run.taken} (merged ${run.merged}, quarantined ${run.quarantined}), ${run.backlog_remaining} waiting` : 'inbox has nothing undecided');
+        return EXIT_OK;
+      }
+      const worker = startReconciliationWorker({ store, batchSize: config.batchSize, intervalMs: config.intervalMs, log });
+      print(JSON.stringify({ msg: 'running', service: 'semantic', role: 'worker', batch_size: config.batchSize, interval_ms: config.intervalMs }));
+      const stop = (signal: NodeJS.Signals) => {
+        log.info('stopping', { signal });
+        void worker.stop();
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+      await worker.stopped;
+      return EXIT_OK;
+    } finally {
+      await store.close();
+    }
+  },
+});
+
+await main(command);
