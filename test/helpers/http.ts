@@ -12,10 +12,12 @@ export interface TestResponse {
 
 export function send(
   url: string,
-  init: { method?: string; headers?: Record<string, string | number>; body?: string | Uint8Array } = {},
+  init: { method?: string; headers?: Record<string, string | number | undefined>; body?: string | Uint8Array } = {},
 ): Promise<TestResponse> {
+  // An undefined header value means "do not send it", so tables of cases can switch headers off.
+  const headers = Object.fromEntries(Object.entries(init.headers ?? {}).filter((entry): entry is [string, string | number] => entry[1] !== undefined));
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers, agent: false }, (res) => {
+    const req = httpRequest(url, { method: init.method ?? 'GET', headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
