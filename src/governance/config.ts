@@ -50,7 +50,6 @@ export interface GovernanceConfig {
     stackContract: string;
     openapi: string;
     semanticContractsDir: string;
-    docsDir: string;
   };
   crm: { upstreamUrl: string | undefined; knownCompanies: readonly string[]; timeoutMs: number };
   /** Values to redact from every log line. */
@@ -104,7 +103,6 @@ export function readGovernanceConfig(options: { env?: NodeJS.ProcessEnv; argv?: 
       stackContract: join(root, 'configs', 'stack-contract.json'),
       openapi: join(root, 'contracts', 'api', 'governance_openapi_v1.json'),
       semanticContractsDir: resolve(values.GOVERNANCE_SEMANTIC_CONTRACTS_DIR ?? join(root, 'contracts')),
-      docsDir: join(root, 'docs'),
     },
     crm: {
       upstreamUrl: values.GOVERNANCE_CRM_UPSTREAM_URL,

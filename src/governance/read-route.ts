@@ -8,6 +8,7 @@ import type { JsonSchema, ParameterSpec, Reply, RequestContext, ResponseSpec, Ro
 import { PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
 import { familyOf } from './identity.ts';
 import type { Capability } from './identity.ts';
+import type { ArtifactMember, LoadedArtifact } from './artifacts.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 
 export type Compute = (runtime: GovernanceRuntime, context: RequestContext) => Reply | Promise<Reply>;
@@ -16,11 +17,13 @@ export interface ReadRoute {
   path: string;
   summary: string;
   capability: Capability;
-  /** Artifacts the answer is built from: when any is missing or invalid the route answers 503. */
-  artifacts: readonly string[];
-  /** Publish this member of `artifacts[0]` as it is. */
-  member?: string;
+  /** Publish this artifact member as it is: `<artifact_id>/<member>` (a member may contain "/"). */
+  publish?: string;
   compute?: Compute;
+  /** Artifact members a computation reads (`<artifact_id>/<member>`); the drift check counts them as used. */
+  uses?: readonly string[];
+  /** Answer 503 when an artifact it publishes or uses is missing or invalid (default); readiness reports it instead. */
+  gate?: boolean;
   /** The answer depends only on what was read at start: compute it once. */
   cached?: boolean;
   params?: Readonly<Record<string, ParameterSpec>>;
@@ -30,6 +33,17 @@ export interface ReadRoute {
   contentType?: string;
   /** Other documented outcomes beside 200 and the fail-closed 503. */
   responses?: readonly ResponseSpec[];
+}
+
+/** Splits `<artifact_id>/<member>`; the member keeps any further "/". */
+export function splitRef(ref: string): { artifact: string; member: string } {
+  const at = ref.indexOf('/');
+  return at === -1 ? { artifact: ref, member: '' } : { artifact: ref.slice(0, at), member: ref.slice(at + 1) };
+}
+
+/** The artifact ids a read route publishes from or uses, in order, without repeats. */
+export function routeArtifacts(read: ReadRoute): string[] {
+  return [...new Set([...(read.publish ? [read.publish] : []), ...(read.uses ?? [])].map((ref) => splitRef(ref).artifact))];
 }
 
 /** The body of a published member: the member's fields plus where they came from. */
@@ -91,7 +105,7 @@ export function stampReadRoutes(reads: readonly ReadRoute[], runtime: () => Gove
       ...(read.params && { params: read.params }),
       ...(read.query && { query: read.query }),
       responses: [
-        { status: 200, description: read.summary, schema: read.schema ?? (read.member !== undefined ? PUBLISHED_MEMBER_SCHEMA : { type: 'object' }), ...(read.contentType && { contentType: read.contentType }) },
+        { status: 200, description: read.summary, schema: read.schema ?? (read.publish !== undefined ? PUBLISHED_MEMBER_SCHEMA : { type: 'object' }), ...(read.contentType && { contentType: read.contentType }) },
         ...(read.responses ?? []),
         ...(read.responses?.some((r) => r.status === 503) ? [] : [{ status: 503, description: 'Fail closed: contract truth missing or invalid', schema: FAIL_CLOSED_SCHEMA, contentType: 'application/problem+json' }]),
       ],
@@ -101,24 +115,19 @@ export function stampReadRoutes(reads: readonly ReadRoute[], runtime: () => Gove
 }
 
 function readHandler(read: ReadRoute, getRuntime: () => GovernanceRuntime): (context: RequestContext) => Promise<Reply> {
-  if ((read.member === undefined) === (read.compute === undefined)) throw new TypeError(`Read route "${read.path}" needs exactly one of member and compute`);
+  if ((read.publish === undefined) === (read.compute === undefined)) throw new TypeError(`Read route "${read.path}" needs exactly one of publish and compute`);
+  const gated = read.gate === false ? [] : routeArtifacts(read);
   return async (context) => {
     const runtime = getRuntime();
-    for (const id of read.artifacts) {
+    for (const id of gated) {
       const artifact = runtime.artifacts.get(id);
-      if (artifact.state !== 'valid') {
-        return failClosed(`Cannot publish "${read.path}": contract artifact "${artifact.file}" is ${artifact.state}: ${artifact.reasons[0] ?? 'unknown reason'}`, {
-          reason: `artifact_${artifact.state}`,
-          artifact_id: id,
-          errors: artifact.reasons.slice(0, 20),
-        });
-      }
+      if (artifact.state !== 'valid') return artifactUnavailable(read.path, artifact);
     }
-    if (!read.cached && read.member === undefined) return read.compute!(runtime, context);
+    if (!read.cached && read.publish === undefined) return read.compute!(runtime, context);
     const key = `reply ${read.path}`;
     let reply = runtime.cache.get(key) as Reply | undefined;
     if (reply === undefined) {
-      const fresh = read.member !== undefined ? publishMember(runtime, read.artifacts[0]!, read.member) : await read.compute!(runtime, context);
+      const fresh = read.publish !== undefined ? publishMember(runtime, read.publish) : await read.compute!(runtime, context);
       // Only a 200 is kept: a failure is recomputed, never frozen for the process's lifetime.
       if (fresh.status !== 200 || fresh.raw !== undefined || fresh.body === undefined) return fresh;
       reply = { status: 200, raw: JSON.stringify(fresh.body), contentType: fresh.contentType ?? JSON_TYPE, ...(fresh.headers && { headers: fresh.headers }) };
@@ -128,11 +137,28 @@ function readHandler(read: ReadRoute, getRuntime: () => GovernanceRuntime): (con
   };
 }
 
-function publishMember(runtime: GovernanceRuntime, artifactId: string, member: string): Reply {
-  const artifact = runtime.artifacts.get(artifactId);
+/** The 503 of a route whose artifact is missing or invalid. */
+export function artifactUnavailable(path: string, artifact: LoadedArtifact): Reply {
+  return failClosed(`Cannot publish "${path}": contract artifact "${artifact.file}" is ${artifact.state}: ${artifact.reasons[0] ?? 'unknown reason'}`, {
+    reason: `artifact_${artifact.state}`,
+    artifact_id: artifact.id,
+    errors: artifact.reasons.slice(0, 20),
+  });
+}
+
+/** A valid artifact's member, or undefined. */
+export function artifactMember(runtime: GovernanceRuntime, ref: string): ArtifactMember | undefined {
+  const { artifact, member } = splitRef(ref);
+  const loaded = runtime.artifacts.get(artifact);
+  return loaded.state === 'valid' ? loaded.document!.content[member] : undefined;
+}
+
+function publishMember(runtime: GovernanceRuntime, ref: string): Reply {
+  const { artifact: id, member } = splitRef(ref);
+  const artifact = runtime.artifacts.get(id);
   const body = artifact.document!.content[member];
   if (body === undefined) {
-    return failClosed(`Cannot publish member "${member}": contract artifact "${artifact.file}" has no such member`, { reason: 'member_missing', artifact_id: artifactId });
+    return failClosed(`Cannot publish member "${member}": contract artifact "${artifact.file}" has no such member`, { reason: 'member_missing', artifact_id: id });
   }
   return json({
     member,

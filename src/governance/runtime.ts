@@ -43,7 +43,7 @@ export interface GovernanceRuntime {
   stackContract: JsonFile<StackContractDocument>;
   /** The committed OpenAPI export, compared with the generated one for drift. */
   committedOpenApi: JsonFile;
-  /** docs/<name> -> text, for the docs that the docs catalog names and that exist. */
+  /** Document path relative to the root (docs/governance.md) -> text, for those the contracts name and that exist. */
   docs: ReadonlyMap<string, string>;
   /** The full route table (both listeners), and the read routes it was stamped from. */
   routes: readonly Route[];
@@ -70,11 +70,11 @@ export function readStackContract(path: string): JsonFile<StackContractDocument>
   });
 }
 
-/** Reads the named docs that exist under `dir`. */
-export function readDocs(dir: string, names: readonly string[]): Map<string, string> {
+/** Reads the named documents (paths relative to `root`) that exist. */
+export function readDocs(root: string, paths: readonly string[]): Map<string, string> {
   const docs = new Map<string, string>();
-  for (const name of names) {
-    const file = join(dir, name);
+  for (const name of paths) {
+    const file = join(root, name);
     if (existsSync(file)) docs.set(name, readFileSync(file, 'utf8'));
   }
   return docs;

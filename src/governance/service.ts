@@ -2,9 +2,11 @@
 // artifacts and the manifests, records what this process publishes, and binds the listeners of
 // its role (platform: public read-only; worker: loopback, operator authentication first).
 
+import { createHash } from 'node:crypto';
 import { canonicalJson, createLogger, createService, versionTruth } from '../kernel/index.ts';
 import type { Logger, ListenerOptions, Service } from '../kernel/index.ts';
 import { loadArtifacts } from './artifacts.ts';
+import { documentPaths } from './docs-check.ts';
 import { PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
 import type { GovernanceConfig } from './config.ts';
 import { openGovernanceDatabase, publicationStarts } from './database.ts';
@@ -14,7 +16,6 @@ import { operatorAuthenticator } from './operator-auth.ts';
 import { READ_ROUTES, governanceRoutes } from './routes.ts';
 import { readDocs, readManifest, readStackContract } from './runtime.ts';
 import type { GovernanceRuntime } from './runtime.ts';
-import { createHash } from 'node:crypto';
 
 export interface GovernanceServiceOptions {
   log?: Logger;
@@ -23,9 +24,6 @@ export interface GovernanceServiceOptions {
   fetch?: typeof fetch;
   version?: string;
 }
-
-/** Docs whose text the drift check reads. */
-export const CHECKED_DOCS = ['governance.md'] as const;
 
 /**
  * Builds the service for `config.role`. Throws AirlockError for a database it cannot open;
@@ -42,15 +40,16 @@ export async function createGovernanceService(config: GovernanceConfig, options:
   const store = openGovernanceDatabase(config.dataDir, { now: () => new Date(now()) });
   let runtime: GovernanceRuntime | undefined;
   const routes = governanceRoutes(() => runtime!);
+  const artifacts = loadArtifacts(config.paths.contractsDir);
   runtime = {
     config,
     version: options.version ?? versionTruth(),
     store,
-    artifacts: loadArtifacts(config.paths.contractsDir),
+    artifacts,
     manifest: readManifest(config.paths.manifest),
     stackContract: readStackContract(config.paths.stackContract),
     committedOpenApi: readJsonFile(config.paths.openapi),
-    docs: readDocs(config.paths.docsDir, CHECKED_DOCS),
+    docs: readDocs(config.paths.root, documentPaths(artifacts)),
     routes,
     reads: READ_ROUTES,
     log,

@@ -56,7 +56,7 @@ test('worker listener: operator authentication runs before route resolution (401
   const running = await startGovernance({ role: 'test' });
   try {
     for (const path of ['/health', '/api/v1/openapi.json', '/api/v1/no-such-route', '/nothing']) {
-      for (const headers of [{}, { authorization: 'Bearer wrong-token' }, { authorization: `Basic ${OPERATOR_TOKEN}` }]) {
+      for (const headers of [{}, { authorization: 'Bearer wrong-token' }, { authorization: `Basic ${OPERATOR_TOKEN}` }] as Record<string, string>[]) {
         const response = await send(`${running.worker}${path}`, { headers });
         assert.equal(response.status, 401, `${path} ${JSON.stringify(headers)}`);
         assert.equal(response.headers['www-authenticate'], 'Bearer realm="governance-worker"');
@@ -119,6 +119,8 @@ test('governance main answers --help with exit 0 and prints one listening line p
       if (lines.length === 2) break;
     }
     assert.deepEqual(lines.map((l) => [l['msg'], l['service'], l['listener']]), [['listening', 'governance', 'platform'], ['listening', 'governance', 'worker']]);
+    // One round trip first: runService installs its SIGTERM handler just after printing these lines.
+    assert.equal((await send(`${String(lines[0]!['url'])}/health`)).status, 200);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     assert.equal(await exited, 0);

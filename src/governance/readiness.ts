@@ -1,0 +1,82 @@
+// Readiness routes: each runs the checks its artifact member names (`readiness_checks`, or the
+// `criteria` of production readiness) plus the validity of that artifact, and answers
+// application/health+json, 200 when ready and 503 when not. "Ready" speaks for this service's
+// publication of the subsystem; `subsystem_state` says whether the subsystem itself runs.
+
+import { health, HEALTH_TYPE } from '../kernel/index.ts';
+import type { HealthCheck, Reply } from '../kernel/index.ts';
+import { runChecks, worstOf } from './checks.ts';
+import { artifactMember, splitRef } from './read-route.ts';
+import type { ReadRoute } from './read-route.ts';
+import type { GovernanceRuntime } from './runtime.ts';
+
+export const READINESS_SCHEMA = {
+  type: 'object',
+  required: ['status', 'version', 'subsystem', 'ready', 'subsystem_state', 'checks'],
+  properties: {
+    status: { enum: ['pass', 'warn', 'fail'] },
+    version: { type: 'string' },
+    subsystem: { type: 'string' },
+    ready: { type: 'boolean' },
+    subsystem_state: { type: 'string' },
+    checks: { type: 'object', additionalProperties: { type: 'array', items: { type: 'object', required: ['status'] } } },
+  },
+} as const;
+
+const NOT_READY = [{ status: 503, description: 'Not ready: at least one check failed (the body says which)', schema: READINESS_SCHEMA, contentType: HEALTH_TYPE }];
+
+/** A `.../readiness` route for `subsystem`, running the checks of artifact member `ref`. */
+export function readinessRoute(path: string, subsystem: string, ref: string): ReadRoute {
+  return {
+    path,
+    summary: `Readiness of ${subsystem}: database, artifacts and dependencies, checked now`,
+    capability: 'readiness-publication',
+    uses: [ref],
+    gate: false,
+    schema: READINESS_SCHEMA,
+    contentType: HEALTH_TYPE,
+    responses: NOT_READY,
+    compute: (runtime) => {
+      const member = artifactMember(runtime, ref);
+      const names = Array.isArray(member?.['readiness_checks']) ? (member['readiness_checks'] as string[]) : [];
+      return readinessReply(runtime, subsystem, ref, runChecks(runtime, names));
+    },
+  };
+}
+
+/** A production-readiness route: one check per criterion of artifact member `ref`. */
+export function productionReadinessRoute(path: string, subsystem: string, ref: string): ReadRoute {
+  return {
+    path,
+    summary: `Production readiness of the ${subsystem}: each criterion checked now`,
+    capability: 'readiness-publication',
+    uses: [ref],
+    gate: false,
+    schema: READINESS_SCHEMA,
+    contentType: HEALTH_TYPE,
+    responses: NOT_READY,
+    compute: (runtime) => {
+      const criteria = (artifactMember(runtime, ref)?.['criteria'] ?? []) as { criterion: string; check: string }[];
+      const checks: Record<string, HealthCheck[]> = {};
+      for (const { criterion, check } of criteria) checks[check] = (runChecks(runtime, [check])[check] ?? []).map((c) => ({ ...c, criterion }));
+      return readinessReply(runtime, subsystem, ref, checks);
+    },
+  };
+}
+
+function readinessReply(runtime: GovernanceRuntime, subsystem: string, ref: string, checks: Record<string, HealthCheck[]>): Reply {
+  const { artifact: id } = splitRef(ref);
+  const artifact = runtime.artifacts.get(id);
+  const all: Record<string, HealthCheck[]> = {
+    [`artifact:${id}`]: [artifact.state === 'valid' ? { status: 'pass', observedValue: artifact.version } : { status: 'fail', output: `${artifact.file} is ${artifact.state}: ${artifact.reasons[0] ?? ''}` }],
+    ...checks,
+  };
+  const status = worstOf(all);
+  const member = artifactMember(runtime, ref);
+  return health({
+    version: runtime.version,
+    status,
+    checks: all,
+    extra: { subsystem, ready: status !== 'fail', subsystem_state: member?.projection_state ?? 'fail_closed' },
+  });
+}
