@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openControlDatabase } from '../../src/semantic/control-schema.ts';
+import { MAX_RECORD_BYTES, parseJsonLines } from '../../src/semantic/ingest-inbox.ts';
+import { nodeRecord, tempDir } from './fixtures/semantic-fixtures.ts';
+
+const MAIN = fileURLToPath(new URL('../../src/semantic/main-ingest.ts', import.meta.url));
+
+function ingest(dir: string, args: string[]) {
+  return spawnSync(process.execPath, [MAIN, ...args], { env: { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir }, encoding: 'utf8', timeout: 20_000 });
+}
+
+function inboxCount(dir: string): number {
+  const store = openControlDatabase(join(dir, 'semantic.sqlite'));
+  try {
+    return Number(store.sqlite.prepare('SELECT count(*) AS n FROM ingest_inbox').get()?.['n']);
+  } finally {
+    void store.close();
+  }
+}
+
+test('parseJsonLines() keeps JSON objects, skips blank lines and names every bad line', () => {
+  assert.deepEqual(parseJsonLines('{"a":1}\n\n{"b":2}\r\n'), { records: ['{"a":1}', '{"b":2}'], reasons: [] });
+  const { reasons } = parseJsonLines(`{"a":1}\n[1]\n"x"\nnot json\n${JSON.stringify({ big: 'x'.repeat(MAX_RECORD_BYTES) })}\n`);
+  assert.equal(reasons.length, 4);
+  assert.deepEqual(reasons.map((r) => r.slice(0, 7)), ['line 2:', 'line 3:', 'line 4:', 'line 5:']);
+});
+
+test('semantic-ingest enqueues every record of a file, including ones the worker will quarantine', (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'records.jsonl');
+  writeFileSync(file, [nodeRecord(), nodeRecord({ record_id: 'no-domain', isolation_domain_ref: undefined })].map((r) => JSON.stringify(r)).join('\n'));
+  const run = ingest(dir, [file, '--json']);
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(JSON.parse(run.stdout), { ok: true, enqueued: 2, first_seq: 1, last_seq: 2 });
+  assert.equal(inboxCount(dir), 2);
+});
+
+test('semantic-ingest enqueues nothing when a line is bad (exit 1), and exits 2 for a missing file or no argument', (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'records.jsonl');
+  writeFileSync(file, `${JSON.stringify(nodeRecord())}\nnot json\n`);
+  const bad = ingest(dir, [file]);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /nothing enqueued, 1 bad lines .*\n {2}line 2: not JSON/);
+  assert.equal(inboxCount(dir), 0);
+  assert.equal(ingest(dir, [join(dir, 'absent.jsonl')]).status, 2);
+  assert.equal(ingest(dir, []).status, 2);
+  assert.equal(ingest(dir, ['--help']).status, 0);
+});
