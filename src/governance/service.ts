@@ -23,6 +23,8 @@ export interface GovernanceServiceOptions {
   now?: () => number;
   fetch?: typeof fetch;
   version?: string;
+  /** Called once with the assembled runtime (tests use it to inject faults). */
+  inspect?: (runtime: GovernanceRuntime) => void;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function createGovernanceService(config: GovernanceConfig, options:
   if (config.role === 'unknown') log.warn('no deployment role set (--role or GOVERNANCE_DEPLOYMENT_ROLE): running both listeners');
   if (config.listeners.worker && config.operatorTokens.length === 0) log.warn('GOVERNANCE_OPERATOR_TOKEN is not set: the worker listener refuses every request');
   await recordStart(runtime);
+  options.inspect?.(runtime);
 
   const listeners: Record<string, ListenerOptions> = {};
   if (config.listeners.platform) listeners[PLATFORM_LISTENER] = { ...config.listeners.platform };
