@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileSchema } from '../kernel/schema/index.ts';
+import { compileSchema } from '../kernel/index.ts';
 
 export const SCHEMA_ID_PREFIX = 'urn:airlock:governance:schema:';
 const ARTIFACT_FILE = /^([a-z][a-z0-9_]*)_v(\d+)\.json$/;
@@ -87,11 +87,6 @@ export function loadArtifacts(dir: string): ArtifactSet {
       return artifacts.get(id) ?? { id, file: `${id}_v1.json`, state: 'missing', reasons: [`artifact file "${id}_v1.json" is missing from "${dir}"`] };
     },
   };
-}
-
-/** The short id of a schema `$id` (`acp_contracts_v1`), or undefined for another namespace. */
-export function shortSchemaId(id: string): string | undefined {
-  return id.startsWith(SCHEMA_ID_PREFIX) ? id.slice(SCHEMA_ID_PREFIX.length) : undefined;
 }
 
 function loadArtifact(

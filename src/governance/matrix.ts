@@ -3,7 +3,7 @@
 // the dependency graph and the product catalog.
 
 import { json } from '../kernel/index.ts';
-import type { Reply, Route } from '../kernel/index.ts';
+import type { Reply } from '../kernel/index.ts';
 import { familyOf, SERVICE_NAME } from './identity.ts';
 import { failClosed, routeArtifacts } from './read-route.ts';
 import type { GovernanceRuntime, ManifestDocument, ManifestService } from './runtime.ts';
@@ -69,11 +69,6 @@ function withManifest(runtime: GovernanceRuntime, build: (manifest: ManifestDocu
 
 export function matrixReply(runtime: GovernanceRuntime): Reply {
   return withManifest(runtime, (manifest) => ({ source: 'governance-manifest.json', services: manifest.services.map((s) => s.service), ...buildMatrix(manifest) }));
-}
-
-/** Paths of the platform copies of the table: one per read route. */
-export function platformRoutes(routes: readonly Route[]): Route[] {
-  return routes.filter((r) => r.listener === 'platform');
 }
 
 export function familiesReply(runtime: GovernanceRuntime): Reply {

@@ -27,41 +27,26 @@ const NOT_READY = [{ status: 503, description: 'Not ready: at least one check fa
 
 /** A `.../readiness` route for `subsystem`, running the checks of artifact member `ref`. */
 export function readinessRoute(path: string, subsystem: string, ref: string): ReadRoute {
-  return {
-    path,
-    summary: `Readiness of ${subsystem}: database, artifacts and dependencies, checked now`,
-    capability: 'readiness-publication',
-    uses: [ref],
-    gate: false,
-    schema: READINESS_SCHEMA,
-    contentType: HEALTH_TYPE,
-    responses: NOT_READY,
-    compute: (runtime) => {
-      const member = artifactMember(runtime, ref);
-      const names = Array.isArray(member?.['readiness_checks']) ? (member['readiness_checks'] as string[]) : [];
-      return readinessReply(runtime, subsystem, ref, runChecks(runtime, names));
-    },
-  };
+  return healthRoute(path, `Readiness of ${subsystem}: database, artifacts and dependencies, checked now`, ref, (runtime) => {
+    const member = artifactMember(runtime, ref);
+    const names = Array.isArray(member?.['readiness_checks']) ? (member['readiness_checks'] as string[]) : [];
+    return readinessReply(runtime, subsystem, ref, runChecks(runtime, names));
+  });
 }
 
 /** A production-readiness route: one check per criterion of artifact member `ref`. */
 export function productionReadinessRoute(path: string, subsystem: string, ref: string): ReadRoute {
-  return {
-    path,
-    summary: `Production readiness of the ${subsystem}: each criterion checked now`,
-    capability: 'readiness-publication',
-    uses: [ref],
-    gate: false,
-    schema: READINESS_SCHEMA,
-    contentType: HEALTH_TYPE,
-    responses: NOT_READY,
-    compute: (runtime) => {
-      const criteria = (artifactMember(runtime, ref)?.['criteria'] ?? []) as { criterion: string; check: string }[];
-      const checks: Record<string, HealthCheck[]> = {};
-      for (const { criterion, check } of criteria) checks[check] = (runChecks(runtime, [check])[check] ?? []).map((c) => ({ ...c, criterion }));
-      return readinessReply(runtime, subsystem, ref, checks);
-    },
-  };
+  return healthRoute(path, `Production readiness of the ${subsystem}: each criterion checked now`, ref, (runtime) => {
+    const criteria = (artifactMember(runtime, ref)?.['criteria'] ?? []) as { criterion: string; check: string }[];
+    const checks: Record<string, HealthCheck[]> = {};
+    for (const { criterion, check } of criteria) checks[check] = (runChecks(runtime, [check])[check] ?? []).map((c) => ({ ...c, criterion }));
+    return readinessReply(runtime, subsystem, ref, checks);
+  });
+}
+
+/** A health+json read route that reports its artifact's state instead of failing closed. */
+function healthRoute(path: string, summary: string, ref: string, compute: (runtime: GovernanceRuntime) => Reply): ReadRoute {
+  return { path, summary, capability: 'readiness-publication', uses: [ref], gate: false, schema: READINESS_SCHEMA, contentType: HEALTH_TYPE, responses: NOT_READY, compute };
 }
 
 function readinessReply(runtime: GovernanceRuntime, subsystem: string, ref: string, checks: Record<string, HealthCheck[]>): Reply {

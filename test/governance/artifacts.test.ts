@@ -97,3 +97,10 @@ test('a missing artifact fails its routes closed with reason artifact_missing', 
     root.cleanup();
   }
 });
+
+test('the envelope schema names exactly the checks the service can run', async () => {
+  const { CHECK_NAMES } = await import('../../src/governance/checks.ts');
+  const { readFileSync } = await import('node:fs');
+  const envelope = JSON.parse(readFileSync(join(REPO, DIR, 'schemas', 'artifact_envelope_v1.schema.json'), 'utf8'));
+  assert.deepEqual([...envelope.$defs.check_ref.enum].sort(), [...CHECK_NAMES].sort());
+});
