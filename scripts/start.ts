@@ -1,43 +1,99 @@
-// npm start: runs every service of the stack from this checkout on loopback, with embedded
-// defaults, prefixes their logs, and stops them all on Ctrl-C. Operators on a host without a
-// checkout run the bundles (dist/bin/<name>.mjs) instead.
+// npm start: runs every executable of configs/stack-contract.json from this checkout on
+// loopback, with embedded dev defaults (each service's src/<service>/dev-defaults.ts, if it has
+// one: generated tokens in var/dev-secrets.json, sample artifacts), prints each listening URL and
+// working curl lines, and stops everything on Ctrl-C. Variables already set in the environment
+// win over the defaults. Operators on a host without a checkout run the bundles instead.
 
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { listEntries } from '../build.mjs';
+import { pathToFileURL } from 'node:url';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-const services = (listEntries(ROOT) as { name: string; source: string }[]).filter((e) => e.source.includes('/src/'));
+interface StackExecutable {
+  name: string;
+  role: string;
+  source: string;
+  args?: string[];
+  listeners: { name: string; env: string; port: number }[];
+}
+interface StackService {
+  service: string;
+  executables: StackExecutable[];
+}
+type DevDefaults = (varDir: string) => { env: Record<string, string>; curl: string[] };
 
-if (services.length === 0) {
-  process.stdout.write('No service exists yet: nothing to start. See README.md for what is built so far.\n');
+const ROOT = resolve(import.meta.dirname, '..');
+const contract = JSON.parse(readFileSync(join(ROOT, 'configs', 'stack-contract.json'), 'utf8')) as { services: StackService[] };
+const varDir = resolve(process.env['AIRLOCK_DATA_DIR'] ?? join(ROOT, 'var'));
+
+if (contract.services.length === 0) {
+  process.stdout.write('No service in configs/stack-contract.json: nothing to start\n');
   process.exit(0);
 }
 
-const children = new Map<string, ChildProcess>();
+/** The service's dev defaults, when src/<service>/dev-defaults.ts exports a *DevDefaults function. */
+async function devDefaults(service: string): Promise<{ env: Record<string, string>; curl: string[] }> {
+  const file = join(ROOT, 'src', service, 'dev-defaults.ts');
+  if (!existsSync(file)) return { env: {}, curl: [] };
+  const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  const make = Object.entries(module).find(([name, value]) => name.endsWith('DevDefaults') && typeof value === 'function')?.[1] as DevDefaults | undefined;
+  if (!make) throw new TypeError(`${file} exports no *DevDefaults function`);
+  return make(varDir);
+}
+
+const children = new Set<ChildProcess>();
+const curl: string[] = [];
+let expectedLines = 0;
 let stopping = false;
 
-for (const { name, source } of services) {
-  const child = spawn(process.execPath, [source], { stdio: ['ignore', 'pipe', 'pipe'], env: { AIRLOCK_DATA_DIR: `${ROOT}var`, ...process.env } });
-  children.set(name, child);
-  createInterface({ input: child.stdout! }).on('line', (line) => process.stdout.write(`${line}\n`));
-  createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`[${name}] ${line}\n`));
-  child.on('exit', (code, signal) => {
-    children.delete(name);
-    if (!stopping) {
-      process.stderr.write(`[${name}] exited (${signal ?? code}); stopping the stack\n`);
-      stop(1);
-    } else if (children.size === 0) process.exit(process.exitCode ?? 0);
-  });
+for (const service of contract.services) {
+  const defaults = await devDefaults(service.service);
+  curl.push(...defaults.curl.map((line) => `  ${line}`));
+  for (const executable of service.executables) {
+    const label = `${executable.name}${executable.args?.length ? ` ${executable.role}` : ''}`;
+    expectedLines += executable.listeners.length;
+    const child = spawn(process.execPath, [join(ROOT, executable.source), ...(executable.args ?? [])], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { AIRLOCK_DATA_DIR: varDir, ...defaults.env, ...process.env },
+    });
+    children.add(child);
+    createInterface({ input: child.stdout! }).on('line', (line) => onStdout(label, line));
+    createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`[${label}] ${line}\n`));
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      if (!stopping) {
+        process.stderr.write(`[${label}] exited (${signal ?? code}); stopping the stack\n`);
+        stop(1);
+      } else if (children.size === 0) process.exit(process.exitCode ?? 0);
+    });
+  }
+}
+
+function onStdout(label: string, line: string): void {
+  let parsed: { msg?: string; url?: string; listener?: string } | undefined;
+  try {
+    parsed = JSON.parse(line) as typeof parsed;
+  } catch {
+    parsed = undefined; // Not JSON: an executable's plain output, passed through below.
+  }
+  if (parsed?.msg !== 'listening') {
+    process.stdout.write(`[${label}] ${line}\n`);
+    return;
+  }
+  process.stdout.write(`${line}\n`);
+  if (--expectedLines === 0) {
+    process.stdout.write(`\nThe stack is up (data in ${varDir}). Try:\n${curl.join('\n')}\n\nCtrl-C stops everything.\n`);
+  }
 }
 
 function stop(code: number): void {
   if (stopping) return;
   stopping = true;
   process.exitCode = code;
-  for (const child of children.values()) child.kill('SIGTERM');
+  for (const child of children) child.kill('SIGTERM');
   if (children.size === 0) process.exit(code);
 }
 
