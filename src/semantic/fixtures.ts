@@ -46,6 +46,18 @@ function bodySchema(properties: Record<string, unknown>): JsonSchema {
   return { type: 'object', additionalProperties: false, required: Object.keys(properties), properties };
 }
 
+/** A body of an admitted fixture id and one admitted key (scenario, label) of a contract table. */
+function choiceSchema(ids: readonly string[], field: string, table: Record<string, unknown>, description: string): JsonSchema {
+  return bodySchema({ fixture_id: fixtureId(ids), [field]: oneOf(Object.keys(table), description) });
+}
+
+/** The contract entry the body chose, with an id derived from the fixture, its id and the choice. */
+function chosen(name: FixtureName, body: Record<string, string>, options: { field: string; table: Record<string, object>; id: [key: string, prefix: string] }): Record<string, unknown> {
+  const choice = body[options.field]!;
+  const [key, prefix] = options.id;
+  return { ...options.table[choice], [key]: deriveId(prefix, [name, body['fixture_id'], choice]) };
+}
+
 /** A body that must not carry any of `refused` (each named in its own 422 error) nor anything else. */
 function noInputSchema(refused: readonly string[]): JsonSchema {
   return { type: 'object', additionalProperties: false, properties: Object.fromEntries(refused.map((name) => [name, false])) };
@@ -90,35 +102,28 @@ export const FIXTURES: readonly FixtureDefinition[] = [
   {
     name: 'entity-conflict',
     summary: 'Exact-only, candidate-only, no-winner or reviewed merge/split posture for a fixture and an admitted scenario',
-    request: bodySchema({
-      fixture_id: fixtureId(F['entity-conflict'].fixture_ids),
-      scenario: oneOf(Object.keys(F['entity-conflict'].scenarios), 'An admitted entity-conflict scenario'),
-    }),
+    request: choiceSchema(F['entity-conflict'].fixture_ids, 'scenario', F['entity-conflict'].scenarios, 'An admitted entity-conflict scenario'),
     optionalBody: false,
-    build({ fixture_id, scenario }) {
-      const posture = F['entity-conflict'].scenarios[scenario as keyof (typeof F)['entity-conflict']['scenarios']];
-      return { fixture_id, scenario, posture: { ...posture, posture_id: deriveId('pst', ['entity-conflict', fixture_id, scenario]) } };
+    build(body) {
+      const posture = chosen('entity-conflict', body, { field: 'scenario', table: F['entity-conflict'].scenarios, id: ['posture_id', 'pst'] });
+      return { fixture_id: body['fixture_id'], scenario: body['scenario'], posture };
     },
   },
   {
     name: 'retrieval-gate',
     summary: 'Hybrid and degradation policy evidence for an admitted fixture and fixed scenario; runtime metrics stay unavailable until the runtime-owner path materializes them',
-    request: bodySchema({
-      fixture_id: fixtureId(F['retrieval-gate'].fixture_ids),
-      scenario: oneOf(Object.keys(F['retrieval-gate'].scenarios), 'A fixed retrieval-gate scenario'),
-    }),
+    request: choiceSchema(F['retrieval-gate'].fixture_ids, 'scenario', F['retrieval-gate'].scenarios, 'A fixed retrieval-gate scenario'),
     optionalBody: false,
-    build({ fixture_id, scenario }, context) {
-      const policy = F['retrieval-gate'].scenarios[scenario as keyof (typeof F)['retrieval-gate']['scenarios']];
+    build(body, context) {
       const names = F['retrieval-gate'].runtime_metrics;
       // Rule 1 of the seed: runtime-owner evidence is looked at from S1_read_only on, never at S0.
       const runtimeMetrics = context.stage === 'S0'
         ? Object.fromEntries(names.map((name) => [name, unavailable('stage S0: runtime metrics are not materialized through the runtime-owner path')]))
         : pickMetrics(context.runtimeArtifact(), 'runtime_metrics', names);
       return {
-        fixture_id,
-        scenario,
-        policy_evidence: { ...policy, evidence_id: deriveId('evd', ['retrieval-gate', fixture_id, scenario]) },
+        fixture_id: body['fixture_id'],
+        scenario: body['scenario'],
+        policy_evidence: chosen('retrieval-gate', body, { field: 'scenario', table: F['retrieval-gate'].scenarios, id: ['evidence_id', 'evd'] }),
         runtime_metrics: runtimeMetrics,
         runtime_evidence: { promoted: false, reason: 'S0 fixture fields never promote runtime evidence' },
       };
@@ -139,14 +144,11 @@ export const FIXTURES: readonly FixtureDefinition[] = [
   {
     name: 'poison-mutation',
     summary: 'Containment, downgrade or rejection evidence for a fixture and a fixed poisoning, counterfactual or mutation label',
-    request: bodySchema({
-      fixture_id: fixtureId(F['poison-mutation'].fixture_ids),
-      label: oneOf(Object.keys(F['poison-mutation'].labels), 'poisoning, counterfactual or mutation'),
-    }),
+    request: choiceSchema(F['poison-mutation'].fixture_ids, 'label', F['poison-mutation'].labels, 'poisoning, counterfactual or mutation'),
     optionalBody: false,
-    build({ fixture_id, label }) {
-      const evidence = F['poison-mutation'].labels[label as keyof (typeof F)['poison-mutation']['labels']];
-      return { fixture_id, label, evidence: { ...evidence, evidence_id: deriveId('evd', ['poison-mutation', fixture_id, label]) } };
+    build(body) {
+      const evidence = chosen('poison-mutation', body, { field: 'label', table: F['poison-mutation'].labels, id: ['evidence_id', 'evd'] });
+      return { fixture_id: body['fixture_id'], label: body['label'], evidence };
     },
   },
   {
