@@ -23,6 +23,7 @@ const slowGate = new Promise<void>((resolve) => { releaseSlow = resolve; });
 const routes: Route[] = [
   { method: 'GET', path: '/health', auth: 'none', summary: 'health', handler: () => health({ version: '1.0.0', checks: { db: [{ status: 'pass' }] } }) },
   { method: 'GET', path: '/items/:id', auth: 'none', summary: 'item', handler: (c) => json({ id: c.params['id'], q: c.query.get('q') }) },
+  { method: 'GET', path: '/whoami', auth: 'none', summary: 'peer', handler: (c) => json({ remote: c.remoteAddress }) },
   { method: 'POST', path: '/items', auth: 'none', summary: 'create', request: { schema: { type: 'object' }, maxBytes: 1024 }, handler: (c) => json({ got: c.body }, { status: 201 }) },
   { method: 'POST', path: '/optional', auth: 'none', summary: 'optional body', request: { optional: true }, handler: (c) => json({ body: c.body ?? null }) },
   { method: 'GET', path: '/boom', auth: 'none', summary: 'throws', handler: () => { throw new Error('secret detail op-token-secret'); } },
@@ -85,6 +86,11 @@ test('service passes params and query, and HEAD sends headers without a body', a
   assert.equal(head.text, '');
   assert.equal(head.headers['etag'], res.headers['etag']);
   assert.equal(head.headers['content-length'], res.headers['content-length']);
+});
+
+test('service tells handlers the peer address from the socket, not from headers', async () => {
+  const res = await send(`${base}/whoami`, { headers: { 'x-forwarded-for': '203.0.113.9' } });
+  assert.deepEqual(res.json(), { remote: '127.0.0.1' });
 });
 
 test('service sends a strong ETag and answers If-None-Match with 304', async () => {

@@ -59,6 +59,7 @@ export async function handleRequest(request: IncomingMessage, response: ServerRe
     headers: request.headers,
     requestId,
     listener: options.listener,
+    remoteAddress: request.socket.remoteAddress ?? '',
     rawBody: undefined,
     body: undefined,
     principal: undefined,

@@ -34,6 +34,8 @@ export interface RequestContext {
   headers: IncomingHttpHeaders;
   requestId: string;
   listener: string;
+  /** The peer's IP address as the socket saw it (no proxy headers are trusted). */
+  remoteAddress: string;
   /** The raw body bytes, when the route declares a request body. */
   rawBody: Buffer | undefined;
   /** The parsed (and schema-checked) JSON body, when the route declares one. */
