@@ -43,7 +43,7 @@ export {
   createIdempotencyStore, requestFingerprint, parseIdempotencyKey, MIN_IDEMPOTENCY_RETENTION_MS,
 } from './store/index.ts';
 export type {
-  Store, OpenDatabaseOptions, Migration, EvidenceTable, EvidenceRow, EvidenceInput, JsonValue, ChainVerification,
+  Store, Transaction, OpenDatabaseOptions, Migration, EvidenceTable, EvidenceRow, EvidenceInput, JsonValue, ChainVerification,
   IdempotencyStore, IdempotencyBegin, StoredResponse,
 } from './store/index.ts';
 

@@ -121,3 +121,27 @@ test('Store.append() keeps the payload as it was when append() was called', asyn
   assert.deepEqual((await pending).payload, { state: 'before' });
   assert.equal(verifyAllChains(store.sqlite)[0]?.ok, true);
 });
+
+test('Store.write() appends evidence with tx.append in the same transaction as its own SQL', async (t) => {
+  const store = openDatabase(join(tempDir(t), 'a.sqlite'), { evidenceTables: [RECEIPTS] });
+  t.after(() => store.close());
+  store.sqlite.exec('CREATE TABLE state (id TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  const row = await store.write((sqlite, tx) => {
+    sqlite.prepare('INSERT INTO state VALUES (?, ?)').run('a', 'one');
+    return tx.append(RECEIPTS, { subject: 'a', kind: 'set', payload: { value: 'one' } });
+  });
+  assert.equal(row.seq, 1);
+  assert.equal(store.readRows(RECEIPTS).length, 1);
+
+  // A failure after the append rolls back both the state change and the evidence row.
+  await assert.rejects(store.write((sqlite, tx) => {
+    sqlite.prepare('INSERT INTO state VALUES (?, ?)').run('b', 'two');
+    tx.append(RECEIPTS, { subject: 'b', kind: 'set', payload: { value: 'two' } });
+    throw new Error('handler failed after appending');
+  }));
+  assert.deepEqual(store.sqlite.prepare('SELECT id FROM state ORDER BY id').all().map((r) => r['id']), ['a']);
+  assert.equal(store.readRows(RECEIPTS).length, 1);
+  const next = await store.append(RECEIPTS, { subject: 'c', kind: 'set', payload: {} });
+  assert.equal(next.seq, 2, 'the chain head was not advanced by the rolled-back row');
+  assert.equal(verifyAllChains(store.sqlite)[0]?.ok, true);
+});

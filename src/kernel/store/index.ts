@@ -4,7 +4,7 @@
 export { canonicalJson } from './canonical-json.ts';
 export type { JsonValue } from './canonical-json.ts';
 export { openDatabase, openDatabaseReadOnly, DEFAULT_BUSY_TIMEOUT_MS, DEFAULT_MAX_BATCH } from './open-database.ts';
-export type { OpenDatabaseOptions, Store } from './open-database.ts';
+export type { OpenDatabaseOptions, Store, Transaction } from './open-database.ts';
 export type { CommitStats, Work } from './_group-committer.ts';
 export { migrate, userVersion } from './migrate.ts';
 export type { Migration } from './migrate.ts';

@@ -13,7 +13,7 @@ import { projectRows, readRows } from './read-rows.ts';
 import type { ProjectOptions, ReadRowsOptions } from './read-rows.ts';
 import { insertEvidence, prepareAppend } from './_append-evidence.ts';
 import { createGroupCommitter } from './_group-committer.ts';
-import type { CommitStats, Work } from './_group-committer.ts';
+import type { CommitStats } from './_group-committer.ts';
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 export const DEFAULT_MAX_BATCH = 1000;
@@ -30,6 +30,11 @@ export interface OpenDatabaseOptions {
   maxBatch?: number;
 }
 
+/** What a write() closure may do besides plain SQL: append evidence in the same transaction. */
+export interface Transaction {
+  append<C extends ColumnTypes, P>(table: EvidenceTable<C, P>, input: EvidenceInput<C, P>): EvidenceRow<C, P>;
+}
+
 export interface Store {
   /** The connection, for the service's own tables and reads. Do not open transactions on it across an await. */
   readonly sqlite: DatabaseSync;
@@ -39,8 +44,9 @@ export interface Store {
   /**
    * Runs `work` inside the next group-commit transaction and resolves with its result after COMMIT.
    * If `work` or any other write of the same batch throws, the batch rolls back and every caller rejects.
+   * `tx.append` adds evidence rows in that same transaction, so state and evidence commit together.
    */
-  write<R>(work: Work<R>): Promise<R>;
+  write<R>(work: (sqlite: DatabaseSync, tx: Transaction) => R): Promise<R>;
   /** Appends one evidence row; resolves with the stored row once it is durable. */
   append<C extends ColumnTypes, P>(table: EvidenceTable<C, P>, input: EvidenceInput<C, P>): Promise<EvidenceRow<C, P>>;
   readRows<C extends ColumnTypes, P>(table: EvidenceTable<C, P>, options?: ReadRowsOptions<C>): EvidenceRow<C, P>[];
@@ -73,6 +79,14 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): S
   const committer = createGroupCommitter(sqlite, { maxBatch: options.maxBatch ?? DEFAULT_MAX_BATCH, label: path });
   let closed = false;
 
+  /** Checks an append's input before it joins a batch, so a bad row fails only its own caller. */
+  function prepareDeclared(table: { name: string }, input: object) {
+    if (!tables.has(table as AnyEvidenceTable)) {
+      throw new TypeError(`Cannot append to evidence table "${table.name}": it was not declared when "${path}" was opened`);
+    }
+    return prepareAppend(table as AnyEvidenceTable, input as Record<string, unknown>);
+  }
+
   function closedError(action: string): AirlockError {
     return new AirlockError('store_closed', `Cannot ${action}: database "${path}" is closed`);
   }
@@ -83,16 +97,15 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): S
     now,
     write(work) {
       if (closed) return Promise.reject(closedError('write'));
-      return committer.write(work);
+      return committer.write((connection) =>
+        work(connection, { append: (table, input) => insertEvidence(connection, table, { prepared: prepareDeclared(table, input), now }) }),
+      );
     },
     append(table, input) {
       if (closed) return Promise.reject(closedError(`append to "${table.name}"`));
-      if (!tables.has(table as AnyEvidenceTable)) {
-        return Promise.reject(new TypeError(`Cannot append to evidence table "${table.name}": it was not declared when "${path}" was opened`));
-      }
       let prepared;
       try {
-        prepared = prepareAppend(table as AnyEvidenceTable, input);
+        prepared = prepareDeclared(table, input);
       } catch (error) {
         return Promise.reject(error);
       }
