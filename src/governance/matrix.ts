@@ -11,7 +11,8 @@ import type { GovernanceRuntime, ManifestDocument, ManifestService } from './run
 export interface MatrixFamily {
   family: string;
   producers: string[];
-  consumers: { service: string; surfaces: string[] }[];
+  /** Who consumes surfaces of the family, and from which owner (a consumer names its owner). */
+  consumers: { service: string; owner: string; surfaces: string[] }[];
   surfaces: number;
 }
 
@@ -46,14 +47,18 @@ export function buildMatrix(manifest: ManifestDocument): Matrix {
         continue;
       }
       const consumers = entry(familyOf(consumed.path)).consumers;
-      consumers.set(service.service, (consumers.get(service.service) ?? new Set()).add(surface));
+      const key = `${service.service}\u0000${consumed.owner}`;
+      consumers.set(key, (consumers.get(key) ?? new Set()).add(surface));
     }
   }
   return {
     families: [...families.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([family, row]) => ({
       family,
       producers: [...row.producers].sort(),
-      consumers: [...row.consumers.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([service, surfaces]) => ({ service, surfaces: [...surfaces].sort() })),
+      consumers: [...row.consumers.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, surfaces]) => {
+        const [service, owner] = key.split('\u0000') as [string, string];
+        return { service, owner, surfaces: [...surfaces].sort() };
+      }),
       surfaces: row.surfaces.size,
     })),
     external,
