@@ -4,8 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runService } from '../../src/kernel/index.ts';
-import { readGovernanceConfig } from '../../src/governance/config.ts';
-import { createGovernanceService } from '../../src/governance/service.ts';
+import { createGovernanceService, readGovernanceConfig } from '../../src/governance/index.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-governance-'));
 process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
