@@ -33,7 +33,7 @@ export const API_SPEC = {
   SEMANTIC_CANARY_TENANT_ID: { type: 'string', description: 'Non-secret id of the canary tenant' },
   SEMANTIC_MODEL_RUNTIME_URL: { type: 'url', description: 'Base URL of the local model runtime (GET /readyz, /v1/models, POST /v1/embeddings)' },
   SEMANTIC_VECTOR_STORE_URL: { type: 'url', description: 'Base URL of the vector store (GET /readyz, collections, search)' },
-  SEMANTIC_GOVERNANCE_URL: { type: 'url', description: 'Base URL of the governance service (GET /readyz, contracts)' },
+  SEMANTIC_GOVERNANCE_URL: { type: 'url', description: 'Base URL of the governance service (GET /health, /api/v1/contracts/registry)' },
   SEMANTIC_ALLOW_NON_LOOPBACK_UPSTREAMS: { type: 'boolean', default: false, description: 'Admit upstream URLs that are not loopback' },
   SEMANTIC_RECEIPT_TTL_SECONDS: { type: 'int', default: 900, min: 1, max: MAX_RECEIPT_TTL_SECONDS, description: 'Lifetime of synthetic receipts (expires_at - issued_at)' },
 } as const;

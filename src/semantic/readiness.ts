@@ -48,7 +48,7 @@ export async function readinessReply(options: ReadinessOptions): Promise<Reply> 
     'runtime_owner_artifact:readable': [artifact.ok ? { status: 'pass' } : { status: 'warn', output: artifact.reason }],
     'model_runtime:readyz': [model],
     'vector_store:readyz': [vector],
-    'governance:readyz': [governance],
+    'governance:health': [governance],
   };
   return health({ version: options.version, checks });
 }

@@ -56,7 +56,7 @@ export function createSemanticService(config: ApiConfig, options: SemanticServic
   const probes = {
     model_runtime: createUpstreamProbe(config.upstreams.model_runtime, { variable: 'SEMANTIC_MODEL_RUNTIME_URL', now }),
     vector_store: createUpstreamProbe(config.upstreams.vector_store, { variable: 'SEMANTIC_VECTOR_STORE_URL', now }),
-    governance: createUpstreamProbe(config.upstreams.governance, { variable: 'SEMANTIC_GOVERNANCE_URL', now }),
+    governance: createUpstreamProbe(config.upstreams.governance, { variable: 'SEMANTIC_GOVERNANCE_URL', path: '/health', now }),
   };
   const allowlist = new Set(config.caseAllowlist);
   const fixtureContext = {

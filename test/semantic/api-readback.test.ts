@@ -109,12 +109,12 @@ test('readiness reports each dependency, probing upstream /readyz', async (t) =>
   assert.equal(body.status, 'warn');
   assert.deepEqual(Object.keys(body.checks), [
     'control_database:migration', 'control_database:schema_integrity', 'reconciliation_worker:snapshot', 'projection_verification:allowlist',
-    'consumers:tokens', 'runtime_owner_artifact:readable', 'model_runtime:readyz', 'vector_store:readyz', 'governance:readyz',
+    'consumers:tokens', 'runtime_owner_artifact:readable', 'model_runtime:readyz', 'vector_store:readyz', 'governance:health',
   ]);
   assert.equal(body.checks['control_database:migration'][0].status, 'pass');
   assert.equal(body.checks['model_runtime:readyz'][0].status, 'pass');
   assert.match(body.checks['vector_store:readyz'][0].output, /^unreachable: ECONNREFUSED/);
-  assert.equal(body.checks['governance:readyz'][0].output, 'not configured (SEMANTIC_GOVERNANCE_URL)');
+  assert.equal(body.checks['governance:health'][0].output, 'not configured (SEMANTIC_GOVERNANCE_URL)');
   assert.match(body.checks['projection_verification:allowlist'][0].output, /answers 503/);
 });
 
