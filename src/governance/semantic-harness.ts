@@ -57,7 +57,7 @@ export function semanticHarnessReply(runtime: GovernanceRuntime): Reply {
       parameters: operation['parameters'] ?? [],
       request_schema: requestBody?.content?.['application/json']?.schema ?? null,
       responses: Object.keys((operation['responses'] ?? {}) as object).sort(),
-      listener: operation['x-airlock-listener'] ?? null,
+      listeners: operation['x-airlock-listeners'] ?? [],
     },
     source: { owner: harness.source.owner, file: harness.source.file, sha256: harness.sha256, openapi_version: harness.openapiVersion ?? null },
     boundaries: member['boundaries'],

@@ -90,7 +90,7 @@ export function buildGovernanceManifest(manifests: readonly ServiceManifest[]): 
       dependencies: m.dependencies.map((d) => ({ ...d })),
       consumed_surfaces: m.consumed.map((c) => ({ ...c })),
       exposed_surfaces: exposedSurfaces(m),
-      executables: m.executables.map((e) => e.name),
+      executables: [...new Set(m.executables.map((e) => e.name))],
       contracts: [...m.contracts, m.openapiPath].sort(),
     })),
   };

@@ -68,7 +68,7 @@ export const SEMANTIC_EXPORT = {
         security: [{ projection: [] }],
         requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['correlation_id', 'source_event_id', 'case_ref'] } } } },
         responses: { '200': { description: 'receipt' }, '401': { description: 'no token' }, '503': { description: 'no allowlist' } },
-        'x-airlock-listener': 'main',
+        'x-airlock-listeners': ['main'],
       },
     },
   },

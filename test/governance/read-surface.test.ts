@@ -10,7 +10,7 @@ import type { CrmDouble, TempRoot } from './_fixtures.ts';
 interface Operation {
   parameters?: { name: string; in: string; required: boolean; example?: string }[];
   responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
-  'x-airlock-listener': string;
+  'x-airlock-listeners': string[];
 }
 
 let root: TempRoot;
@@ -47,13 +47,13 @@ function sample(path: string, operation: Operation): string {
   return query.size > 0 ? `${concrete}?${query}` : concrete;
 }
 
-test('the export lists every read route once, GET only, on the platform listener, with a 200 schema', () => {
+test('the export lists every read route once, GET only, on both listeners, with a 200 schema', () => {
   const exported = Object.keys(paths).sort();
   const expected = READ_ROUTES.map((r) => r.path.replace(/:([a-z_]+)/g, '{$1}')).sort();
   assert.deepEqual(exported, expected);
   for (const [path, operations] of Object.entries(paths)) {
     assert.deepEqual(Object.keys(operations), ['get'], path);
-    assert.equal(operations['get']!['x-airlock-listener'], 'platform', path);
+    assert.deepEqual(operations['get']!['x-airlock-listeners'], ['platform', 'worker'], path);
     assert.ok(operations['get']!.responses['200']?.content, `${path}: 200 has a schema`);
     assert.ok(operations['get']!.responses['503'], `${path}: the fail-closed 503 is documented`);
   }

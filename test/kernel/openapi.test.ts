@@ -34,7 +34,7 @@ test('exportOpenApi() describes parameters with examples, bodies, security and e
   assert.deepEqual(post['parameters'], [{ name: 'session_id', in: 'path', required: true, description: 'Planning session id', schema: { type: 'string' }, example: 'ps-0001' }]);
   assert.deepEqual(post['requestBody'], { required: true, content: { 'application/json': { schema: { type: 'object', required: ['decision'] } } } });
   assert.deepEqual(post['security'], [{ operator: [] }]);
-  assert.equal(post['x-airlock-listener'], 'worker');
+  assert.deepEqual(post['x-airlock-listeners'], ['worker']);
   assert.deepEqual(Object.keys(post['responses'] as object).sort(), ['201', '400', '401', '403', '404', '413', '415', '422', 'default']);
   const items = doc.paths['/api/v1/items']!['get']!;
   assert.deepEqual(items['parameters'], [{ name: 'tenant_id', in: 'query', required: true, description: 'Tenant', schema: { type: 'string' }, example: 't-1' }]);
@@ -51,4 +51,13 @@ test('exportOpenApi() refuses a family without members, a path parameter without
   assert.throws(() => exportOpenApi({ info: { title: 't', version: '1' }, routes: [{ method: 'GET', path: '/a/*', auth: 'none', summary: 's', handler }] }), /lists no members/);
   assert.throws(() => exportOpenApi({ info: { title: 't', version: '1' }, routes: [{ method: 'GET', path: '/a/:id', auth: 'none', summary: 's', handler }] }), /Path parameter "id" has no example/);
   assert.throws(() => exportOpenApi({ info: { title: 't', version: '1' }, routes: [ROUTES[2]!] }), /Authenticator "operator" has no security scheme/);
+});
+
+test('exportOpenApi() names every listener that serves the same operation', () => {
+  const both: Route[] = [
+    { method: 'GET', path: '/health', auth: 'none', summary: 'Liveness', listener: 'platform', handler },
+    { method: 'GET', path: '/health', auth: 'none', summary: 'Liveness', listener: 'worker', handler },
+  ];
+  const doc = exportOpenApi({ info: { title: 't', version: '1' }, routes: both }) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+  assert.deepEqual(doc.paths['/health']!['get']!['x-airlock-listeners'], ['platform', 'worker']);
 });

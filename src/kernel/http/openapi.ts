@@ -51,8 +51,15 @@ export function exportOpenApi(options: OpenApiOptions): Record<string, unknown> 
   for (const route of routes) {
     if (route.auth !== 'none') usedSchemes.add(route.auth);
     for (const { path, member } of expandPath(route)) {
-      const operation = describeOperation(route, path, member);
-      paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
+      const method = route.method.toLowerCase();
+      const existing = paths[path]?.[method] as Record<string, unknown> | undefined;
+      if (existing) {
+        // The same operation served on another listener: one operation, both listeners named.
+        const listeners = existing['x-airlock-listeners'] as string[];
+        existing['x-airlock-listeners'] = [...new Set([...listeners, route.listener ?? 'main'])].sort();
+        continue;
+      }
+      paths[path] = { ...paths[path], [method]: describeOperation(route, path, member) };
     }
   }
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -127,7 +134,7 @@ function describeOperation(route: Route, path: string, member: string | undefine
   responses['default'] = problemResponse('Server error (logged once on uvicorn.error)');
   operation['responses'] = responses;
   if (route.auth !== 'none') operation['security'] = [{ [route.auth]: [] }];
-  operation['x-airlock-listener'] = route.listener ?? 'main';
+  operation['x-airlock-listeners'] = [route.listener ?? 'main'];
   return operation;
 }
 

@@ -37,12 +37,12 @@ export async function runService(build: () => Service | Promise<Service>, option
   let service: Service;
   try {
     service = await build();
-    for (const line of await service.listen()) stdout.write(`${JSON.stringify(line)}\n`);
   } catch (error) {
     stderr.write(`${startFailure(error)}\n`);
     exit(2);
     return undefined;
   }
+  // Handlers go in before the listening lines: whoever reads a line may signal at once.
   if (options.signals ?? true) {
     const stop = (signal: NodeJS.Signals) => {
       service.log.info('stopping', { signal });
@@ -56,6 +56,14 @@ export async function runService(build: () => Service | Promise<Service>, option
     };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
+  }
+  try {
+    for (const line of await service.listen()) stdout.write(`${JSON.stringify(line)}\n`);
+  } catch (error) {
+    stderr.write(`${startFailure(error)}\n`);
+    await service.close();
+    exit(2);
+    return undefined;
   }
   return service;
 }
