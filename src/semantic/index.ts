@@ -32,3 +32,4 @@ export type { ActivationStage, ApiConfig, WorkerConfig } from './config.ts';
 export { CONTEXT_PATH, FIXTURE_PREFIX, PROJECTION_PATH, STATUS_PATH, TOPOLOGY_PATH, semanticRoutes } from './routes.ts';
 export { createSemanticService } from './service.ts';
 export { semanticDevDefaults } from './dev-defaults.ts';
+export { manifest as SEMANTIC_MANIFEST } from './manifest.ts';
