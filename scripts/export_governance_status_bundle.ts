@@ -1,0 +1,87 @@
+// export_governance_status_bundle: the status bundle for read-only consumers. One JSON file: the
+// governance metadata, the offline checks and (--check-live) a readback of the semantic API through
+// the consumer "governance-status-bundle-export", sealed with content_sha256. --verify FILE checks
+// a bundle's seal and whether its metadata is still current.
+
+import { readFileSync } from 'node:fs';
+import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main, usageError } from '../src/kernel/index.ts';
+import { writeFileAtomic } from './_sweep/write-file-atomic.ts';
+import { formatChecks, report } from './_semantic/check-report.ts';
+import { deriveGovernanceMetadata } from './_semantic/governance-metadata.ts';
+import { createHttpClient, parseBaseUrl, Unreachable } from './_semantic/http-client.ts';
+import { readInstallRoot, stackExecutables } from './_semantic/install-root.ts';
+import { liveStatus, offlineStatusChecks, sealBundle, verifyStatusBundle } from './_semantic/status-bundle.ts';
+import { consumerToken, TOKEN_OPTIONS } from './_semantic/tokens.ts';
+
+const CONSUMER = 'governance-status-bundle-export';
+
+const command = defineCommand({
+  name: 'export_governance_status_bundle',
+  summary: 'Exports a sealed status bundle (one JSON file with a content hash) for read-only consumers',
+  description: [
+    'The bundle holds the metadata of export-governance-metadata, the offline checks (ts01_consumer_matrix, materialization',
+    `drift) and, with --check-live, a readback of the semantic API's status and context through the consumer "${CONSUMER}".`,
+    'content_sha256 is the SHA-256 of the canonical JSON (RFC 8785) of everything else. Offline, the same inputs give the',
+    'same bytes. The bundle is written (or printed) even when a check failed; the exit code is then 1.',
+    '--verify FILE: exit 0 when the seal matches and the metadata is still what --root derives, 1 otherwise.',
+  ].join('\n'),
+  options: {
+    root: { type: 'string', default: '.', valueName: 'DIR', description: 'Checkout or install prefix' },
+    output: { type: 'string', valueName: 'FILE', description: 'Write the bundle to FILE (atomically) instead of stdout' },
+    verify: { type: 'string', valueName: 'FILE', description: 'Verify an existing bundle; write nothing' },
+    'check-live': { type: 'boolean', description: 'Add a readback of the running semantic API' },
+    'base-url': { type: 'string', valueName: 'URL', description: 'Base URL of the semantic API (default: its listener in the stack contract)' },
+    'consumer-token-file': TOKEN_OPTIONS['consumer-token-file'],
+    'consumer-tokens-file': TOKEN_OPTIONS['consumer-tokens-file'],
+    'timeout-ms': { type: 'string', default: '5000', valueName: 'MS', description: 'Timeout of each live request' },
+  },
+  async run({ values, json, io, print, printJson }) {
+    const root = readInstallRoot(values.root);
+    if (values.verify !== undefined) {
+      let bundle: unknown;
+      try {
+        bundle = JSON.parse(readFileSync(values.verify, 'utf8'));
+      } catch (error) {
+        throw new AirlockError('environment', `Cannot read "${values.verify}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+      const checks = verifyStatusBundle(bundle, root);
+      const result = report(checks, { file: values.verify });
+      if (json) printJson(result);
+      else for (const line of formatChecks(checks)) print(line);
+      return result.ok ? EXIT_OK : EXIT_FAILED;
+    }
+    const checks = offlineStatusChecks(root);
+    let live: Record<string, unknown> = { status: 'unavailable', reason: 'not requested (--check-live)' };
+    if (values['check-live']) {
+      const listener = stackExecutables(root.stack.doc).find((e) => e.name === 'semantic-api')?.listeners[0];
+      const raw = values['base-url'] ?? (listener ? `http://${listener.host}:${listener.port}` : '');
+      const baseUrl = parseBaseUrl(raw);
+      if (baseUrl === undefined) usageError(`Invalid or missing --base-url "${raw}": give the semantic API's http(s) URL`);
+      const token = consumerToken(CONSUMER, io.env, { tokenFile: values['consumer-token-file'], tokensFile: values['consumer-tokens-file'] });
+      if (token === undefined) throw new AirlockError('environment', `Cannot read the live status without the consumer token of "${CONSUMER}": give --consumer-token-file or a consumer tokens file`);
+      try {
+        const read = await liveStatus(createHttpClient(baseUrl, { timeoutMs: Number(values['timeout-ms']) || 5000 }), token);
+        live = read.live;
+        checks.push(read.check);
+      } catch (error) {
+        if (!(error instanceof Unreachable)) throw error;
+        io.stderr.write(`export_governance_status_bundle: ${error.message}\n`);
+        return EXIT_USAGE;
+      }
+    }
+    const bundle = sealBundle(deriveGovernanceMetadata(root).doc, { checks, live });
+    const text = `${JSON.stringify(bundle, null, 2)}\n`;
+    const ok = checks.every((c) => c.ok);
+    if (values.output !== undefined) {
+      writeFileAtomic(values.output, text);
+      if (json) printJson({ ok, output: values.output, content_sha256: bundle['content_sha256'], checks });
+      else {
+        for (const line of formatChecks(checks)) print(line);
+        print(`wrote ${values.output} (content_sha256 ${String(bundle['content_sha256'])})`);
+      }
+    } else io.stdout.write(text);
+    return ok ? EXIT_OK : EXIT_FAILED;
+  },
+});
+
+await main(command);
