@@ -6,10 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineCommand, EXIT_FAILED, EXIT_OK, main, openDatabaseReadOnly, usageError } from '../src/kernel/index.ts';
+import { defineCommand, EXIT_FAILED, EXIT_OK, main, usageError } from '../src/kernel/index.ts';
 import type { Check } from './_semantic/check-report.ts';
 import { formatChecks, report } from './_semantic/check-report.ts';
 import { auditIsolationWalls, verifyIsolationWalls } from './_semantic/isolation-walls.ts';
+import { openReadOnlyQuietly } from './_semantic/read-only-database.ts';
 
 const command = defineCommand({
   name: 'verify_isolation_domain_walls',
@@ -42,7 +43,7 @@ const command = defineCommand({
       }
     }
     if (values.db !== undefined) {
-      const sqlite = openDatabaseReadOnly(values.db);
+      const sqlite = openReadOnlyQuietly(values.db);
       try {
         const result = auditIsolationWalls(sqlite);
         checks.push(...result.checks.map((c) => ({ ...c, name: `db:${c.name}` })));
