@@ -62,7 +62,7 @@ export function versionTruth(root = ROOT) {
   } catch {
     return { version: '0.0.0+unknown', revision };
   }
-  const tags = git('tag', '--points-at', 'HEAD').split('\n').filter((t) => /^v0\.\d+\.\d+$/.test(t)).sort();
+  const tags = git('tag', '--points-at', 'HEAD').split('\n').filter((t) => /^v0\.\d+\.\d+$/.test(t)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   return { version: tags.at(-1) ?? `0.0.0+${revision.slice(0, 7)}`, revision };
 }
 

@@ -101,7 +101,9 @@ export async function runCommand<O extends OptionSpecs>(
       strict: true,
     });
   } catch (error) {
-    io.stderr.write(`${spec.name}: ${(error as Error).message}\nRun "${spec.name} --help" for usage\n`);
+    const message = (error as Error).message;
+    if (argv.includes('--json')) io.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'usage', message, details: [] } }, null, 2)}\n`);
+    io.stderr.write(`${spec.name}: ${message}\nRun "${spec.name} --help" for usage\n`);
     return EXIT_USAGE;
   }
   if (parsed.values['help'] === true) {

@@ -11,6 +11,7 @@ export type AirlockErrorCode =
   | 'unsupported_media_type'
   | 'malformed_json'
   | 'too_deep'
+  | 'client_aborted'
   | 'schema_invalid'
   | 'schema_compile'
   | 'store_version'

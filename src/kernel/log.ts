@@ -71,7 +71,7 @@ function makeLogger(name: string, shared: Shared): Logger {
     if (shared.service !== undefined) record['service'] = shared.service;
     record['msg'] = msg;
     if (fields) for (const [key, value] of Object.entries(fields)) if (!(key in record)) record[key] = toLoggable(value);
-    shared.write(`${redact(JSON.stringify(record), shared.secrets)}\n`);
+    shared.write(`${redact(safeStringify(record), shared.secrets)}\n`);
   };
   return {
     name,
@@ -98,6 +98,19 @@ function redact(line: string, secrets: ReadonlySet<string>): string {
   let out = line;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   return out;
+}
+
+/** JSON.stringify that never throws: bigints become strings, cycles become "[cycle]". */
+function safeStringify(record: LogFields): string {
+  const seen = new WeakSet<object>();
+  return JSON.stringify(record, (_key, value: unknown) => {
+    if (typeof value === 'bigint') return value.toString();
+    if (typeof value === 'object' && value !== null) {
+      if (seen.has(value)) return '[cycle]';
+      seen.add(value);
+    }
+    return value;
+  });
 }
 
 function toLoggable(value: unknown): unknown {

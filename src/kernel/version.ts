@@ -25,6 +25,6 @@ function fromGit(): string {
     // Not a checkout and not a bundle: say so rather than invent a version.
     return '0.0.0+unknown';
   }
-  const tags = git('tag', '--points-at', 'HEAD').split('\n').filter((t) => /^v0\.\d+\.\d+$/.test(t)).sort();
+  const tags = git('tag', '--points-at', 'HEAD').split('\n').filter((t) => /^v0\.\d+\.\d+$/.test(t)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
   return tags.at(-1) ?? `0.0.0+${revision.slice(0, 7)}`;
 }

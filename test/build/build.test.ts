@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import * as esbuild from 'esbuild';
 // @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build, foreignImports, listEntries } from '../../build.mjs';
+import { build, foreignImports, listEntries, versionTruth } from '../../build.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -86,5 +86,22 @@ test('the project bundles import nothing but node: built-ins', async () => {
     }
   } finally {
     rmSync(outdir, { recursive: true, force: true });
+  }
+});
+
+test('versionTruth() picks the highest v0.x.y tag on HEAD numerically, else 0.0.0+<shortsha>', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'airlock-version-'));
+  const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } }).trim();
+  try {
+    git('init', '-q', '-b', 'main');
+    git('commit', '-q', '--allow-empty', '-m', 'one');
+    const sha = git('rev-parse', 'HEAD');
+    assert.deepEqual(versionTruth(root), { version: `0.0.0+${sha.slice(0, 7)}`, revision: sha });
+    git('tag', 'v0.9.0');
+    git('tag', 'v0.10.0');
+    git('tag', 'v1.0.0-rc');
+    assert.equal(versionTruth(root).version, 'v0.10.0');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });

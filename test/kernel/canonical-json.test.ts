@@ -121,3 +121,7 @@ test('canonicalJson() accepts the same object twice when it is not a cycle', () 
   const shared = { x: 1 };
   assert.equal(canonicalJson([shared, shared]), '[{"x":1},{"x":1}]');
 });
+
+test('canonicalJson() refuses a sparse array instead of writing invalid JSON', () => {
+  assert.throws(() => canonicalJson([1, , 2]), /Cannot canonicalize .*\[1\]: the array has a hole/);
+});

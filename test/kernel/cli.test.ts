@@ -85,3 +85,12 @@ test('createProgress() is silent off a terminal and draws done/total on one', ()
   p2.tick(); p2.tick(); p2.done();
   assert.match(tty.err(), /sweep 2\/2 [\d.]+\/s eta 0s\n$/);
 });
+
+test('runCommand() prints a JSON error on stdout for a usage error under --json', async () => {
+  const c = capture();
+  assert.equal(await runCommand(command, ['--json', '--bogus'], c.io), EXIT_USAGE);
+  const doc = JSON.parse(c.out()) as { ok: boolean; error: { code: string; message: string } };
+  assert.equal(doc.ok, false);
+  assert.equal(doc.error.code, 'usage');
+  assert.match(doc.error.message, /bogus/);
+});

@@ -17,6 +17,7 @@ before(async () => {
   const keys = createIdempotencyStore(store);
   service = createService({
     name: 'idem', version: '0', log: createLogger({ write: () => {} }),
+    authenticators: { client: (c) => ({ ok: true, principal: { consumer: String(c.headers['x-client']) } }) },
     routes: [
       {
         method: 'POST', path: '/orders', auth: 'none', summary: 'create', request: {}, idempotency: { store: keys, required: true },
@@ -26,6 +27,10 @@ before(async () => {
           effects++;
           return json({ order: effects, echo: c.body }, { status: 201, headers: { location: `/orders/${effects}` } });
         },
+      },
+      {
+        method: 'POST', path: '/mine', auth: 'client', summary: 'per client', request: {}, idempotency: { store: keys, required: true },
+        handler: (c) => { effects++; return json({ for: c.principal }, { status: 201 }); },
       },
       { method: 'POST', path: '/notes', auth: 'none', summary: 'optional key', request: {}, idempotency: { store: keys, required: false }, handler: () => { effects++; return json({ ok: true }); } },
     ],
@@ -92,4 +97,14 @@ test('Idempotency-Key: a 5xx releases the key so a retry runs afresh', async () 
   const retry = await post('/orders', { item: 'e' }, 'key-5');
   assert.equal(retry.status, 201);
   assert.equal(retry.headers['idempotent-replayed'], undefined);
+});
+
+test('Idempotency-Key: the same key from two principals never shares a stored response', async () => {
+  const as = (client: string) => send(`${base}/mine`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': 'shared-key', 'x-client': client }, body: '{}' });
+  const alice = await as('alice');
+  const bob = await as('bob');
+  assert.deepEqual(alice.json(), { for: { consumer: 'alice' } });
+  assert.deepEqual(bob.json(), { for: { consumer: 'bob' } });
+  assert.equal(bob.headers['idempotent-replayed'], undefined);
+  assert.equal((await as('alice')).headers['idempotent-replayed'], 'true');
 });

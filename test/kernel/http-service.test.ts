@@ -28,6 +28,8 @@ const routes: Route[] = [
   { method: 'POST', path: '/optional', auth: 'none', summary: 'optional body', request: { optional: true }, handler: (c) => json({ body: c.body ?? null }) },
   { method: 'GET', path: '/boom', auth: 'none', summary: 'throws', handler: () => { throw new Error('secret detail op-token-secret'); } },
   { method: 'GET', path: '/unavailable', auth: 'none', summary: '503', handler: () => problem(503, 'Not ready') },
+  { method: 'GET', path: '/throws-bigint', auth: 'none', summary: 'throws a non-Error', handler: () => { throw { weird: 10n }; } },
+  { method: 'GET', path: '/unsendable', auth: 'none', summary: 'a 503 that cannot be serialized', handler: () => ({ status: 503, body: { n: 1n } }) },
   { method: 'GET', path: '/slow', auth: 'none', summary: 'slow', handler: async () => { await slowGate; return json({ done: true }); } },
   { method: 'GET', path: '/private', auth: 'operator', summary: 'operator only', handler: (c) => json({ principal: c.principal }) },
   { method: 'GET', path: '/guarded/known', listener: 'worker', auth: 'none', summary: 'worker route', handler: () => json({ ok: true }) },
@@ -283,4 +285,44 @@ test('service checks a request body with the kernel validator by default: 422 wi
   } finally {
     await local.close();
   }
+});
+
+test('service refuses a lone surrogate escape in a JSON body with 400 naming where', async () => {
+  const res = await send(`${base}/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"ok","tags":["\\ud800"]}' });
+  assert.equal(res.status, 400);
+  assert.match((res.json() as { detail: string }).detail, /lone surrogate escape at "\/tags\/0"/);
+  const paired = await sendJson(`${base}/items`, { name: '\ud83d\ude00' });
+  assert.equal(paired.status, 201, 'a proper surrogate pair is fine');
+});
+
+test('service survives a handler that throws a value the logger cannot serialize', async () => {
+  logLines.length = 0;
+  const res = await send(`${base}/throws-bigint`);
+  assert.equal(res.status, 500);
+  assert.equal(records().filter((r) => r['logger'] === 'uvicorn.error').length, 1);
+  assert.equal((await send(`${base}/health`)).status, 200, 'still serving');
+});
+
+test('service logs one uvicorn.error record with the status actually sent when a 5xx reply cannot be sent', async () => {
+  logLines.length = 0;
+  const res = await send(`${base}/unsendable`);
+  assert.equal(res.status, 500);
+  const rule = records().filter((r) => r['logger'] === 'uvicorn.error');
+  assert.equal(rule.length, 1);
+  assert.equal(rule[0]!['status'], 500);
+});
+
+test('service logs no server error when a client leaves in the middle of its body', async () => {
+  logLines.length = 0;
+  const url = new URL(base);
+  await new Promise<void>((resolve) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write('POST /items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":');
+      setTimeout(() => socket.destroy(), 50);
+    });
+    socket.on('close', () => resolve());
+    socket.on('error', () => {});
+  });
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(records().filter((r) => r['level'] === 'error'), []);
 });

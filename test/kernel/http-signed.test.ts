@@ -72,3 +72,11 @@ test('a signed route checks the signature before parsing: a malformed signed bod
   assert.equal((await send(`${base}/intake`, { method: 'POST', headers: signed(garbage), body: garbage })).status, 400);
   assert.equal((await send(`${base}/intake`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: garbage })).status, 401);
 });
+
+test('a signed route must be POST, PUT or PATCH with a required body, or the service refuses to start', () => {
+  const signature = { scheme: 'house' as const, secrets: () => [SECRET] };
+  const handler = () => json({});
+  assert.throws(() => createService({ name: 'x', version: '0', routes: [{ method: 'DELETE', path: '/a', auth: 'none', summary: '', request: {}, signature, handler }] }), /must be POST, PUT or PATCH with a required request body/);
+  assert.throws(() => createService({ name: 'x', version: '0', routes: [{ method: 'POST', path: '/a', auth: 'none', summary: '', request: { optional: true }, signature, handler }] }), /with a required request body/);
+  assert.throws(() => createService({ name: 'x', version: '0', routes: [{ method: 'POST', path: '/a', auth: 'none', summary: '', signature, handler }] }), /with a required request body/);
+});

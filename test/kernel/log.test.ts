@@ -51,3 +51,13 @@ test('createLogger() does not let fields overwrite the record header', () => {
   assert.equal(record.level, 'info');
   assert.equal(record.msg, 'm');
 });
+
+test('createLogger() never throws on bigints or cycles in fields', () => {
+  const sink = collect();
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic['self'] = cyclic;
+  createLogger({ write: sink.write }).error('odd values', { big: 10n, cyclic });
+  const record = JSON.parse(sink.lines[0]!);
+  assert.equal(record.big, '10');
+  assert.deepEqual(record.cyclic, { a: 1, self: '[cycle]' });
+});

@@ -59,9 +59,10 @@ export function readBody(request: IncomingMessage, limit: number): Promise<Buffe
     };
     const onError = (error: Error) => {
       cleanup();
-      reject(error);
+      // A stream error while reading means the client's side failed (reset, timeout), not ours.
+      reject(error instanceof AirlockError ? error : new AirlockError('client_aborted', `Request body could not be read: ${error.message}`, { cause: error }));
     };
-    const onAborted = () => onError(new Error('Request aborted by the client'));
+    const onAborted = () => onError(new AirlockError('client_aborted', 'Request aborted by the client before its body was complete'));
     request.on('data', onData);
     request.on('end', onEnd);
     request.on('error', onError);
@@ -93,11 +94,33 @@ export function parseJsonBody(bytes: Buffer, maxDepth = MAX_JSON_DEPTH): unknown
     // TextDecoder's own message says nothing useful to a client; ours names the problem.
     throw new AirlockError('malformed_json', 'Request body is not valid UTF-8: send UTF-8 encoded JSON');
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new AirlockError('malformed_json', `Request body is not valid JSON: ${(error as Error).message}`);
   }
+  // Escapes can still spell a lone surrogate, which no UTF-8 text (and no I-JSON) can hold.
+  if (LONE_SURROGATE_ESCAPE.test(text)) {
+    const where = findIllFormed(value, '');
+    if (where !== undefined) throw new AirlockError('malformed_json', `Request body holds a lone surrogate escape at "${where}": send well-formed Unicode`);
+  }
+  return value;
+}
+
+const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** JSON Pointer of the first string or key that is not well-formed Unicode, or undefined. */
+function findIllFormed(value: unknown, pointer: string): string | undefined {
+  if (typeof value === 'string') return value.isWellFormed() ? undefined : pointer;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const here = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    if (!key.isWellFormed()) return here;
+    const found = findIllFormed(item, here);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** Byte offset where nesting first exceeds maxDepth, or -1. Brackets inside strings do not count. */

@@ -69,28 +69,34 @@ export async function handleRequest(request: IncomingMessage, response: ServerRe
 
   let reply: Reply;
   let route: Route | undefined;
-  let closeAfter = options.isDraining();
+  let refusedBody = false;
   try {
     const outcome = await resolve(request, context, options);
     route = outcome.route;
     reply = outcome.reply ?? (route!.idempotency ? await runIdempotent(route!, context) : await route!.handler(context));
   } catch (error) {
     reply = replyForError(error);
-    if (reply.status === 413) closeAfter = true;
+    refusedBody = reply.status === 413;
     if (reply.status >= 500) options.internalLog.error('handler failed', { error, requestId });
   }
-  if (reply.status >= 500) {
-    options.serverErrorLog.error(SERVER_ERROR_MESSAGE, { method, path, status: reply.status });
+  if (reply === CLIENT_ABORTED_REPLY) {
+    // The client left mid-body: nobody to answer, and no server error to log.
+    if (!response.headersSent) response.destroy();
+    return;
   }
+  // Draining is read when the reply goes out, so a request that was in flight at close() closes too.
+  const close = refusedBody || options.isDraining();
   try {
-    sendReply(request, response, reply, { etag: route?.etag !== false, close: closeAfter });
+    sendReply(request, response, reply, { etag: route?.etag !== false, close });
   } catch (error) {
-    // The reply itself could not be serialized (a handler bug): the client still gets a 500.
-    options.serverErrorLog.error(SERVER_ERROR_MESSAGE, { method, path, status: 500 });
+    // The reply itself could not be sent (a handler bug): the client still gets a 500.
     options.internalLog.error('reply failed', { error, requestId });
-    if (!response.headersSent) sendReply(request, response, internalError(), { etag: false, close: closeAfter });
+    if (!response.headersSent) sendReply(request, response, internalError(), { etag: false, close });
     else response.destroy();
   }
+  // The 5xx rule: one record per 5xx, with the status the client actually got.
+  const status = response.headersSent ? response.statusCode : reply.status;
+  if (status >= 500) options.serverErrorLog.error(SERVER_ERROR_MESSAGE, { method, path, status });
 }
 
 async function resolve(request: IncomingMessage, context: RequestContext, options: PipelineOptions): Promise<{ route?: Route; reply?: Reply }> {
@@ -181,7 +187,7 @@ async function runIdempotent(route: Route, context: RequestContext): Promise<Rep
   }
   const parsed = Array.isArray(header) ? { ok: false as const, reason: 'header is repeated' } : parseIdempotencyKey(header);
   if (!parsed.ok) return problem(400, 'Idempotency-Key invalid', { detail: `Cannot use the Idempotency-Key header: ${parsed.reason}` });
-  const scope = `${context.listener} ${route.method} ${route.path}${typeof context.principal === 'string' ? ` ${context.principal}` : ''}`;
+  const scope = `${context.listener} ${route.method} ${route.path}${principalScope(context.principal)}`;
   const ref = { scope, key: parsed.key };
   const fingerprint = requestFingerprint({ method: context.method, path: context.path, body: context.rawBody ?? new Uint8Array() });
   const begun = await spec.store.begin({ ...ref, fingerprint });
@@ -215,6 +221,18 @@ async function runIdempotent(route: Route, context: RequestContext): Promise<Rep
   return { status: reply.status, raw: body, contentType, ...(reply.headers && { headers: reply.headers }) };
 }
 
+/** Keeps idempotency keys of different principals apart, whatever shape an authenticator admits. */
+function principalScope(principal: unknown): string {
+  if (principal === undefined || principal === null) return '';
+  if (typeof principal === 'string') return ` ${principal}`;
+  try {
+    return ` ${JSON.stringify(principal)}`;
+  } catch {
+    // A principal that cannot be serialized has no stable identity to share keys with.
+    throw new TypeError('Cannot scope an Idempotency-Key: the authenticator admitted a principal that is not JSON');
+  }
+}
+
 /** Maps an error to its reply: a known client mistake to its 4xx, anything else to a bare 500. */
 export function replyForError(error: unknown): Reply {
   if (isAirlockError(error)) {
@@ -227,12 +245,17 @@ export function replyForError(error: unknown): Reply {
         return problem(400, 'Malformed JSON', { detail: error.message });
       case 'too_deep':
         return problem(400, 'JSON nested too deeply', { detail: error.message });
+      case 'client_aborted':
+        return CLIENT_ABORTED_REPLY;
       default:
         break;
     }
   }
   return internalError();
 }
+
+/** What a request whose client went away mid-body would have got: a 400, never sent or logged as 5xx. */
+const CLIENT_ABORTED_REPLY: Reply = problem(400, 'Request incomplete', { detail: 'The client closed the connection before the body was complete' });
 
 function internalError(): Reply {
   return problem(500, 'Internal server error', { detail: 'The server failed to answer this request; the operator can find it by its X-Request-Id' });

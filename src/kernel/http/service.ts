@@ -188,7 +188,10 @@ function checkTable(routes: readonly Route[], listeners: Record<string, Listener
     const listener = route.listener ?? MAIN_LISTENER;
     if (!(listener in listeners)) throw new TypeError(`${where} names listener "${listener}", which the service does not have`);
     if (route.auth !== 'none' && !(route.auth in authenticators)) throw new TypeError(`${where} names authenticator "${route.auth}", which the service does not have`);
-    if (route.signature && !route.request) throw new TypeError(`${where} is signed but declares no request body`);
+    if (route.signature && (!route.request || route.request.optional || !['POST', 'PUT', 'PATCH'].includes(route.method))) {
+      // The signature is checked over the body bytes: a route without a required body would skip it.
+      throw new TypeError(`${where} is signed, so it must be POST, PUT or PATCH with a required request body`);
+    }
   }
   for (const [name, listener] of Object.entries(listeners)) {
     if (listener.authenticate !== undefined && !(listener.authenticate in authenticators)) {

@@ -51,7 +51,13 @@ function serializeContainer(value: object, path: string, ancestors: Set<object>)
   ancestors.add(value);
   let text: string;
   if (Array.isArray(value)) {
-    text = `[${value.map((item, index) => serialize(item, `${path}[${index}]`, ancestors)).join(',')}]`;
+    const items: string[] = [];
+    // A for loop, not map(): map() skips the holes of a sparse array, which JSON cannot hold.
+    for (let index = 0; index < value.length; index++) {
+      if (!Object.hasOwn(value, index)) throw new TypeError(`Cannot canonicalize ${path}[${index}]: the array has a hole`);
+      items.push(serialize(value[index], `${path}[${index}]`, ancestors));
+    }
+    text = `[${items.join(',')}]`;
   } else {
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
