@@ -3,9 +3,9 @@
 
 import { fileURLToPath } from 'node:url';
 import { startChildServer } from './child-server.ts';
-import { round3 } from './percentile.ts';
+import { percentile, round3 } from './percentile.ts';
 import { runLoad } from './load.ts';
-import type { LoadRequest } from './load.ts';
+import type { LoadRequest, LoadResult } from './load.ts';
 import type { BenchRecord, ScenarioOptions } from './scenario.ts';
 
 export const BASELINE_SERVER = fileURLToPath(new URL('../servers/baseline.ts', import.meta.url));
@@ -21,22 +21,20 @@ export interface HttpComparison {
   baselineRequest?: LoadRequest;
 }
 
+/**
+ * Runs baseline and subject in alternating halves (baseline, subject, baseline, subject), so that
+ * neither gains from going second on a machine that warms up or gets busier during the run.
+ */
 export async function compareHttp(spec: HttpComparison, options: ScenarioOptions): Promise<BenchRecord> {
-  const load = { concurrency: options.concurrency, durationMs: options.durationMs, warmupMs: options.warmupMs };
-  const baselineServer = await startChildServer(BASELINE_SERVER);
-  let baseline;
-  try {
-    baseline = await runLoad(baselineServer.url, { ...load, request: spec.baselineRequest ?? { path: '/' } });
-  } finally {
-    await baselineServer.stop();
+  const half = { concurrency: options.concurrency, durationMs: Math.max(1, Math.round(options.durationMs / 2)), warmupMs: options.warmupMs };
+  const baselineRuns: LoadResult[] = [];
+  const subjectRuns: LoadResult[] = [];
+  for (let round = 0; round < 2; round++) {
+    baselineRuns.push(await measure(BASELINE_SERVER, undefined, { ...half, request: spec.baselineRequest ?? { path: '/' } }));
+    subjectRuns.push(await measure(spec.server, spec.env, { ...half, request: spec.request, ...(spec.expectStatus !== undefined && { expectStatus: spec.expectStatus }) }));
   }
-  const server = await startChildServer(spec.server, spec.env);
-  let subject;
-  try {
-    subject = await runLoad(server.url, { ...load, request: spec.request, ...(spec.expectStatus !== undefined && { expectStatus: spec.expectStatus }) });
-  } finally {
-    await server.stop();
-  }
+  const baseline = combine(baselineRuns);
+  const subject = combine(subjectRuns);
   return {
     scenario: spec.scenario,
     rps: Math.round(subject.rps),
@@ -52,5 +50,33 @@ export async function compareHttp(spec: HttpComparison, options: ScenarioOptions
     duration_ms: options.durationMs,
     requests: subject.requests,
     statuses: subject.statuses,
+  };
+}
+
+async function measure(server: string, env: Record<string, string> | undefined, load: Parameters<typeof runLoad>[1]): Promise<LoadResult> {
+  const child = await startChildServer(server, env);
+  try {
+    return await runLoad(child.url, load);
+  } finally {
+    await child.stop();
+  }
+}
+
+/** Throughput over the summed time; latency percentiles from the merged samples. */
+function combine(runs: LoadResult[]): LoadResult {
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
+  const seconds = runs.reduce((sum, r) => sum + r.requests / r.rps, 0);
+  const samples = runs.flatMap((r) => r.samples).sort((a, b) => a - b);
+  const statuses: Record<string, number> = {};
+  for (const run of runs) for (const [status, count] of Object.entries(run.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
+  return {
+    requests,
+    rps: requests / seconds,
+    p50_ms: percentile(samples, 0.5),
+    p95_ms: percentile(samples, 0.95),
+    p99_ms: percentile(samples, 0.99),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    statuses,
+    samples,
   };
 }

@@ -21,6 +21,8 @@ export interface LoadResult {
   errors: number;
   /** Count of each status code seen. */
   statuses: Record<string, number>;
+  /** Every successful request's latency in ms, ascending (for merging runs). */
+  samples: number[];
 }
 
 /** Runs `request` against `baseUrl` for warmupMs (discarded) then durationMs. */
@@ -45,6 +47,7 @@ export async function runLoad(
       p99_ms: percentile(samples, 0.99),
       errors,
       statuses,
+      samples,
     };
   } finally {
     agent.destroy();
