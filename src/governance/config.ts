@@ -1,6 +1,7 @@
 // The governance service's configuration: deployment role (from --role or the environment),
-// the two listener addresses, the operator token, where contract truth is read from, and the
-// CRM assertion's upstream. Every problem is reported at once (exit 2).
+// the two listener addresses, the token of each lane and the git-host secret, where contract
+// truth is read from, the signing key store, and the CRM assertion's upstream. Every problem is
+// reported at once (exit 2).
 
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,6 +26,13 @@ export const GOVERNANCE_CONFIG = {
   GOVERNANCE_PLATFORM_LISTEN: { type: 'listen', default: '127.0.0.1:18010', description: 'host:port of the public read-only platform listener' },
   GOVERNANCE_WORKER_LISTEN: { type: 'listen', default: '127.0.0.1:18011', description: 'host:port of the worker listener (loopback only)' },
   GOVERNANCE_OPERATOR_TOKEN: { type: 'secret', description: 'Operator bearer token(s) for the worker listener, comma-separated for rotation' },
+  GOVERNANCE_BFF_TOKEN: { type: 'secret', description: 'Token of the one BFF consumer admitted to create_session and answer_turn, and to read its planning sessions' },
+  GOVERNANCE_MAIL_PRODUCER_TOKEN: { type: 'secret', description: 'Token of the mail-management producer: writes administrator truth (worker listener)' },
+  GOVERNANCE_MAIL_CONSUMER_TOKEN: { type: 'secret', description: 'Token of the mail-management consumer: reads decisions, mail admissions and revocations' },
+  GOVERNANCE_ENTITLEMENT_PRODUCER_TOKEN: { type: 'secret', description: 'Token of the product-entitlement producer: writes entitlement truth (worker listener)' },
+  GOVERNANCE_ENTITLEMENT_CONSUMER_TOKEN: { type: 'secret', description: 'Token of the product-entitlement consumer: reads entitlement decisions' },
+  GOVERNANCE_GIT_HOST_WEBHOOK_SECRET: { type: 'secret', description: 'HMAC secret(s) of the git-host webhook (X-Hub-Signature-256), comma-separated for rotation' },
+  GOVERNANCE_MAIL_ADMISSION_KEY_FILE: { type: 'string', description: 'Ed25519 signing key of mail admissions (JWK, mode 0600); when unset, <AIRLOCK_DATA_DIR>/governance-mail-admission-key.json is created at first start' },
   AIRLOCK_DATA_DIR: { type: 'string', default: './var', description: 'Directory of governance.sqlite' },
   GOVERNANCE_ROOT: { type: 'string', description: 'Install root holding contracts/, configs/, docs/ and governance-manifest.json' },
   GOVERNANCE_CONTRACTS_DIR: { type: 'string', description: 'Directory of the governance contract artifacts (default <root>/contracts/governance)' },
@@ -35,6 +43,20 @@ export const GOVERNANCE_CONFIG = {
   GOVERNANCE_CRM_TIMEOUT_MS: { type: 'int', default: 2000, min: 100, max: 30_000, description: 'Timeout of one CRM upstream call' },
 } as const satisfies ConfigSpec;
 
+/** Bearer-token lanes: each has its own token and is refused on the others' routes. */
+export const LANE_VARIABLES = {
+  operator: 'GOVERNANCE_OPERATOR_TOKEN',
+  bff: 'GOVERNANCE_BFF_TOKEN',
+  mail_producer: 'GOVERNANCE_MAIL_PRODUCER_TOKEN',
+  mail_consumer: 'GOVERNANCE_MAIL_CONSUMER_TOKEN',
+  entitlement_producer: 'GOVERNANCE_ENTITLEMENT_PRODUCER_TOKEN',
+  entitlement_consumer: 'GOVERNANCE_ENTITLEMENT_CONSUMER_TOKEN',
+} as const;
+export type Lane = keyof typeof LANE_VARIABLES;
+export const LANES = Object.keys(LANE_VARIABLES) as Lane[];
+
+export const DEFAULT_SIGNING_KEY_FILE = 'governance-mail-admission-key.json';
+
 export interface GovernanceConfig {
   /** The role the process runs as; `unknown` when neither --role nor the variable says. */
   role: DeploymentRole | 'unknown';
@@ -42,6 +64,12 @@ export interface GovernanceConfig {
   listeners: Partial<Record<ListenerName, ListenAddress>>;
   /** Accepted operator tokens; empty when none is configured (the worker then refuses everyone). */
   operatorTokens: readonly string[];
+  /** Accepted tokens of every lane (the operator's included); a lane without tokens admits nobody. */
+  laneTokens: Readonly<Record<Lane, readonly string[]>>;
+  /** HMAC secrets of the git-host webhook; empty: every delivery is refused. */
+  gitHostSecrets: readonly string[];
+  /** The mail-admission signing key: its file, and whether a missing file may be created (only the default one). */
+  signingKey: { file: string; create: boolean };
   dataDir: string;
   paths: {
     root: string;
@@ -72,9 +100,19 @@ export function readGovernanceConfig(options: { env?: NodeJS.ProcessEnv; argv?: 
   const flagRole = parseRoleFlag(options.argv ?? []);
   const values = readConfig(GOVERNANCE_CONFIG, env);
   const role = flagRole ?? values.GOVERNANCE_DEPLOYMENT_ROLE ?? 'unknown';
-  const operatorTokens = (values.GOVERNANCE_OPERATOR_TOKEN ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const split = (value: string | undefined) => (value ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const laneTokens = Object.fromEntries(LANES.map((lane) => [lane, split(values[LANE_VARIABLES[lane]])])) as Record<Lane, string[]>;
+  const operatorTokens = laneTokens.operator;
   const listenerNames = ROLE_LISTENERS[role];
   const problems: string[] = [];
+  const owners = new Map<string, Lane>();
+  for (const lane of LANES) {
+    for (const token of laneTokens[lane]) {
+      const other = owners.get(token);
+      if (other !== undefined && other !== lane) problems.push(`${LANE_VARIABLES[lane]}: shares a token with ${LANE_VARIABLES[other]}; each lane needs its own token`);
+      owners.set(token, lane);
+    }
+  }
   if (listenerNames.includes(WORKER_LISTENER)) {
     if (!isLoopbackHost(values.GOVERNANCE_WORKER_LISTEN.host)) {
       problems.push(`GOVERNANCE_WORKER_LISTEN: host "${values.GOVERNANCE_WORKER_LISTEN.host}" is not loopback; the worker listener is loopback-only`);
@@ -90,12 +128,17 @@ export function readGovernanceConfig(options: { env?: NodeJS.ProcessEnv; argv?: 
     throw new AirlockError('config_invalid', `Invalid configuration: ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}`, { details: problems });
   }
   const root = resolve(values.GOVERNANCE_ROOT ?? DEFAULT_ROOT);
+  const dataDir = resolve(values.AIRLOCK_DATA_DIR);
+  const keyFile = values.GOVERNANCE_MAIL_ADMISSION_KEY_FILE;
   const listen = { [PLATFORM_LISTENER]: values.GOVERNANCE_PLATFORM_LISTEN, [WORKER_LISTENER]: values.GOVERNANCE_WORKER_LISTEN };
   return {
     role,
     listeners: Object.fromEntries(listenerNames.map((name) => [name, listen[name]])),
     operatorTokens,
-    dataDir: resolve(values.AIRLOCK_DATA_DIR),
+    laneTokens,
+    gitHostSecrets: split(values.GOVERNANCE_GIT_HOST_WEBHOOK_SECRET),
+    signingKey: keyFile === undefined ? { file: join(dataDir, DEFAULT_SIGNING_KEY_FILE), create: true } : { file: resolve(keyFile), create: false },
+    dataDir,
     paths: {
       root,
       contractsDir: resolve(values.GOVERNANCE_CONTRACTS_DIR ?? join(root, 'contracts', 'governance')),

@@ -1,6 +1,7 @@
 // The governance database: $AIRLOCK_DATA_DIR/governance.sqlite, shared by the control-api and
-// platform-api processes. Part 1 records one evidence row per start (what contract truth the
-// process published); readiness checks that the file is reachable and migrated.
+// platform-api processes. Every state the service keeps is an append-only, hash-chained evidence
+// table (a change of state is a new row; current state is folded from the rows): one row per
+// start, and one table per family of guarded writes. Idempotency keys live beside them.
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +21,33 @@ export const GOVERNANCE_MIGRATIONS: readonly Migration[] = [
 /** One row per process start: the role and the digest of the artifact registry it published. */
 export const publicationStarts = defineEvidenceTable({ name: 'publication_starts', columns: { role: 'text', registry_sha256: 'text' } });
 
-export const EVIDENCE_TABLES = [publicationStarts] as const;
+/** Admission dry-runs: the payload's tool, the verdict and the checklist. */
+export const admissionReviews = defineEvidenceTable({ name: 'admission_reviews', columns: { tool_name: 'text', verdict: 'text' } });
+/** Compatibility checks: the family (or "inline"), the mode and the answer. */
+export const compatibilityChecks = defineEvidenceTable({ name: 'compatibility_checks', columns: { subject: 'text', verdict: 'text' } });
+/** Planning sessions as events: created, turn answered, review round, owner decision. */
+export const planningEvents = defineEvidenceTable({ name: 'planning_events', columns: { session_id: 'text', kind: 'text' } });
+/** Identity projections (mail_management, product_entitlement) by exact scope. */
+export const identityProjections = defineEvidenceTable({ name: 'identity_projections', columns: { surface: 'text', scope_key: 'text' } });
+/** Context compositions: what was composed for which role, and what was refused. */
+export const contextCompositions = defineEvidenceTable({ name: 'context_compositions', columns: { role: 'text', verdict: 'text' } });
+/** Git-host deliveries whose signature verified. */
+export const gitHostDeliveries = defineEvidenceTable({ name: 'git_host_deliveries', columns: { delivery_id: 'text', event: 'text' } });
+/** The outbox: event records in publication order. */
+export const outboxRecords = defineEvidenceTable({ name: 'outbox_records', columns: { family: 'text', event: 'text' } });
+/** Product registrations (observations of a product; the manifest stays the contract). */
+export const productRegistrations = defineEvidenceTable({ name: 'product_registrations', columns: { product: 'text', verdict: 'text' } });
+/** Update checks and rollout-gate decisions. */
+export const updateDecisions = defineEvidenceTable({ name: 'update_decisions', columns: { kind: 'text', product: 'text' } });
+/** Host observations from the sidecar probes; they never override contract truth. */
+export const hostObservations = defineEvidenceTable({ name: 'host_observations', columns: { probe: 'text', subject: 'text' } });
+/** Public keys of the mail-admission signing key, recorded once when the key is created or first read. */
+export const signingKeys = defineEvidenceTable({ name: 'signing_keys', columns: { kid: 'text' } });
+
+export const EVIDENCE_TABLES = [
+  publicationStarts, admissionReviews, compatibilityChecks, planningEvents, identityProjections, contextCompositions,
+  gitHostDeliveries, outboxRecords, productRegistrations, updateDecisions, hostObservations, signingKeys,
+] as const;
 
 export function openGovernanceDatabase(dataDir: string, options: { now?: () => Date } = {}): Store {
   mkdirSync(dataDir, { recursive: true });

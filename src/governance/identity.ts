@@ -8,11 +8,7 @@ export const OPENAPI_PATH = 'contracts/api/governance_openapi_v1.json';
 export const OPENAPI_INFO = {
   title: 'Airlock governance publication service',
   version: '1.0.0',
-  description: 'Contract and governance publication (seed 001): read-only contract catalogs, projections, readiness and drift under /api/v1. The platform listener serves every GET route without credentials; the worker listener (loopback) serves the same reads behind operator authentication.',
-};
-
-export const SECURITY_SCHEMES = {
-  operator: { type: 'http', scheme: 'bearer', description: 'GOVERNANCE_OPERATOR_TOKEN; checked on the worker listener before route resolution' },
+  description: 'Contract and governance publication (seed 001): contract catalogs, projections, readiness and drift under /api/v1, and a bounded set of guarded writes. The platform listener serves every GET route, without credentials except the lane-scoped reads; the worker listener (loopback) authenticates before route resolution and serves the same reads plus every write, each admitted for its own lane only.',
 };
 
 /** The capabilities the manifest declares; every read route names one, and /api/v1/capabilities joins them. */

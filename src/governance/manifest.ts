@@ -3,7 +3,8 @@
 
 import type { ServiceManifest } from '../kernel/index.ts';
 import { PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
-import { CAPABILITIES, OPENAPI_INFO, OPENAPI_PATH, SECURITY_SCHEMES, SERVICE_NAME } from './identity.ts';
+import { CAPABILITIES, OPENAPI_INFO, OPENAPI_PATH, SERVICE_NAME } from './identity.ts';
+import { SECURITY_SCHEMES } from './lanes.ts';
 import { governanceRoutes } from './routes.ts';
 
 const PLATFORM = { name: PLATFORM_LISTENER, port: 18010, env: 'GOVERNANCE_PLATFORM_LISTEN' };

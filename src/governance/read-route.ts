@@ -8,6 +8,7 @@ import type { JsonSchema, ParameterSpec, Reply, RequestContext, ResponseSpec, Ro
 import { PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
 import { familyOf } from './identity.ts';
 import type { Capability } from './identity.ts';
+import type { LaneAuth } from './lanes.ts';
 import type { ArtifactMember, LoadedArtifact } from './artifacts.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 
@@ -26,6 +27,11 @@ export interface ReadRoute {
   gate?: boolean;
   /** The answer depends only on what was read at start: compute it once. */
   cached?: boolean;
+  /**
+   * A lane-scoped read: this lane authenticator on both listeners (the worker's gate admits any
+   * lane token first). Without it: the operator on the worker, no credential on the platform.
+   */
+  auth?: LaneAuth;
   params?: Readonly<Record<string, ParameterSpec>>;
   query?: Readonly<Record<string, ParameterSpec>>;
   /** The 200 body's schema (published members share one) and media type (JSON by default). */
@@ -99,7 +105,7 @@ export function stampReadRoutes(reads: readonly ReadRoute[], runtime: () => Gove
       method: 'GET',
       path: read.path,
       listener,
-      auth,
+      auth: read.auth ?? auth,
       summary: read.summary,
       tags: [familyOf(read.path)],
       ...(read.params && { params: read.params }),
@@ -123,7 +129,7 @@ function readHandler(read: ReadRoute, getRuntime: () => GovernanceRuntime): (con
       const artifact = runtime.artifacts.get(id);
       if (artifact.state !== 'valid') return artifactUnavailable(read.path, artifact);
     }
-    if (!read.cached && read.publish === undefined) return read.compute!(runtime, context);
+    if ((!read.cached || read.auth !== undefined) && read.publish === undefined) return read.compute!(runtime, context);
     const key = `reply ${read.path}`;
     let reply = runtime.cache.get(key) as Reply | undefined;
     if (reply === undefined) {

@@ -20,6 +20,8 @@ import { registryReply, schemaReply, schemasReply } from './registry.ts';
 import { databaseReply, hostSnapshotReply, runtimeEvidenceReply, runtimeObservationsReply, runtimeStatusReply } from './runtime-observation.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 import { semanticHarnessReply } from './semantic-harness.ts';
+import { stampWriteRoutes } from './write-route.ts';
+import type { WriteRoute } from './write-route.ts';
 
 const V1 = '/api/v1';
 
@@ -239,7 +241,10 @@ export const READ_ROUTES: readonly ReadRoute[] = [
   ]),
 ];
 
+/** The guarded writes, worker listener only. */
+export const WRITE_ROUTES: readonly WriteRoute[] = [];
+
 /** The whole table, both listeners; `runtime` is only called when a request is served. */
 export function governanceRoutes(runtime: () => GovernanceRuntime): Route[] {
-  return stampReadRoutes(READ_ROUTES, runtime);
+  return [...stampReadRoutes(READ_ROUTES, runtime), ...stampWriteRoutes(WRITE_ROUTES, runtime)];
 }

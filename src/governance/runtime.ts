@@ -4,12 +4,13 @@
 
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger, Route, Store } from '../kernel/index.ts';
+import type { IdempotencyStore, Logger, Route, Store } from '../kernel/index.ts';
 import type { ArtifactSet } from './artifacts.ts';
 import type { GovernanceConfig } from './config.ts';
 import { readJsonFile } from './json-file.ts';
 import type { JsonFile } from './json-file.ts';
 import type { ReadRoute } from './read-route.ts';
+import type { WriteRoute } from './write-route.ts';
 
 /** governance-manifest.json as the kernel writes it (only the fields this service reads). */
 export interface ManifestDocument {
@@ -38,6 +39,8 @@ export interface GovernanceRuntime {
   config: GovernanceConfig;
   version: string;
   store: Store;
+  /** Idempotency-Keys of the guarded writes (and git-host delivery ids), in governance.sqlite. */
+  idempotency: IdempotencyStore;
   artifacts: ArtifactSet;
   manifest: JsonFile<ManifestDocument>;
   stackContract: JsonFile<StackContractDocument>;
@@ -45,9 +48,10 @@ export interface GovernanceRuntime {
   committedOpenApi: JsonFile;
   /** Document path relative to the root (docs/governance.md) -> text, for those the contracts name and that exist. */
   docs: ReadonlyMap<string, string>;
-  /** The full route table (both listeners), and the read routes it was stamped from. */
+  /** The full route table (both listeners), and the read and write routes it was stamped from. */
   routes: readonly Route[];
   reads: readonly ReadRoute[];
+  writes: readonly WriteRoute[];
   log: Logger;
   now: () => number;
   /** Replies computed once per process (catalog reads whose inputs are fixed at start). */

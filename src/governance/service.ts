@@ -1,9 +1,9 @@
 // Assembles the governance service: opens the database, loads and validates the contract
 // artifacts and the manifests, records what this process publishes, and binds the listeners of
-// its role (platform: public read-only; worker: loopback, operator authentication first).
+// its role (platform: read-only; worker: loopback, lane authentication before routing).
 
 import { createHash } from 'node:crypto';
-import { canonicalJson, createLogger, createService, versionTruth } from '../kernel/index.ts';
+import { canonicalJson, compileSchema, createIdempotencyStore, createLogger, createService, versionTruth } from '../kernel/index.ts';
 import type { Logger, ListenerOptions, Service } from '../kernel/index.ts';
 import { loadArtifacts } from './artifacts.ts';
 import { documentPaths } from './docs-check.ts';
@@ -12,8 +12,8 @@ import type { GovernanceConfig } from './config.ts';
 import { openGovernanceDatabase, publicationStarts } from './database.ts';
 import { SERVICE_NAME } from './identity.ts';
 import { readJsonFile } from './json-file.ts';
-import { operatorAuthenticator } from './operator-auth.ts';
-import { READ_ROUTES, governanceRoutes } from './routes.ts';
+import { authenticators, WORKER_GATE } from './lanes.ts';
+import { READ_ROUTES, WRITE_ROUTES, governanceRoutes } from './routes.ts';
 import { readDocs, readManifest, readStackContract } from './runtime.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 
@@ -47,6 +47,7 @@ export async function createGovernanceService(config: GovernanceConfig, options:
     config,
     version: options.version ?? versionTruth(),
     store,
+    idempotency: createIdempotencyStore(store),
     artifacts,
     manifest: readManifest(config.paths.manifest),
     stackContract: readStackContract(config.paths.stackContract),
@@ -54,6 +55,7 @@ export async function createGovernanceService(config: GovernanceConfig, options:
     docs: readDocs(config.paths.root, documentPaths(artifacts)),
     routes,
     reads: READ_ROUTES,
+    writes: WRITE_ROUTES,
     log,
     now,
     cache: new Map(),
@@ -69,13 +71,15 @@ export async function createGovernanceService(config: GovernanceConfig, options:
 
   const listeners: Record<string, ListenerOptions> = {};
   if (config.listeners.platform) listeners[PLATFORM_LISTENER] = { ...config.listeners.platform };
-  if (config.listeners.worker) listeners[WORKER_LISTENER] = { ...config.listeners.worker, authenticate: 'operator' };
+  if (config.listeners.worker) listeners[WORKER_LISTENER] = { ...config.listeners.worker, authenticate: WORKER_GATE };
   return createService({
     name: SERVICE_NAME,
     version: runtime.version,
     routes: routes.filter((route) => route.listener !== undefined && route.listener in listeners),
     listeners,
-    authenticators: { operator: operatorAuthenticator(config.operatorTokens) },
+    authenticators: authenticators(config),
+    // Request schemas assert their formats (date-time, uuid...), as the contract artifacts do.
+    compileSchema: (schema) => compileSchema(schema, { formats: 'assert' }).validate,
     log,
     now,
     onClose: () => store.close(),

@@ -13,6 +13,24 @@ import type { GovernanceServiceOptions } from '../../src/governance/service.ts';
 export const OPERATOR_TOKEN = 'test-operator-token-0001';
 export const AUTH = { authorization: `Bearer ${OPERATOR_TOKEN}` };
 
+/** One token per lane, as startGovernance() configures them. */
+export const LANE_TOKENS = {
+  operator: OPERATOR_TOKEN,
+  bff: 'test-bff-token-0001',
+  mail_producer: 'test-mail-producer-token-0001',
+  mail_consumer: 'test-mail-consumer-token-0001',
+  entitlement_producer: 'test-entitlement-producer-token-0001',
+  entitlement_consumer: 'test-entitlement-consumer-token-0001',
+} as const;
+export type TestLane = keyof typeof LANE_TOKENS;
+
+/** The Authorization header of a lane. */
+export function bearer(lane: TestLane): { authorization: string } {
+  return { authorization: `Bearer ${LANE_TOKENS[lane]}` };
+}
+
+export const GIT_HOST_SECRET = 'test-git-host-secret-0001';
+
 export interface RunningGovernance {
   service: Service;
   platform: string | undefined;
@@ -35,6 +53,12 @@ export async function startGovernance(
       GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0',
       GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0',
       GOVERNANCE_OPERATOR_TOKEN: OPERATOR_TOKEN,
+      GOVERNANCE_BFF_TOKEN: LANE_TOKENS.bff,
+      GOVERNANCE_MAIL_PRODUCER_TOKEN: LANE_TOKENS.mail_producer,
+      GOVERNANCE_MAIL_CONSUMER_TOKEN: LANE_TOKENS.mail_consumer,
+      GOVERNANCE_ENTITLEMENT_PRODUCER_TOKEN: LANE_TOKENS.entitlement_producer,
+      GOVERNANCE_ENTITLEMENT_CONSUMER_TOKEN: LANE_TOKENS.entitlement_consumer,
+      GOVERNANCE_GIT_HOST_WEBHOOK_SECRET: GIT_HOST_SECRET,
       ...options.env,
     },
   });

@@ -1,0 +1,87 @@
+// A guarded write of the governance service as data: its POST path, the lane that may call it,
+// the request schema the kernel checks first (422), whether Idempotency-Key is required, the
+// artifact members it reads, and its handler. stampWriteRoutes() puts each on the worker
+// listener only: the platform listener never answers a write (405 or 404).
+
+import { MIN_IDEMPOTENCY_RETENTION_MS, problem } from '../kernel/index.ts';
+import type { IdempotencyStore, JsonSchema, ParameterSpec, Reply, RequestContext, RequestSpec, ResponseSpec, Route } from '../kernel/index.ts';
+import { WORKER_LISTENER } from './config.ts';
+import { familyOf } from './identity.ts';
+import type { Capability } from './identity.ts';
+import type { RouteAuth } from './lanes.ts';
+import { artifactUnavailable, splitRef } from './read-route.ts';
+import type { Compute } from './read-route.ts';
+import type { GovernanceRuntime } from './runtime.ts';
+
+export interface WriteRoute {
+  path: string;
+  summary: string;
+  auth: Exclude<RouteAuth, 'none'>;
+  capability: Capability;
+  /** The request body's JSON Schema, checked by the kernel before anything else. */
+  schema: JsonSchema;
+  /**
+   * `required`: a request without Idempotency-Key is 400; `optional`: honoured when sent;
+   * `delivery_id`: the route deduplicates on the git host's delivery id itself.
+   */
+  idempotency: 'required' | 'optional' | 'delivery_id';
+  /** Artifact members the handler reads (`<artifact_id>/<member>`): 503 fail closed when invalid. */
+  uses?: readonly string[];
+  params?: Readonly<Record<string, ParameterSpec>>;
+  /** For a `/*` family: its members (others answer 404). */
+  members?: readonly string[];
+  /** Body options beside the schema (raw bytes for a signed route, a smaller limit). */
+  request?: Omit<RequestSpec, 'schema'>;
+  /** Documented outcomes; the kernel adds 400, 401, 403, 404, 409, 413, 415 and 422. */
+  responses: readonly ResponseSpec[];
+  handle: Compute;
+}
+
+/** How long Idempotency-Keys are kept, as the export publishes it. */
+export const IDEMPOTENCY_RETENTION_MS = MIN_IDEMPOTENCY_RETENTION_MS;
+
+/** The worker-listener routes for `writes`. */
+export function stampWriteRoutes(writes: readonly WriteRoute[], getRuntime: () => GovernanceRuntime): Route[] {
+  const store = lazyIdempotencyStore(getRuntime);
+  return writes.map((write) => ({
+    method: 'POST',
+    path: write.path,
+    listener: WORKER_LISTENER,
+    auth: write.auth,
+    summary: write.summary,
+    tags: [familyOf(write.path)],
+    ...(write.params && { params: write.params }),
+    ...(write.members && { members: write.members }),
+    request: { ...write.request, schema: write.schema },
+    ...(write.idempotency !== 'delivery_id' && { idempotency: { store, required: write.idempotency === 'required' } }),
+    responses: write.responses,
+    handler: writeHandler(write, getRuntime),
+  }));
+}
+
+function writeHandler(write: WriteRoute, getRuntime: () => GovernanceRuntime): (context: RequestContext) => Promise<Reply> {
+  const gated = [...new Set((write.uses ?? []).map((ref) => splitRef(ref).artifact))];
+  const familyPrefix = write.path.endsWith('/*') ? write.path.slice(0, -1) : undefined;
+  return async (context) => {
+    const runtime = getRuntime();
+    if (familyPrefix !== undefined && !write.members?.includes(context.params['*'] ?? '')) {
+      return problem(404, 'Not found', { detail: `No route for "${context.path}": the members are ${(write.members ?? []).join(', ')}` });
+    }
+    for (const id of gated) {
+      const artifact = runtime.artifacts.get(id);
+      if (artifact.state !== 'valid') return artifactUnavailable(write.path, artifact);
+    }
+    return write.handle(runtime, context);
+  };
+}
+
+/** The kernel needs the key store when the table is built; the database opens later. */
+function lazyIdempotencyStore(getRuntime: () => GovernanceRuntime): IdempotencyStore {
+  return {
+    retentionMs: IDEMPOTENCY_RETENTION_MS,
+    begin: (request) => getRuntime().idempotency.begin(request),
+    complete: (request) => getRuntime().idempotency.complete(request),
+    abandon: (request) => getRuntime().idempotency.abandon(request),
+    purgeExpired: (now) => getRuntime().idempotency.purgeExpired(now),
+  };
+}
