@@ -1,0 +1,311 @@
+// The seed-000 shell surfaces, run with bash against bundles built once for this file, with a PATH
+// that starts with node_modules/.bin (Node 26). Services and upstreams are real HTTP on loopback.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+// @ts-ignore -- build.mjs is plain JavaScript without declarations.
+import { build } from '../../build.mjs';
+import { CONSUMER_TOKENS, OPERATOR_TOKEN, startTestService } from '../semantic/fixtures/semantic-service.ts';
+import { ROOT, tempDir } from './fixtures/semantic-root.ts';
+
+const OUTDIR = mkdtempSync(join(tmpdir(), 'airlock-bash-dist-'));
+after(() => rmSync(OUTDIR, { recursive: true, force: true }));
+await build({ root: ROOT, outdir: OUTDIR });
+const BIN = join(OUTDIR, 'bin');
+const PATH = `${join(ROOT, 'node_modules', '.bin')}:${process.env['PATH'] ?? ''}`;
+
+interface BashResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json(): any;
+}
+
+function bash(script: string, args: readonly string[], env: Record<string, string> = {}): Promise<BashResult> {
+  const child = spawn('bash', [join(ROOT, 'scripts', script), ...args], {
+    env: { PATH, HOME: process.env['HOME'] ?? '', AIRLOCK_BIN_DIR: BIN, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) })));
+}
+
+async function listen(t: TestContext, handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<string> {
+  const server = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    handler(req, res, body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise<void>((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  }));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function modeOf(path: string): string {
+  return (statSync(path).mode & 0o777).toString(8);
+}
+
+function treeState(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true, encoding: 'utf8' }) as string[]).sort().map((name) => {
+    const stat = statSync(join(dir, name));
+    return `${name} ${stat.isDirectory() ? 'dir' : `${stat.size} ${stat.mtimeMs} ${(stat.mode & 0o777).toString(8)}`}`;
+  });
+}
+
+const SCRIPTS = ['bootstrap.sh', 'install_memory.sh', 'reapply_after_runtime_update.sh', 'plugin_smoke_test.sh', 'vector_store_checks.sh', 'governance-selfcheck.sh'];
+
+test('every seed-000 shell script answers --help with its usage, and refuses an unknown argument with 2', async () => {
+  for (const script of SCRIPTS) {
+    const help = await bash(script, ['--help']);
+    assert.equal(help.code, 0, `${script} --help: ${help.stderr}`);
+    assert.match(help.stdout, new RegExp(`^Usage: ${script.replace('.', '\\.')} `), script);
+    assert.match(help.stdout, /--json/, `${script} documents --json`);
+    if (script === 'vector_store_checks.sh') continue;
+    const unknown = await bash(script, ['--no-such-option']);
+    assert.equal(unknown.code, 2, script);
+    assert.match(unknown.stderr, /unknown argument "--no-such-option"/);
+  }
+});
+
+test('bootstrap.sh writes the configuration with 0600 secrets, keeps it on a second run, replaces it with --force', async (t) => {
+  const prefix = tempDir(t);
+  const first = await bash('bootstrap.sh', ['--prefix', prefix, '--json']);
+  assert.equal(first.code, 0, first.stderr);
+  assert.deepEqual(first.json(), { ok: true, written: true, config: `${prefix}/etc/airlock.env`, data_dir: `${prefix}/var`, secrets: `${prefix}/etc/secrets` });
+  const env = readFileSync(join(prefix, 'etc', 'airlock.env'), 'utf8');
+  for (const line of [`AIRLOCK_DATA_DIR=${prefix}/var`, 'SEMANTIC_LISTEN=127.0.0.1:18020', 'GOVERNANCE_PLATFORM_LISTEN=127.0.0.1:18010', 'GOVERNANCE_WORKER_LISTEN=127.0.0.1:18011',
+    `SEMANTIC_OPERATOR_TOKEN_FILE=${prefix}/etc/secrets/semantic-operator-token`, `SEMANTIC_CONSUMER_TOKENS_FILE=${prefix}/etc/secrets/semantic-consumer-tokens.json`, 'SEMANTIC_ACTIVATION_STAGE=S0']) {
+    assert.ok(env.split('\n').includes(line), `airlock.env has ${line}`);
+  }
+  assert.doesNotMatch(env, /^SEMANTIC_PROJECTION_CASE_ALLOWLIST=/m, 'projection verification stays fail-closed');
+  const secrets = join(prefix, 'etc', 'secrets');
+  assert.equal(modeOf(secrets), '700');
+  for (const file of readdirSync(secrets)) assert.equal(modeOf(join(secrets, file)), '600', file);
+  assert.equal(modeOf(join(prefix, 'etc', 'airlock.env')), '600');
+  const tokens = JSON.parse(readFileSync(join(secrets, 'semantic-consumer-tokens.json'), 'utf8'));
+  assert.deepEqual(Object.keys(tokens), ['live-runtime-contract-check', 'host-runtime-snapshot-export', 'governance-status-bundle-export']);
+  const operator = readFileSync(join(secrets, 'semantic-operator-token'), 'utf8');
+  assert.match(operator, /^[A-Za-z0-9_-]{32}$/);
+  const check = spawn(process.execPath, [join(BIN, 'check_semantic_cdc_matrix.mjs'), '--root', ROOT, '--tokens-file', join(secrets, 'semantic-consumer-tokens.json')]);
+  assert.equal(await new Promise((resolve) => check.on('close', resolve)), 0, 'the generated tokens pass the matrix check');
+
+  chmodSync(join(secrets, 'semantic-operator-token'), 0o644);
+  const kept = await bash('bootstrap.sh', ['--prefix', prefix]);
+  assert.equal(kept.code, 0);
+  assert.match(kept.stdout, /^kept the existing configuration /);
+  assert.equal(readFileSync(join(secrets, 'semantic-operator-token'), 'utf8'), operator);
+  assert.equal(modeOf(join(secrets, 'semantic-operator-token')), '600', 'a loosened mode is put back');
+  const forced = await bash('bootstrap.sh', ['--prefix', prefix, '--force']);
+  assert.equal(forced.code, 0);
+  assert.notEqual(readFileSync(join(secrets, 'semantic-operator-token'), 'utf8'), operator);
+  assert.equal((await bash('bootstrap.sh', ['--prefix', 'relative/dir'])).code, 2);
+});
+
+async function install(prefix: string, ...extra: string[]): Promise<BashResult> {
+  return bash('install_memory.sh', ['--prefix', prefix, '--from', ROOT, '--dist', OUTDIR, '--node', process.execPath, ...extra]);
+}
+
+test('install_memory.sh installs bundles, contracts, configuration and units, and a second run changes nothing', async (t) => {
+  const prefix = tempDir(t);
+  const first = await install(prefix, '--json');
+  assert.equal(first.code, 0, first.stdout + first.stderr);
+  const result = first.json();
+  assert.equal(result.ok, true);
+  assert.ok(result.changed.includes('dist/bin/semantic-api.mjs'));
+  assert.deepEqual(result.units, ['airlock-governance-api-platform-api.service', 'airlock-governance-api-control-api.service', 'airlock-semantic-api.service', 'airlock-semantic-worker.service']);
+  for (const path of ['dist/package-metadata.json', 'configs/stack-contract.json', 'governance-manifest.json', 'contracts/api/semantic_cdc_v1.json', 'scripts/bootstrap.sh', 'scripts/_airlock.sh', 'etc/airlock.env', 'install-state.json', 'README.md']) {
+    assert.ok(existsSync(join(prefix, path)), path);
+  }
+  const unit = readFileSync(join(prefix, 'systemd', 'airlock-governance-api-control-api.service'), 'utf8');
+  assert.match(unit, new RegExp(`^ExecStart=${process.execPath} ${prefix}/dist/bin/governance-api\\.mjs --role control-api$`, 'm'));
+  assert.match(unit, new RegExp(`^EnvironmentFile=${prefix}/etc/airlock\\.env$`, 'm'));
+  const state = JSON.parse(readFileSync(join(prefix, 'install-state.json'), 'utf8'));
+  assert.deepEqual([state.current.version, state.rollback], [JSON.parse(readFileSync(join(OUTDIR, 'package-metadata.json'), 'utf8')).version, []]);
+
+  const before = treeState(prefix);
+  const second = await install(prefix, '--json');
+  assert.equal(second.code, 0, second.stderr);
+  assert.deepEqual(second.json().changed, []);
+  assert.deepEqual(treeState(prefix), before, 'nothing rewritten, not even a timestamp');
+  assert.match((await install(prefix)).stdout, /^install_memory: 0 changed, \d+ unchanged under /m);
+});
+
+test('install_memory.sh --enable copies the units and enables them through systemctl', async (t) => {
+  const prefix = tempDir(t);
+  const fake = tempDir(t);
+  writeFileSync(join(fake, 'systemctl'), `#!/usr/bin/env bash\necho "$*" >> ${join(fake, 'calls')}\n`);
+  chmodSync(join(fake, 'systemctl'), 0o755);
+  const units = join(tempDir(t), 'units');
+  const result = await bash('install_memory.sh', ['--prefix', prefix, '--from', ROOT, '--dist', OUTDIR, '--node', process.execPath, '--enable', '--unit-dir', units], { PATH: `${fake}:${PATH}` });
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(readdirSync(units).sort(), ['airlock-governance-api-control-api.service', 'airlock-governance-api-platform-api.service', 'airlock-semantic-api.service', 'airlock-semantic-worker.service']);
+  assert.deepEqual(readFileSync(join(fake, 'calls'), 'utf8').trim().split('\n'), [
+    'daemon-reload',
+    'enable --now airlock-governance-api-platform-api.service airlock-governance-api-control-api.service airlock-semantic-api.service airlock-semantic-worker.service',
+  ]);
+});
+
+test('install_memory.sh keeps the previous release in the rollback window, which the snapshot reads intact', async (t) => {
+  const prefix = tempDir(t);
+  assert.equal((await install(prefix)).code, 0);
+  const next = tempDir(t);
+  cpSync(OUTDIR, next, { recursive: true });
+  const metadata = JSON.parse(readFileSync(join(next, 'package-metadata.json'), 'utf8'));
+  const previous = metadata.version;
+  metadata.version = 'v0.9.0';
+  writeFileSync(join(next, 'package-metadata.json'), `${JSON.stringify(metadata, null, 2)}\n`);
+  const upgraded = await bash('install_memory.sh', ['--prefix', prefix, '--from', ROOT, '--dist', next, '--node', process.execPath, '--json']);
+  assert.equal(upgraded.code, 0, upgraded.stdout + upgraded.stderr);
+  assert.ok(upgraded.json().changed.includes(`rollback/${previous}/dist`));
+  const state = JSON.parse(readFileSync(join(prefix, 'install-state.json'), 'utf8'));
+  assert.equal(state.current.version, 'v0.9.0');
+  assert.deepEqual(state.rollback.map((r: { version: string; path: string }) => [r.version, r.path]), [[previous, `rollback/${previous}`]]);
+  const snapshot = spawn(process.execPath, [join(BIN, 'export_host_runtime_snapshot.mjs'), '--root', prefix, '--data-dir', join(prefix, 'var')]);
+  let text = '';
+  snapshot.stdout.on('data', (chunk) => (text += chunk));
+  assert.equal(await new Promise((resolve) => snapshot.on('close', resolve)), 0, text);
+  assert.deepEqual(JSON.parse(text).rollback_window.rollback.map((r: { version: string; intact: boolean }) => [r.version, r.intact]), [[previous, true]]);
+});
+
+test('install_memory.sh exits 2 without a build to install', async (t) => {
+  const result = await bash('install_memory.sh', ['--prefix', tempDir(t), '--from', ROOT, '--dist', tempDir(t)]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /package-metadata\.json" is missing \(npm run build makes dist\/\)/);
+});
+
+test('reapply_after_runtime_update.sh restores units and secret modes, and exits 1 while a bundle drifts', async (t) => {
+  const prefix = tempDir(t);
+  assert.equal((await install(prefix)).code, 0);
+  rmSync(join(prefix, 'systemd', 'airlock-semantic-worker.service'));
+  chmodSync(join(prefix, 'etc', 'secrets', 'semantic-consumer-tokens.json'), 0o644);
+  const restored = await bash('reapply_after_runtime_update.sh', ['--prefix', prefix, '--node', process.execPath]);
+  assert.equal(restored.code, 0, restored.stdout + restored.stderr);
+  assert.match(restored.stdout, /^re-applied: systemd\/airlock-semantic-worker\.service$/m);
+  assert.match(restored.stdout, /^all 4 checks passed$/m);
+  assert.equal(modeOf(join(prefix, 'etc', 'secrets', 'semantic-consumer-tokens.json')), '600');
+
+  appendFileSync(join(prefix, 'dist', 'bin', 'semantic-api.mjs'), '// changed by a runtime update\n');
+  const drifted = await bash('reapply_after_runtime_update.sh', ['--prefix', prefix, '--node', process.execPath]);
+  assert.equal(drifted.code, 1);
+  assert.match(drifted.stdout, /file "dist\/bin\/semantic-api\.mjs": package-metadata says sha256 .*; installed file says sha256/);
+  const fixed = await bash('reapply_after_runtime_update.sh', ['--prefix', prefix, '--from', ROOT, '--dist', OUTDIR, '--node', process.execPath, '--json']);
+  assert.equal(fixed.code, 0, fixed.stdout);
+  assert.equal(fixed.json().ok, true);
+  assert.equal((await bash('reapply_after_runtime_update.sh', ['--prefix', tempDir(t)])).code, 2);
+});
+
+function tokenEnv(t: TestContext): Record<string, string> {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, 'tokens.json'), JSON.stringify(CONSUMER_TOKENS));
+  return { SEMANTIC_OPERATOR_TOKEN: OPERATOR_TOKEN, SEMANTIC_CONSUMER_TOKENS_FILE: join(dir, 'tokens.json') };
+}
+
+test('plugin_smoke_test.sh passes against the running API within its request budget', async (t) => {
+  const service = await startTestService(t);
+  const result = await bash('plugin_smoke_test.sh', ['--base-url', service.url, '--max-requests', '12', '--json'], tokenEnv(t));
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  const report = result.json();
+  assert.deepEqual([report.ok, report.timed_out, report.max_requests], [true, false, 12]);
+  assert.equal(report.result.mode, 'smoke');
+  assert.ok(report.result.requests <= 12);
+  const text = await bash('plugin_smoke_test.sh', ['--base-url', service.url], tokenEnv(t));
+  assert.match(text.stdout, /^smoke test passed against http:\/\/127\.0\.0\.1:\d+ \(at most 20 requests\)$/m);
+});
+
+test('plugin_smoke_test.sh fails when the budget, the time or the service falls short', async (t) => {
+  const service = await startTestService(t);
+  const env = tokenEnv(t);
+  const budget = await bash('plugin_smoke_test.sh', ['--base-url', service.url, '--max-requests', '2'], env);
+  assert.equal(budget.code, 1);
+  assert.match(budget.stdout, /Request budget of 2 spent before/);
+  const wrong = await bash('plugin_smoke_test.sh', ['--base-url', service.url], { ...env, SEMANTIC_OPERATOR_TOKEN: 'not-the-operator-token-000000000' });
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stdout, /expected 200, got 401/);
+  // A double that answers correctly but slowly: the time limit stops the run.
+  const timers = new Set<NodeJS.Timeout>();
+  t.after(() => timers.forEach((timer) => clearTimeout(timer)));
+  const slow = await listen(t, (req, res, body) => {
+    const forward = async () => {
+      const answer = await fetch(`${service.url}${req.url}`, { method: req.method!, headers: req.headers as Record<string, string>, ...(body && { body }) });
+      res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([name]) => !['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)))).end(Buffer.from(await answer.arrayBuffer()));
+    };
+    // The smoke run is killed mid-request: the forwarded request's failure ends this connection.
+    timers.add(setTimeout(() => void forward().catch((error: Error) => res.destroy(error)), 700));
+  });
+  const timed = await bash('plugin_smoke_test.sh', ['--base-url', slow, '--timeout', '2', '--json'], env);
+  assert.equal(timed.code, 1);
+  assert.deepEqual([timed.json().timed_out, timed.json().result], [true, null]);
+  const closed = await bash('plugin_smoke_test.sh', ['--base-url', 'http://127.0.0.1:9'], env);
+  assert.equal(closed.code, 2);
+  assert.equal((await bash('plugin_smoke_test.sh', ['--max-requests', '0'])).code, 2);
+});
+
+/** A loopback double of a Qdrant-compatible vector store holding one collection. */
+async function vectorStore(t: TestContext, options: { status?: string; size?: number; points?: number; hits?: unknown[]; apiKey?: string } = {}): Promise<{ url: string; searches: unknown[] }> {
+  const searches: unknown[] = [];
+  const size = options.size ?? 4;
+  const url = await listen(t, (req, res, body) => {
+    const send = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    if (options.apiKey !== undefined && req.headers['api-key'] !== options.apiKey) return send(403, { status: { error: 'forbidden' } });
+    if (req.method === 'GET' && req.url === '/collections/memory') {
+      return send(200, { result: { status: options.status ?? 'green', points_count: options.points ?? 2, config: { params: { vectors: { size, distance: 'Cosine' } } } }, status: 'ok', time: 0.001 });
+    }
+    if (req.method === 'POST' && req.url === '/collections/memory/points/search') {
+      const request = JSON.parse(body);
+      searches.push(request);
+      if (!Array.isArray(request.vector) || request.vector.length !== size) return send(400, { status: { error: 'wrong vector size' } });
+      return send(200, { result: options.hits ?? [{ id: 1, score: 0.93 }, { id: 'b2', score: 0.41 }], status: 'ok', time: 0.001 });
+    }
+    send(404, { status: { error: 'Not found: Collection does not exist' } });
+  });
+  return { url, searches };
+}
+
+test('vector_store_checks.sh verifies a collection and a search against a Qdrant-compatible API', async (t) => {
+  const store = await vectorStore(t, { apiKey: 'vector-store-key' });
+  const keyFile = join(tempDir(t), 'key');
+  writeFileSync(keyFile, 'vector-store-key\n');
+  const result = await bash('vector_store_checks.sh', ['--url', store.url, '--collection', 'memory', '--vector-size', '4', '--api-key-file', keyFile, '--json']);
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.deepEqual(result.json().collection, { name: 'memory', status: 'green', vector_size: 4, vector_name: null, points_count: 2, search_hits: 2 });
+  assert.deepEqual(store.searches, [{ vector: [1, 0, 0, 0], limit: 3, with_payload: false, with_vector: false }]);
+  const envFile = join(tempDir(t), 'airlock.env');
+  writeFileSync(envFile, `SEMANTIC_VECTOR_STORE_URL=${store.url}\n`);
+  const fromEnv = await bash('vector_store_checks.sh', ['--env-file', envFile, '--collection', 'memory', '--api-key-file', keyFile]);
+  assert.equal(fromEnv.code, 0, fromEnv.stderr);
+  assert.match(fromEnv.stdout, /^all 2 checks passed$/m);
+});
+
+test('vector_store_checks.sh fails a red, missing, mis-sized or empty collection, and exits 2 when unreachable', async (t) => {
+  const cases: [Parameters<typeof vectorStore>[1], string[], RegExp][] = [
+    [{ status: 'red' }, [], /collection "memory" has status "red", expected green, yellow, grey/],
+    [{}, ['--vector-size', '8'], /collection "memory" holds vectors of size 4, expected 8/],
+    [{ hits: [] }, [], /search returned nothing from a collection of 2 points/],
+    [{ hits: [{ id: 1 }] }, [], /search returned a point without an id and a numeric score/],
+  ];
+  for (const [options, extra, reason] of cases) {
+    const store = await vectorStore(t, options);
+    const result = await bash('vector_store_checks.sh', ['--url', store.url, '--collection', 'memory', ...extra]);
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stdout, reason);
+  }
+  const store = await vectorStore(t);
+  const missing = await bash('vector_store_checks.sh', ['--url', store.url, '--collection', 'absent']);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stdout, /GET \/collections\/absent answered 404/);
+  assert.equal((await bash('vector_store_checks.sh', ['--url', 'http://127.0.0.1:9', '--collection', 'memory'])).code, 2);
+  assert.equal((await bash('vector_store_checks.sh', ['--url', store.url])).code, 2);
+});
