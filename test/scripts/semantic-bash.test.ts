@@ -309,3 +309,56 @@ test('vector_store_checks.sh fails a red, missing, mis-sized or empty collection
   assert.equal((await bash('vector_store_checks.sh', ['--url', 'http://127.0.0.1:9', '--collection', 'memory'])).code, 2);
   assert.equal((await bash('vector_store_checks.sh', ['--url', store.url])).code, 2);
 });
+
+/** The text README.md needs for check_docs_contract (requested from the lead), and the two docs/sweep.md edits. */
+const README_FILE_SURFACES = readFileSync(join(import.meta.dirname, 'fixtures', 'readme-file-surfaces.md'), 'utf8');
+
+/** A copy of this checkout's sources, docs and contracts (no dist/, node_modules/ or .git). */
+function checkoutCopy(t: TestContext): string {
+  const copy = tempDir(t);
+  for (const path of ['README.md', 'docs', 'scripts', 'src', 'test', 'contracts', 'configs', 'governance-manifest.json']) cpSync(join(ROOT, path), join(copy, path), { recursive: true });
+  return copy;
+}
+
+function fixDocs(copy: string): void {
+  appendFileSync(join(copy, 'README.md'), README_FILE_SURFACES);
+  const sweep = join(copy, 'docs', 'sweep.md');
+  if (existsSync(sweep)) {
+    writeFileSync(sweep, readFileSync(sweep, 'utf8')
+      .replace('(`/api/v1/planning/sessions/{session_id}`)', '(`/api/v1/acp/assertions/context-capability/{tool_name}`)')
+      .replace('| `configs/mail-admission.json` |', '| configs/mail-admission.json (in the target repository) |'));
+  }
+}
+
+test('governance-selfcheck.sh passes on a checkout whose README names the file surfaces, and reports each step with --json', async (t) => {
+  const copy = checkoutCopy(t);
+  fixDocs(copy);
+  const text = await bash('governance-selfcheck.sh', ['--root', copy]);
+  assert.equal(text.code, 0, text.stdout + text.stderr);
+  assert.match(text.stdout, /^selfcheck passed: 7 steps$/m);
+  const json = await bash('governance-selfcheck.sh', ['--root', copy, '--json']);
+  assert.equal(json.code, 0);
+  const report = json.json();
+  assert.deepEqual(report.steps.map((s: { step: string; exit_code: number }) => [s.step, s.exit_code]), [
+    ['check_contract_schemas', 0], ['check_semantic_cdc_matrix', 0], ['verify_isolation_domain_walls', 0], ['check_docs_contract', 0],
+    ['check_module_features_contract', 0], ['check_runtime_materialization_drift', 0], ['export-governance-metadata', 0],
+  ]);
+  assert.equal(report.steps[3].result.ok, true);
+});
+
+test('governance-selfcheck.sh exits 1 naming the step that failed', async (t) => {
+  const copy = checkoutCopy(t);
+  fixDocs(copy);
+  const cdc = join(copy, 'contracts', 'api', 'semantic_cdc_v1.json');
+  const doc = JSON.parse(readFileSync(cdc, 'utf8'));
+  doc.ts01_consumer_matrix.consumers[4].claims_green = true;
+  writeFileSync(cdc, JSON.stringify(doc));
+  writeFileSync(join(copy, 'scripts', 'undocumented_check.ts'), '');
+  const result = await bash('governance-selfcheck.sh', ['--root', copy]);
+  assert.equal(result.code, 1);
+  assert.match(result.stdout, /^FAIL check_semantic_cdc_matrix \(exit 1\)$/m);
+  assert.match(result.stdout, /^FAIL check_docs_contract \(exit 1\)$/m);
+  assert.match(result.stdout, /command "undocumented_check" is not named in README\.md or docs\/\*\.md/);
+  assert.match(result.stdout, /^selfcheck FAILED: 3 failed, 0 could not run$/m);
+  assert.equal((await bash('governance-selfcheck.sh', ['--root', join(copy, 'absent')])).code, 2);
+});
