@@ -2,6 +2,8 @@
 // names exists, every schema it names resolves, every tool it names is in the tool-action
 // registry, and every artifact member is published or read by some route (and the reverse).
 
+import { canonicalJson } from '../kernel/index.ts';
+import type { JsonValue } from '../kernel/index.ts';
 import { SCHEMA_ID_PREFIX } from './artifacts.ts';
 import type { ArtifactDocument } from './artifacts.ts';
 import { splitRef } from './read-route.ts';
@@ -41,6 +43,49 @@ function walkStrings(value: unknown, key: string, visit: (text: string, key: str
   if (typeof value === 'string') visit(value, key);
   else if (Array.isArray(value)) for (const item of value) walkStrings(item, key, visit);
   else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) walkStrings(v, k, visit);
+}
+
+/**
+ * Route states named in the artifacts (`{method, path, state}`): an enabled route is served with
+ * that method, a planned or disabled one is not.
+ */
+export function routeStateProblems(runtime: GovernanceRuntime): DriftItem[] {
+  const problems: DriftItem[] = [];
+  for (const [id, document] of validDocuments(runtime)) {
+    walkRouteStates(document.content, (entry) => {
+      const served = runtime.routes.filter((r) => r.method === entry.method);
+      const isServed = resolvesToRoute(entry.path, served);
+      if (entry.state === 'enabled' && !isServed) problems.push({ kind: 'route_state_unserved', subject: id, detail: `${entry.method} ${entry.path} is "enabled" but not served` });
+      if (entry.state !== 'enabled' && isServed) problems.push({ kind: 'route_state_stale', subject: id, detail: `${entry.method} ${entry.path} is served but "${entry.state}" in the contract` });
+    });
+  }
+  return problems;
+}
+
+function walkRouteStates(value: unknown, visit: (entry: { method: string; path: string; state: string }) => void): void {
+  if (Array.isArray(value)) for (const item of value) walkRouteStates(item, visit);
+  else if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    if (typeof record['method'] === 'string' && typeof record['path'] === 'string' && typeof record['state'] === 'string') {
+      visit({ method: record['method'], path: record['path'], state: record['state'] });
+    }
+    for (const child of Object.values(record)) walkRouteStates(child, visit);
+  }
+}
+
+/** Every write route's request schema that names a contract schema equals that schema file. */
+export function requestSchemaProblems(runtime: GovernanceRuntime): DriftItem[] {
+  const problems: DriftItem[] = [];
+  for (const write of runtime.writes) {
+    const id = (write.schema as { $id?: unknown }).$id;
+    if (typeof id !== 'string' || !id.startsWith(SCHEMA_ID_PREFIX)) continue;
+    const contract = runtime.artifacts.schemas.get(id);
+    if (!contract) problems.push({ kind: 'request_schema_missing', subject: id, detail: `POST ${write.path} validates against "${id}", which is not under schemas/` });
+    else if (canonicalJson(contract.document as JsonValue) !== canonicalJson(write.schema as JsonValue)) {
+      problems.push({ kind: 'request_schema_drift', subject: id, detail: `POST ${write.path} validates against another "${id}" than ${contract.file}: rebuild or restart with matching contracts` });
+    }
+  }
+  return problems;
 }
 
 /** Route refs and schema refs named anywhere in the artifacts' content. */
@@ -98,8 +143,12 @@ export function coverageProblems(runtime: GovernanceRuntime): DriftItem[] {
   const problems: DriftItem[] = [];
   const used = new Set<string>();
   const needed = new Map<string, string[]>();
-  for (const read of runtime.reads) {
-    for (const ref of [...(read.publish ? [read.publish] : []), ...(read.uses ?? [])]) {
+  const routes = [
+    ...runtime.reads.map((read) => ({ path: read.path, refs: [...(read.publish ? [read.publish] : []), ...(read.uses ?? [])] })),
+    ...runtime.writes.map((write) => ({ path: `POST ${write.path}`, refs: write.uses ?? [] })),
+  ];
+  for (const read of routes) {
+    for (const ref of read.refs) {
       used.add(ref);
       const { artifact, member } = splitRef(ref);
       needed.set(artifact, [...(needed.get(artifact) ?? []), read.path]);

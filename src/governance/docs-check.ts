@@ -5,7 +5,7 @@
 import type { ArtifactSet } from './artifacts.ts';
 import type { DriftItem } from './crossrefs.ts';
 import { familyOf } from './identity.ts';
-import { getPaths, resolvesToRoute } from './route-ref.ts';
+import { resolvesToRoute } from './route-ref.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 
 interface CatalogDocument {
@@ -60,9 +60,9 @@ function plannedPaths(runtime: GovernanceRuntime): { path: string }[] {
 
 export function docsProblems(runtime: GovernanceRuntime): DriftItem[] {
   const problems: DriftItem[] = [];
-  const served = getPaths(runtime.routes).map((path) => ({ path }));
+  const served = [...new Set(runtime.routes.map((r) => r.path))].map((path) => ({ path }));
   const known = [...served, ...plannedPaths(runtime)];
-  const families = new Set(runtime.reads.map((r) => familyOf(r.path)));
+  const families = new Set([...runtime.reads, ...runtime.writes].map((r) => familyOf(r.path)));
   const covered = new Set<string>();
   for (const doc of documents(runtime.artifacts)) {
     const text = runtime.docs.get(doc.path);

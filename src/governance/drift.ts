@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson, json } from '../kernel/index.ts';
 import type { Reply } from '../kernel/index.ts';
-import { coverageProblems, referenceProblems, toolProblems } from './crossrefs.ts';
+import { coverageProblems, referenceProblems, requestSchemaProblems, routeStateProblems, toolProblems } from './crossrefs.ts';
 import type { DriftItem } from './crossrefs.ts';
 import { docsProblems } from './docs-check.ts';
 import { CAPABILITIES, OPENAPI_PATH, SERVICE_NAME } from './identity.ts';
@@ -21,6 +21,8 @@ export const DRIFT_CHECKS = [
   'committed OpenAPI export matches the route table',
   'every artifact and schema is valid, and every member is published or read',
   'every route and schema an artifact names resolves',
+  'every route an artifact marks enabled is served, and no planned one is',
+  'every write route validates against the request schema of the contracts',
   'every tool an artifact names is in the tool-action registry',
   'every document exists, carries the docs-standard headings, mentions only known routes and covers every family',
 ] as const;
@@ -33,6 +35,8 @@ export function computeDrift(runtime: GovernanceRuntime): DriftItem[] {
     ...openApiProblems(runtime),
     ...coverageProblems(runtime),
     ...referenceProblems(runtime),
+    ...routeStateProblems(runtime),
+    ...requestSchemaProblems(runtime),
     ...toolProblems(runtime),
     ...docsProblems(runtime),
   ].sort((a, b) => (a.kind + a.subject + a.detail < b.kind + b.subject + b.detail ? -1 : 1));

@@ -23,6 +23,8 @@ export const CAPABILITIES = {
   'context-capability-assertion': 'CRM context-capability assertions; unknown companies denied before any upstream call',
   'semantic-harness-admission': 'Admission contract of the semantic S0 projection-verification harness, read from its contracts',
   'agent-bootstrap': 'Role-filtered agent bootstrap context and module-scoped action context',
+  'admission-review': 'Admission dry-run: the seed\'s review order on a tool payload, a verdict per mandatory item; admits nothing',
+  'compatibility-check': 'Schema compatibility in the registry modes, against a schema, versions or a contract family',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -6,7 +6,7 @@ import type { Reply } from '../kernel/index.ts';
 import { computeDrift } from './drift.ts';
 import { toolRegistry } from './crossrefs.ts';
 import { CAPABILITIES, familyOf, OPENAPI_INFO, SERVICE_NAME } from './identity.ts';
-import { artifactMember, routeArtifacts } from './read-route.ts';
+import { artifactMember, routeArtifacts, splitRef } from './read-route.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 
 export function versionTruthReply(runtime: GovernanceRuntime): Reply {
@@ -48,8 +48,13 @@ export function capabilitiesReply(runtime: GovernanceRuntime): Reply {
     service: SERVICE_NAME,
     capabilities: Object.entries(CAPABILITIES).map(([id, description]) => {
       const reads = runtime.reads.filter((r) => r.capability === id);
-      const failing = reads.filter((r) => r.gate !== false && routeArtifacts(r).some((a) => runtime.artifacts.get(a).state !== 'valid')).map((r) => r.path);
-      return { id, description, declared_in_manifest: declared.includes(id), routes: reads.map((r) => r.path), state: failing.length === 0 ? 'enabled' : 'degraded', failing_closed: failing };
+      const writes = runtime.writes.filter((w) => w.capability === id);
+      const failing = [
+        ...reads.filter((r) => r.gate !== false && routeArtifacts(r).some((a) => runtime.artifacts.get(a).state !== 'valid')).map((r) => r.path),
+        ...writes.filter((w) => (w.uses ?? []).some((ref) => runtime.artifacts.get(splitRef(ref).artifact).state !== 'valid')).map((w) => `POST ${w.path}`),
+      ];
+      const routes = [...reads.map((r) => r.path), ...writes.map((w) => `POST ${w.path}`)];
+      return { id, description, declared_in_manifest: declared.includes(id), routes, state: failing.length === 0 ? 'enabled' : 'degraded', failing_closed: failing };
     }),
   });
 }

@@ -5,6 +5,8 @@
 
 import { HEALTH_TYPE } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
+import { admissionDryRunReply, DRY_RUN_INPUT_SCHEMA, DRY_RUN_RESULT_SCHEMA } from './admission-dry-run.ts';
+import { COMPATIBILITY_INPUT_SCHEMA, COMPATIBILITY_RESULT_SCHEMA, compatibilityCheckReply } from './compatibility-route.ts';
 import { actionContextReply, agentCatalogReply, bootstrapReply, readOnlyCapabilityReply } from './agent-context.ts';
 import { contextCapabilityReply } from './crm-assertion.ts';
 import { driftReply } from './drift.ts';
@@ -242,7 +244,24 @@ export const READ_ROUTES: readonly ReadRoute[] = [
 ];
 
 /** The guarded writes, worker listener only. */
-export const WRITE_ROUTES: readonly WriteRoute[] = [];
+export const WRITE_ROUTES: readonly WriteRoute[] = [
+  {
+    path: `${V1}/tools/admission/dry-run`, summary: 'Admission dry-run: the review order step by step, a verdict per mandatory item; admits nothing',
+    auth: 'operator', capability: 'admission-review', schema: DRY_RUN_INPUT_SCHEMA, idempotency: 'optional',
+    uses: ['contracts_governance/admission-governance', 'contracts_governance/docs-standard', 'acp_contracts/tool-action-registry'],
+    responses: [{ status: 200, description: 'The checklist: green only when every mandatory item passes and no drift blocks', schema: DRY_RUN_RESULT_SCHEMA }],
+    handle: admissionDryRunReply,
+  },
+  {
+    path: `${V1}/contracts/compatibility/check`, summary: 'Compatibility of a proposed JSON Schema in a registry mode, against a schema, versions or a contract family',
+    auth: 'operator', capability: 'compatibility-check', schema: COMPATIBILITY_INPUT_SCHEMA, idempotency: 'optional',
+    responses: [
+      { status: 200, description: 'is_compatible and one message per breaking change, each naming its JSON Pointer', schema: COMPATIBILITY_RESULT_SCHEMA },
+      { status: 404, description: 'No schema of this contract family' },
+    ],
+    handle: compatibilityCheckReply,
+  },
+];
 
 /** The whole table, both listeners; `runtime` is only called when a request is served. */
 export function governanceRoutes(runtime: () => GovernanceRuntime): Route[] {

@@ -32,7 +32,7 @@ export interface ManifestService {
 
 export interface StackContractDocument {
   contract_version: number;
-  services: { service: string; executables: { name: string; role: string; args?: string[]; listeners: { name: string; port: number; env: string; host: string }[] }[] }[];
+  services: { service: string; verify?: string[]; executables: { name: string; role: string; args?: string[]; listeners: { name: string; port: number; env: string; host: string }[] }[] }[];
 }
 
 export interface GovernanceRuntime {

@@ -79,3 +79,10 @@ export async function startGovernance(
     },
   };
 }
+
+/** Rows per evidence table, as GET /api/v1/tools/runtime-evidence reports them. */
+export async function evidenceRows(running: RunningGovernance): Promise<Record<string, number>> {
+  const { send } = await import('../helpers/http.ts');
+  const body = (await send(`${running.platform ?? running.worker}/api/v1/tools/runtime-evidence`, { headers: AUTH })).json() as { tables: { table: string; rows: number }[] };
+  return Object.fromEntries(body.tables.map((t) => [t.table, t.rows]));
+}

@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { send } from '../helpers/http.ts';
-import { READ_ROUTES } from '../../src/governance/routes.ts';
+import { READ_ROUTES, WRITE_ROUTES } from '../../src/governance/routes.ts';
 import { AUTH, startGovernance } from './_service.ts';
 import type { RunningGovernance } from './_service.ts';
 import { rootEnv, startCrmDouble, tempRoot } from './_fixtures.ts';
@@ -16,7 +16,10 @@ interface Operation {
 let root: TempRoot;
 let crm: CrmDouble;
 let running: RunningGovernance;
+let exported: Record<string, Record<string, Operation>>;
+/** The public reads: GET operations whose route needs no lane token on the platform listener. */
 let paths: Record<string, Record<string, Operation>>;
+const template = (path: string) => path.replace(/:([a-z_]+)/g, '{$1}');
 
 before(async () => {
   root = tempRoot();
@@ -25,7 +28,9 @@ before(async () => {
     role: 'test',
     env: { ...rootEnv(root.root), GOVERNANCE_CRM_UPSTREAM_URL: crm.url, GOVERNANCE_CRM_KNOWN_COMPANIES: 'tenant-a/company-1' },
   });
-  paths = ((await send(`${running.platform}/api/v1/openapi.json`)).json() as { paths: typeof paths }).paths;
+  exported = ((await send(`${running.platform}/api/v1/openapi.json`)).json() as { paths: typeof paths }).paths;
+  const publicPaths = new Set(READ_ROUTES.filter((r) => r.auth === undefined).map((r) => template(r.path)));
+  paths = Object.fromEntries(Object.entries(exported).filter(([path]) => publicPaths.has(path)).map(([path, ops]) => [path, { get: ops['get']! }]));
 });
 
 after(async () => {
@@ -47,17 +52,25 @@ function sample(path: string, operation: Operation): string {
   return query.size > 0 ? `${concrete}?${query}` : concrete;
 }
 
-test('the export lists every read route once, GET only, on both listeners, with a 200 schema', () => {
-  const exported = Object.keys(paths).sort();
-  const expected = READ_ROUTES.map((r) => r.path.replace(/:([a-z_]+)/g, '{$1}')).sort();
-  assert.deepEqual(exported, expected);
-  for (const [path, operations] of Object.entries(paths)) {
-    assert.deepEqual(Object.keys(operations), ['get'], path);
-    assert.deepEqual(operations['get']!['x-airlock-listeners'], ['platform', 'worker'], path);
-    assert.ok(operations['get']!.responses['200']?.content, `${path}: 200 has a schema`);
-    assert.ok(operations['get']!.responses['503'], `${path}: the fail-closed 503 is documented`);
+test('the export lists every read once on both listeners and every write once on the worker, each with its success schema', () => {
+  const gets = Object.keys(exported).filter((path) => exported[path]!['get']).sort();
+  assert.deepEqual(gets, READ_ROUTES.map((r) => template(r.path)).sort());
+  for (const path of gets) {
+    const operation = exported[path]!['get']!;
+    assert.deepEqual(operation['x-airlock-listeners'], ['platform', 'worker'], path);
+    assert.ok(operation.responses['200']?.content, `${path}: 200 has a schema`);
+    assert.ok(operation.responses['503'], `${path}: the fail-closed 503 is documented`);
   }
-  assert.ok(exported.length >= 110, `${exported.length} routes`);
+  const posts = Object.keys(exported).filter((path) => exported[path]!['post']).sort();
+  const expected = WRITE_ROUTES.flatMap((w) => (w.members ? w.members.map((m) => `${w.path.slice(0, -1)}${m}`) : [template(w.path)])).sort();
+  assert.deepEqual(posts, expected);
+  for (const path of posts) {
+    const operation = exported[path]!['post']!;
+    assert.deepEqual(operation['x-airlock-listeners'], ['worker'], path);
+    assert.ok(Object.keys(operation.responses).some((status) => /^20[01]$/.test(status) && operation.responses[status]?.content), `${path}: a success schema`);
+    assert.ok(operation.responses['422'] && operation.responses['401'], `${path}: 401 and 422 documented`);
+  }
+  assert.ok(gets.length >= 110, `${gets.length} read routes`);
 });
 
 test('platform listener: a real 200 on every documented route, driven from the export', async () => {
@@ -89,8 +102,9 @@ test('platform listener: 404 on fake routes, also beside real families and param
   }
 });
 
-test('platform listener: 405 with Allow for every write method on every documented route', async () => {
+test('platform listener: 405 with Allow for every write method on every documented public read', async () => {
   for (const path of Object.keys(paths)) {
+    if (exported[path]!['post']) continue;
     for (const method of ['POST', 'PUT', 'DELETE']) {
       const response = await send(`${running.platform}${sample(path, paths[path]!['get']!)}`, { method });
       assert.equal(response.status, 405, `${method} ${path}`);
