@@ -25,6 +25,7 @@ export const CAPABILITIES = {
   'agent-bootstrap': 'Role-filtered agent bootstrap context and module-scoped action context',
   'admission-review': 'Admission dry-run: the seed\'s review order on a tool payload, a verdict per mandatory item; admits nothing',
   'compatibility-check': 'Schema compatibility in the registry modes, against a schema, versions or a contract family',
+  'planning-sessions': 'Planning sessions backed by sqlite: BFF session writes, review rounds, owner decisions and per-session readbacks; no materialization authority',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

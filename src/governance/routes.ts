@@ -17,6 +17,7 @@ import { openApiDocument } from './openapi-export.ts';
 import { capabilitiesReply, metricsReply, projectionCatalogReply, versionTruthReply } from './platform-truth.ts';
 import { stampReadRoutes } from './read-route.ts';
 import type { ReadRoute } from './read-route.ts';
+import { PLANNING_READS, PLANNING_WRITES } from './planning/routes.ts';
 import { productionReadinessRoute, readinessRoute } from './readiness.ts';
 import { registryReply, schemaReply, schemasReply } from './registry.ts';
 import { databaseReply, hostSnapshotReply, runtimeEvidenceReply, runtimeObservationsReply, runtimeStatusReply } from './runtime-observation.ts';
@@ -241,6 +242,7 @@ export const READ_ROUTES: readonly ReadRoute[] = [
     ['/planning/interaction-lanes/start-review-round', 'start-review-round', 'Review-round lane descriptor'],
     ['/planning/events/catalog', 'events-catalog', 'Planning event vocabulary'],
   ]),
+  ...PLANNING_READS,
 ];
 
 /** The guarded writes, worker listener only. */
@@ -261,6 +263,7 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
     ],
     handle: compatibilityCheckReply,
   },
+  ...PLANNING_WRITES,
 ];
 
 /** The whole table, both listeners; `runtime` is only called when a request is served. */
