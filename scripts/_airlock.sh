@@ -74,3 +74,12 @@ airlock_write_if_changed() {
     echo changed
   fi
 }
+
+# airlock_read_env_file FILE: exports the variables of an installer configuration (bootstrap.sh).
+airlock_read_env_file() {
+  [ -r "$1" ] || airlock_die "cannot read \"$1\""
+  set -a
+  # shellcheck disable=SC1090 # an installer configuration chosen at run time
+  . "$1"
+  set +a
+}

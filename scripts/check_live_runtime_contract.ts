@@ -7,7 +7,7 @@ import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main, us
 import OPENAPI from '../contracts/api/semantic_openapi_v1.json' with { type: 'json' };
 import { formatChecks, report } from './_semantic/check-report.ts';
 import { createHttpClient, parseBaseUrl, Unreachable } from './_semantic/http-client.ts';
-import { readJsonFile } from './_semantic/json-file.ts';
+import { readJsonAt } from './_semantic/json-file.ts';
 import { planLiveProbes, runLiveProbes } from './_semantic/live-contract.ts';
 import { consumerToken, operatorToken, TOKEN_OPTIONS } from './_semantic/tokens.ts';
 
@@ -47,7 +47,7 @@ const command = defineCommand({
     if (baseUrl === undefined) usageError(`Invalid --base-url "${values['base-url']}": use an http(s) URL without query`);
     const maxRequests = positiveInteger(values['max-requests'], '--max-requests');
     const timeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms');
-    const openapi = values.openapi === undefined ? OPENAPI : readJsonFile('.', values.openapi).doc;
+    const openapi = values.openapi === undefined ? OPENAPI : readJsonAt(values.openapi).doc;
     const operator = operatorToken(io.env, values['operator-token-file']);
     const consumer = consumerToken(CONSUMER, io.env, { tokenFile: values['consumer-token-file'], tokensFile: values['consumer-tokens-file'] });
     const missing = [

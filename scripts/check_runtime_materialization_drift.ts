@@ -3,11 +3,12 @@
 // (dist/package-metadata.json hashes) and the contracts this build carries; with --check-live also
 // the running semantic API. Each difference names its subject and what both sides say.
 
-import { defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main, usageError, versionTruth } from '../src/kernel/index.ts';
+import { defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main, versionTruth } from '../src/kernel/index.ts';
 import { check, formatChecks, report } from './_semantic/check-report.ts';
 import type { Check } from './_semantic/check-report.ts';
-import { createHttpClient, parseBaseUrl, Unreachable } from './_semantic/http-client.ts';
-import { readInstallRoot, stackExecutables } from './_semantic/install-root.ts';
+import { Unreachable } from './_semantic/http-client.ts';
+import { readInstallRoot } from './_semantic/install-root.ts';
+import { liveClient } from './_semantic/live-target.ts';
 import {
   buildAgainstFiles, bundlesAgainstMetadata, describeDifference, liveAgainstRoot, manifestAgainstContracts, stackAgainstManifest,
 } from './_semantic/materialization-drift.ts';
@@ -41,14 +42,9 @@ const command = defineCommand({
       ['build_vs_files', buildAgainstFiles(root, versionTruth())],
     ];
     if (values['check-live']) {
-      const listener = stackExecutables(root.stack.doc).find((e) => e.name === 'semantic-api')?.listeners[0];
-      const raw = values['base-url'] ?? (listener ? `http://${listener.host}:${listener.port}` : undefined);
-      const baseUrl = raw === undefined ? undefined : parseBaseUrl(raw);
-      if (baseUrl === undefined) usageError(`Invalid or missing --base-url${raw ? ` "${raw}"` : ''}: give the semantic API's http(s) URL`);
-      const timeoutMs = Number(values['timeout-ms']);
-      if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) usageError(`Invalid --timeout-ms "${values['timeout-ms']}": use a positive whole number`);
+      const client = liveClient(root, values);
       try {
-        groups.push(['live_vs_install', await liveAgainstRoot(root, createHttpClient(baseUrl, { timeoutMs }))]);
+        groups.push(['live_vs_install', await liveAgainstRoot(root, client)]);
       } catch (error) {
         if (!(error instanceof Unreachable)) throw error;
         if (json) printJson({ ok: false, root: values.root, error: error.message });

@@ -3,11 +3,11 @@
 // install root (never hand-written). Prints JSON (or --tsv for shell consumers), writes --output
 // atomically, or with --check compares a file with a fresh derivation.
 
-import { readFileSync } from 'node:fs';
-import { AirlockError, canonicalJson, defineCommand, EXIT_FAILED, EXIT_OK, main, usageError } from '../src/kernel/index.ts';
+import { canonicalJson, defineCommand, EXIT_FAILED, EXIT_OK, main, usageError } from '../src/kernel/index.ts';
 import { writeFileAtomic } from './_sweep/write-file-atomic.ts';
 import { deriveGovernanceMetadata, metadataTsv } from './_semantic/governance-metadata.ts';
 import { readInstallRoot } from './_semantic/install-root.ts';
+import { readJsonAt } from './_semantic/json-file.ts';
 
 const command = defineCommand({
   name: 'export-governance-metadata',
@@ -30,12 +30,7 @@ const command = defineCommand({
     const { doc, reasons } = deriveGovernanceMetadata(readInstallRoot(values.root));
     const text = `${JSON.stringify(doc, null, 2)}\n`;
     if (values.check !== undefined) {
-      let existing: unknown;
-      try {
-        existing = JSON.parse(readFileSync(values.check, 'utf8'));
-      } catch (error) {
-        throw new AirlockError('environment', `Cannot read "${values.check}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-      }
+      const existing = readJsonAt(values.check).doc;
       const same = canonicalJson(existing) === canonicalJson(doc);
       const problems = [...reasons, ...(same ? [] : [`"${values.check}" differs from the metadata derived from "${values.root}": regenerate it, never edit it by hand`])];
       if (json) printJson({ ok: problems.length === 0, file: values.check, reasons: problems });

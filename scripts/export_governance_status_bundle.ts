@@ -3,15 +3,16 @@
 // the consumer "governance-status-bundle-export", sealed with content_sha256. --verify FILE checks
 // a bundle's seal and whether its metadata is still current.
 
-import { readFileSync } from 'node:fs';
-import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main, usageError } from '../src/kernel/index.ts';
+import { defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main } from '../src/kernel/index.ts';
 import { writeFileAtomic } from './_sweep/write-file-atomic.ts';
 import { formatChecks, report } from './_semantic/check-report.ts';
 import { deriveGovernanceMetadata } from './_semantic/governance-metadata.ts';
-import { createHttpClient, parseBaseUrl, Unreachable } from './_semantic/http-client.ts';
-import { readInstallRoot, stackExecutables } from './_semantic/install-root.ts';
+import { Unreachable } from './_semantic/http-client.ts';
+import { readInstallRoot } from './_semantic/install-root.ts';
+import { readJsonAt } from './_semantic/json-file.ts';
+import { liveClient, requiredConsumerToken } from './_semantic/live-target.ts';
 import { liveStatus, offlineStatusChecks, sealBundle, verifyStatusBundle } from './_semantic/status-bundle.ts';
-import { consumerToken, TOKEN_OPTIONS } from './_semantic/tokens.ts';
+import { TOKEN_OPTIONS } from './_semantic/tokens.ts';
 
 const CONSUMER = 'governance-status-bundle-export';
 
@@ -38,13 +39,7 @@ const command = defineCommand({
   async run({ values, json, io, print, printJson }) {
     const root = readInstallRoot(values.root);
     if (values.verify !== undefined) {
-      let bundle: unknown;
-      try {
-        bundle = JSON.parse(readFileSync(values.verify, 'utf8'));
-      } catch (error) {
-        throw new AirlockError('environment', `Cannot read "${values.verify}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-      }
-      const checks = verifyStatusBundle(bundle, root);
+      const checks = verifyStatusBundle(readJsonAt(values.verify).doc, root);
       const result = report(checks, { file: values.verify });
       if (json) printJson(result);
       else for (const line of formatChecks(checks)) print(line);
@@ -53,14 +48,10 @@ const command = defineCommand({
     const checks = offlineStatusChecks(root);
     let live: Record<string, unknown> = { status: 'unavailable', reason: 'not requested (--check-live)' };
     if (values['check-live']) {
-      const listener = stackExecutables(root.stack.doc).find((e) => e.name === 'semantic-api')?.listeners[0];
-      const raw = values['base-url'] ?? (listener ? `http://${listener.host}:${listener.port}` : '');
-      const baseUrl = parseBaseUrl(raw);
-      if (baseUrl === undefined) usageError(`Invalid or missing --base-url "${raw}": give the semantic API's http(s) URL`);
-      const token = consumerToken(CONSUMER, io.env, { tokenFile: values['consumer-token-file'], tokensFile: values['consumer-tokens-file'] });
-      if (token === undefined) throw new AirlockError('environment', `Cannot read the live status without the consumer token of "${CONSUMER}": give --consumer-token-file or a consumer tokens file`);
+      const client = liveClient(root, values);
+      const token = requiredConsumerToken(CONSUMER, io.env, values);
       try {
-        const read = await liveStatus(createHttpClient(baseUrl, { timeoutMs: Number(values['timeout-ms']) || 5000 }), token);
+        const read = await liveStatus(client, token);
         live = read.live;
         checks.push(read.check);
       } catch (error) {

@@ -3,14 +3,15 @@
 // window and legacy-retirement readback. It writes nothing but its output: the database is
 // opened read-only and nothing else is created. Exit 1 when a part it read fails its check.
 
-import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main, usageError } from '../src/kernel/index.ts';
+import { defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main } from '../src/kernel/index.ts';
 import { check } from './_semantic/check-report.ts';
 import type { Check } from './_semantic/check-report.ts';
-import { createHttpClient, parseBaseUrl, Unreachable } from './_semantic/http-client.ts';
+import { Unreachable } from './_semantic/http-client.ts';
 import { configuredMemoryLane, databaseReadback, legacyRetirement, rollbackWindow, serviceVersions, stackReadback } from './_semantic/host-snapshot.ts';
-import { readInstallRoot, stackExecutables } from './_semantic/install-root.ts';
+import { readInstallRoot } from './_semantic/install-root.ts';
 import { objectOf } from './_semantic/json-file.ts';
-import { consumerToken, TOKEN_OPTIONS } from './_semantic/tokens.ts';
+import { liveClient, requiredConsumerToken } from './_semantic/live-target.ts';
+import { TOKEN_OPTIONS } from './_semantic/tokens.ts';
 
 const CONSUMER = 'host-runtime-snapshot-export';
 
@@ -44,19 +45,14 @@ const command = defineCommand({
     let memoryLane = configuredMemoryLane(io.env);
     let live: Record<string, unknown> = { status: 'unavailable', reason: 'not requested (--check-live)' };
     if (values['check-live']) {
-      const listener = stackExecutables(root.stack.doc).find((e) => e.name === 'semantic-api')?.listeners[0];
-      const raw = values['base-url'] ?? (listener ? `http://${listener.host}:${listener.port}` : '');
-      const baseUrl = parseBaseUrl(raw);
-      if (baseUrl === undefined) usageError(`Invalid or missing --base-url "${raw}": give the semantic API's http(s) URL`);
-      const token = consumerToken(CONSUMER, io.env, { tokenFile: values['consumer-token-file'], tokensFile: values['consumer-tokens-file'] });
-      if (token === undefined) throw new AirlockError('environment', `Cannot read the live status without the consumer token of "${CONSUMER}": give --consumer-token-file or a consumer tokens file`);
+      const client = liveClient(root, values);
+      const token = requiredConsumerToken(CONSUMER, io.env, values);
       try {
-        const answer = await createHttpClient(baseUrl, { timeoutMs: Number(values['timeout-ms']) || 5000 })
-          .send('GET', '/api/v1/semantic/runtime/status', { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+        const answer = await client.send('GET', '/api/v1/semantic/runtime/status', { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
         const body = objectOf(answer.json);
         checks.push(check('live_status', answer.status === 200 ? [] : [`GET /api/v1/semantic/runtime/status answered ${answer.status}`]));
         if (answer.status === 200) {
-          live = { status: 'available', base_url: baseUrl, version: body['version'] ?? null, activation_stage: body['activation_stage'] ?? null };
+          live = { status: 'available', base_url: client.baseUrl, version: body['version'] ?? null, activation_stage: body['activation_stage'] ?? null };
           const posture = objectOf(body['graph_search_lane_posture']);
           memoryLane = { source: 'live', stage: posture['stage'] ?? body['activation_stage'] ?? null, lanes: posture['lanes'] ?? null, graph_memory_runtime_profile: body['graph_memory_runtime_profile'] ?? null };
         } else live = { status: 'unavailable', reason: `the runtime status answered ${answer.status}` };

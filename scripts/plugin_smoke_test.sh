@@ -33,14 +33,7 @@ USAGE
 base_url='' max_requests=20 timeout_s=30 json=0
 while [ $# -gt 0 ]; do
   case $1 in
-    --env-file)
-      airlock_need_value "$1" "${2-}"
-      [ -r "$2" ] || airlock_die "cannot read \"$2\""
-      set -a
-      # shellcheck disable=SC1090 # an installer configuration chosen at run time
-      . "$2"
-      set +a
-      shift 2 ;;
+    --env-file) airlock_need_value "$1" "${2-}"; airlock_read_env_file "$2"; shift 2 ;;
     --base-url) airlock_need_value "$1" "${2-}"; base_url=$2; shift 2 ;;
     --max-requests) airlock_need_value "$1" "${2-}"; max_requests=$2; shift 2 ;;
     --timeout) airlock_need_value "$1" "${2-}"; timeout_s=$2; shift 2 ;;

@@ -23,14 +23,7 @@ USAGE
 args=()
 while [ $# -gt 0 ]; do
   case $1 in
-    --env-file)
-      airlock_need_value "$1" "${2-}"
-      [ -r "$2" ] || airlock_die "cannot read \"$2\""
-      set -a
-      # shellcheck disable=SC1090 # an installer configuration chosen at run time
-      . "$2"
-      set +a
-      shift 2 ;;
+    --env-file) airlock_need_value "$1" "${2-}"; airlock_read_env_file "$2"; shift 2 ;;
     -h|--help)
       usage
       airlock_bundle vector_store_checks --help | sed -n '/^Options:/,$p'

@@ -3,27 +3,12 @@
 // is complete; anything less is "not promoted" with each missing item listed (exit 1). The
 // deprecated --metrics-file is still parsed, and never promotes.
 
-import { readFileSync } from 'node:fs';
-import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, main, usageError } from '../src/kernel/index.ts';
+import { defineCommand, EXIT_FAILED, EXIT_OK, main, usageError } from '../src/kernel/index.ts';
 import { ACTIVATION_STAGES } from '../src/semantic/index.ts';
-import { sha256Hex } from './_semantic/json-file.ts';
+import { readJsonAt } from './_semantic/json-file.ts';
 import { EVALUATED_STAGE, REDACTION_POSTURES, RUNTIME_METRICS, evaluateRetrievalGate } from './_semantic/retrieval-gates.ts';
 
 const DEPRECATION = '--metrics-file is deprecated: its metrics are reported but never promote evidence; give --runtime-owner-receipt-file';
-
-function readJson(path: string, what: string): { doc: unknown; sha256: string } {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    throw new AirlockError('environment', `Cannot read ${what} "${path}": ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
-  try {
-    return { doc: JSON.parse(bytes.toString('utf8')) as unknown, sha256: sha256Hex(bytes) };
-  } catch (error) {
-    throw new AirlockError('environment', `Cannot read ${what} "${path}": not JSON: ${(error as Error).message}`);
-  }
-}
 
 const command = defineCommand({
   name: 'verify_ts05_retrieval_gates',
@@ -46,8 +31,8 @@ const command = defineCommand({
     if (!(ACTIVATION_STAGES as readonly string[]).includes(stage)) usageError(`Unknown stage "${stage}": use ${ACTIVATION_STAGES.join(', ')}`);
     const receiptPath = values['runtime-owner-receipt-file'];
     const metricsPath = values['metrics-file'];
-    const receipt = receiptPath === undefined ? undefined : readJson(receiptPath, 'runtime-owner receipt');
-    const metricsFile = metricsPath === undefined ? undefined : readJson(metricsPath, 'metrics file');
+    const receipt = receiptPath === undefined ? undefined : readJsonAt(receiptPath, 'runtime-owner receipt');
+    const metricsFile = metricsPath === undefined ? undefined : readJsonAt(metricsPath, 'metrics file');
     if (metricsFile !== undefined) io.stderr.write(`verify_ts05_retrieval_gates: ${DEPRECATION}\n`);
     const verdict = evaluateRetrievalGate({ stage, ...(receipt && { receipt: receipt.doc }), ...(metricsFile && { metricsFile: metricsFile.doc }) });
     if (json) {

@@ -26,17 +26,22 @@ export function sha256Hex(bytes: Uint8Array | string): string {
 
 /** Reads `<root>/<path>` as JSON; throws AirlockError('environment') naming the file otherwise. */
 export function readJsonFile(root: string, path: string): JsonFile {
-  const file = join(root, path);
+  return { ...readJsonAt(join(root, path)), path };
+}
+
+/** Reads the JSON file an option names (absolute or relative to the working directory); `what` names it in errors. */
+export function readJsonAt(file: string, what = ''): JsonFile {
+  const named = `${what}${what ? ' ' : ''}"${file}"`;
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    throw new AirlockError('environment', `Cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+    throw new AirlockError('environment', `Cannot read ${named}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
   try {
-    return { path, doc: JSON.parse(bytes.toString('utf8')) as unknown, sha256: sha256Hex(bytes) };
+    return { path: file, doc: JSON.parse(bytes.toString('utf8')) as unknown, sha256: sha256Hex(bytes) };
   } catch (error) {
-    throw new AirlockError('environment', `Cannot read "${file}": not JSON: ${(error as Error).message}`, { cause: error });
+    throw new AirlockError('environment', `Cannot read ${named}: not JSON: ${(error as Error).message}`, { cause: error });
   }
 }
 

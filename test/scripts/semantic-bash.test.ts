@@ -3,16 +3,17 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TestContext } from 'node:test';
 // @ts-ignore -- build.mjs is plain JavaScript without declarations.
 import { build } from '../../build.mjs';
 import { CONSUMER_TOKENS, OPERATOR_TOKEN, startTestService } from '../semantic/fixtures/semantic-service.ts';
+import { listCommands } from '../../scripts/_semantic/command-inventory.ts';
 import { ROOT, tempDir } from './fixtures/semantic-root.ts';
 
 const OUTDIR = mkdtempSync(join(tmpdir(), 'airlock-bash-dist-'));
@@ -310,29 +311,43 @@ test('vector_store_checks.sh fails a red, missing, mis-sized or empty collection
   assert.equal((await bash('vector_store_checks.sh', ['--url', store.url])).code, 2);
 });
 
-/** The text README.md needs for check_docs_contract (requested from the lead), and the two docs/sweep.md edits. */
+/** The README text check_docs_contract needs (requested from the lead for the real README.md). */
 const README_FILE_SURFACES = readFileSync(join(import.meta.dirname, 'fixtures', 'readme-file-surfaces.md'), 'utf8');
 
-/** A copy of this checkout's sources, docs and contracts (no dist/, node_modules/ or .git). */
-function checkoutCopy(t: TestContext): string {
+/**
+ * A checkout of the semantic service alone, so that the selfcheck's result depends on this
+ * issue's files only: the semantic contracts, manifest and stack contract entries, the QA
+ * registry with the test files it names, docs/semantic.md and docs/commands.md, a README made of
+ * the requested text, src/semantic, and an empty source file for each other command docs/commands.md lists.
+ */
+function seed000Checkout(t: TestContext): string {
   const copy = tempDir(t);
-  for (const path of ['README.md', 'docs', 'scripts', 'src', 'test', 'contracts', 'configs', 'governance-manifest.json']) cpSync(join(ROOT, path), join(copy, path), { recursive: true });
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(copy, path)), { recursive: true });
+    writeFileSync(join(copy, path), text);
+  };
+  const copyFile = (path: string) => write(path, readFileSync(join(ROOT, path), 'utf8'));
+  for (const file of readdirSync(join(ROOT, 'contracts')).filter((f) => f.startsWith('semantic_') || f.startsWith('qa_'))) copyFile(`contracts/${file}`);
+  for (const file of readdirSync(join(ROOT, 'contracts', 'api')).filter((f) => f.startsWith('semantic_'))) copyFile(`contracts/api/${file}`);
+  for (const path of ['configs/stack-contract.json', 'governance-manifest.json']) {
+    const doc = JSON.parse(readFileSync(join(ROOT, path), 'utf8'));
+    doc.services = doc.services.filter((service: { service: string }) => service.service === 'semantic');
+    write(path, `${JSON.stringify(doc, null, 2)}\n`);
+  }
+  const registry = JSON.parse(readFileSync(join(ROOT, 'contracts', 'qa_feature_registry_v1.json'), 'utf8'));
+  for (const file of new Set<string>(registry.features.flatMap((f: { tests: { file: string }[] }) => f.tests.map((test) => test.file)))) copyFile(file);
+  for (const path of ['docs/semantic.md', 'docs/commands.md', 'contracts/governance/memory_runtime_claims_v1.json']) copyFile(path);
+  cpSync(join(ROOT, 'src', 'semantic'), join(copy, 'src', 'semantic'), { recursive: true });
+  const commands = readFileSync(join(ROOT, 'docs', 'commands.md'), 'utf8');
+  for (const command of listCommands(ROOT).filter((c) => commands.includes(`\`${c.name}`) && !existsSync(join(copy, c.source)))) write(command.source, '');
+  // What docs/commands.md links to, as stubs: their content belongs to other issues.
+  for (const path of ['docs/governance.md', 'docs/sweep.md', 'src/kernel/schema/SUPPORT.md']) write(path, '# stub\n');
+  write('README.md', `# Airlock (fixture)\n${README_FILE_SURFACES}`);
   return copy;
 }
 
-function fixDocs(copy: string): void {
-  appendFileSync(join(copy, 'README.md'), README_FILE_SURFACES);
-  const sweep = join(copy, 'docs', 'sweep.md');
-  if (existsSync(sweep)) {
-    writeFileSync(sweep, readFileSync(sweep, 'utf8')
-      .replace('(`/api/v1/planning/sessions/{session_id}`)', '(`/api/v1/acp/assertions/context-capability/{tool_name}`)')
-      .replace('| `configs/mail-admission.json` |', '| configs/mail-admission.json (in the target repository) |'));
-  }
-}
-
 test('governance-selfcheck.sh passes on a checkout whose README names the file surfaces, and reports each step with --json', async (t) => {
-  const copy = checkoutCopy(t);
-  fixDocs(copy);
+  const copy = seed000Checkout(t);
   const text = await bash('governance-selfcheck.sh', ['--root', copy]);
   assert.equal(text.code, 0, text.stdout + text.stderr);
   assert.match(text.stdout, /^selfcheck passed: 7 steps$/m);
@@ -347,8 +362,7 @@ test('governance-selfcheck.sh passes on a checkout whose README names the file s
 });
 
 test('governance-selfcheck.sh exits 1 naming the step that failed', async (t) => {
-  const copy = checkoutCopy(t);
-  fixDocs(copy);
+  const copy = seed000Checkout(t);
   const cdc = join(copy, 'contracts', 'api', 'semantic_cdc_v1.json');
   const doc = JSON.parse(readFileSync(cdc, 'utf8'));
   doc.ts01_consumer_matrix.consumers[4].claims_green = true;

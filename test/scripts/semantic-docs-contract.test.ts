@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { pathTokens } from '../../scripts/_semantic/docs-contract.ts';
 import { scanMarkdown } from '../../scripts/_semantic/docs-markdown.ts';
-import { runScript, tempDir } from './fixtures/semantic-root.ts';
+import { failedChecks, runScript, tempDir } from './fixtures/semantic-root.ts';
 
 const OPENAPI = {
   openapi: '3.1.0',
@@ -79,9 +79,7 @@ function docsTree(t: TestContext): string {
 }
 
 function failing(root: string): Record<string, string[]> {
-  const result = runScript('check_docs_contract', ['--root', root, '--json']);
-  assert.ok(result.code === 0 || result.code === 1, result.stderr);
-  return Object.fromEntries((result.json()['checks'] as { name: string; ok: boolean; reasons: string[] }[]).filter((c) => !c.ok).map((c) => [c.name, c.reasons]));
+  return failedChecks(runScript('check_docs_contract', ['--root', root, '--json']));
 }
 
 test('check_docs_contract passes docs that name every command, endpoint and file surface, and nothing else', (t) => {

@@ -7,7 +7,7 @@ import { listCommands } from '../../scripts/_semantic/command-inventory.ts';
 import { declaredTests, declares } from '../../scripts/_semantic/test-names.ts';
 // @ts-ignore -- build.mjs is plain JavaScript without declarations.
 import { listEntries } from '../../build.mjs';
-import { ROOT, editJson, runScript, tempDir } from './fixtures/semantic-root.ts';
+import { ROOT, editJson, failedChecks, runScript, tempDir } from './fixtures/semantic-root.ts';
 
 function tree(t: TestContext, files: Record<string, string>): string {
   const root = tempDir(t);
@@ -49,9 +49,7 @@ function demoTree(t: TestContext): string {
 }
 
 function failures(root: string): Record<string, string[]> {
-  const result = runScript('check_module_features_contract', ['--root', root, '--json']);
-  assert.ok(result.code === 0 || result.code === 1, result.stderr);
-  return Object.fromEntries((result.json()['checks'] as { name: string; ok: boolean; reasons: string[] }[]).filter((c) => !c.ok).map((c) => [c.name, c.reasons]));
+  return failedChecks(runScript('check_module_features_contract', ['--root', root, '--json']));
 }
 
 test('check_module_features_contract passes a registry whose features, tests and modules all line up', (t) => {
