@@ -115,6 +115,24 @@ test('bootstrap.sh writes the configuration with 0600 secrets, keeps it on a sec
   assert.equal((await bash('bootstrap.sh', ['--prefix', 'relative/dir'])).code, 2);
 });
 
+test('the shell scripts refuse a node older than 24 and fall back to a standalone binary', async (t) => {
+  // /usr/bin holds the tools bash needs; whatever node it has is not the pinned Node 26.
+  const oldNode = tempDir(t);
+  writeFileSync(join(oldNode, 'node'), '#!/usr/bin/env bash\n[ "$1" = -p ] && { echo 20; exit 0; }\nexit 1\n');
+  chmodSync(join(oldNode, 'node'), 0o755);
+  const path = `${oldNode}:/usr/bin:/bin`;
+  const refused = await bash('bootstrap.sh', ['--prefix', tempDir(t)], { PATH: path });
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /cannot run "export-governance-metadata": need node >= 24 on PATH and .*export-governance-metadata\.mjs, or the standalone binary .*\/export-governance-metadata/);
+  const sea = tempDir(t);
+  writeFileSync(join(sea, 'export-governance-metadata'), '#!/usr/bin/env bash\nprintf "executable\\tsemantic\\tsemantic-api\\tapi\\tdist/bin/semantic-api.mjs\\t-\\tSEMANTIC_LISTEN=127.0.0.1:18020\\nconsumer\\tsemantic\\tlive-runtime-contract-check\\tadmitted\\n"\n');
+  chmodSync(join(sea, 'export-governance-metadata'), 0o755);
+  const prefix = tempDir(t);
+  const standalone = await bash('bootstrap.sh', ['--prefix', prefix], { PATH: path, AIRLOCK_SEA_DIR: sea });
+  assert.equal(standalone.code, 0, standalone.stderr);
+  assert.match(readFileSync(join(prefix, 'etc', 'airlock.env'), 'utf8'), /^SEMANTIC_LISTEN=127\.0\.0\.1:18020$/m);
+});
+
 async function install(prefix: string, ...extra: string[]): Promise<BashResult> {
   return bash('install_memory.sh', ['--prefix', prefix, '--from', ROOT, '--dist', OUTDIR, '--node', process.execPath, ...extra]);
 }

@@ -2,11 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { CASE_REF, CONSUMER_TOKENS, OPERATOR_TOKEN, startTestService } from '../semantic/fixtures/semantic-service.ts';
-import { runScriptAsync, tempDir } from './fixtures/semantic-root.ts';
+import { ROOT, runScriptAsync, tempDir } from './fixtures/semantic-root.ts';
 
 const STATUS = '/api/v1/semantic/runtime/status';
 
@@ -119,4 +119,15 @@ test('check_live_runtime_contract exits 2 when the service cannot be reached or 
   assert.match(noTokens.stderr, /missing the consumer token of "live-runtime-contract-check"/);
   const badUrl = await runScriptAsync('check_live_runtime_contract', ['--base-url', 'ftp://x'], { env });
   assert.equal(badUrl.code, 2);
+});
+
+test('check_live_runtime_contract --openapi FILE checks against that contract, naming an operation the service lacks', async (t) => {
+  const service = await startTestService(t);
+  const contract = JSON.parse(readFileSync(join(ROOT, 'contracts', 'api', 'semantic_openapi_v1.json'), 'utf8'));
+  contract.paths['/api/v1/semantic/graph/summary'] = { get: { ...contract.paths[STATUS].get, operationId: 'getGraphSummary' } };
+  const file = join(tempDir(t), 'openapi.json');
+  writeFileSync(file, JSON.stringify(contract));
+  const result = await runScriptAsync('check_live_runtime_contract', ['--base-url', service.url, '--openapi', file, '--json'], { env: tokenEnv(t) });
+  assert.equal(result.code, 1, result.stderr);
+  assert.ok((result.json()['differences'] as string[]).includes('GET /api/v1/semantic/graph/summary: expected 200, got 404'));
 });
