@@ -26,6 +26,9 @@ export const CAPABILITIES = {
   'admission-review': 'Admission dry-run: the seed\'s review order on a tool payload, a verdict per mandatory item; admits nothing',
   'compatibility-check': 'Schema compatibility in the registry modes, against a schema, versions or a contract family',
   'planning-sessions': 'Planning sessions backed by sqlite: BFF session writes, review rounds, owner decisions and per-session readbacks; no materialization authority',
+  'identity-projections': 'Mail-management and product-entitlement projections: scoped producer writes, scoped consumer decisions, deny by default',
+  'mail-admission-signing': 'Mail admissions signed with Ed25519 (compact JWS), a public JWKS, and revocations',
+  'context-composition': 'Context composed from admitted sources only; caller-supplied authority refused',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -1,11 +1,11 @@
 // Computed from governance-manifest.json and the route table, never written by hand: the
-// producer/consumer matrix per contract family, this service's families, the service list,
-// the dependency graph and the product catalog.
+// producer/consumer matrix per contract family, this service's families, the service list and
+// the dependency graph.
 
 import { json } from '../kernel/index.ts';
 import type { Reply } from '../kernel/index.ts';
 import { familyOf, SERVICE_NAME } from './identity.ts';
-import { failClosed, routeArtifacts } from './read-route.ts';
+import { failClosed, routeArtifacts, splitRef } from './read-route.ts';
 import type { GovernanceRuntime, ManifestDocument, ManifestService } from './runtime.ts';
 
 export interface MatrixFamily {
@@ -66,7 +66,7 @@ export function buildMatrix(manifest: ManifestDocument): Matrix {
 }
 
 /** 503 fail closed when governance-manifest.json is missing or broken. */
-function withManifest(runtime: GovernanceRuntime, build: (manifest: ManifestDocument) => unknown): Reply {
+export function withManifest(runtime: GovernanceRuntime, build: (manifest: ManifestDocument) => unknown): Reply {
   const manifest = runtime.manifest;
   if (!manifest.ok) return failClosed(`Cannot compute from governance-manifest.json: ${manifest.detail}`, { reason: `manifest_${manifest.reason}` });
   return json(build(manifest.document));
@@ -79,12 +79,16 @@ export function matrixReply(runtime: GovernanceRuntime): Reply {
 export function familiesReply(runtime: GovernanceRuntime): Reply {
   const matrix = runtime.manifest.ok ? buildMatrix(runtime.manifest.document) : undefined;
   const families = new Map<string, { routes: string[]; artifacts: Set<string>; capabilities: Set<string> }>();
-  for (const read of runtime.reads) {
-    const family = familyOf(read.path);
+  const routes = [
+    ...runtime.reads.map((read) => ({ path: read.path, route: read.path, artifacts: routeArtifacts(read), capability: read.capability })),
+    ...runtime.writes.map((write) => ({ path: write.path, route: `POST ${write.path}`, artifacts: (write.uses ?? []).map((ref) => splitRef(ref).artifact), capability: write.capability })),
+  ];
+  for (const entry of routes) {
+    const family = familyOf(entry.path);
     const row = families.get(family) ?? { routes: [], artifacts: new Set<string>(), capabilities: new Set<string>() };
-    row.routes.push(read.path);
-    for (const id of routeArtifacts(read)) row.artifacts.add(id);
-    row.capabilities.add(read.capability);
+    row.routes.push(entry.route);
+    for (const id of entry.artifacts) row.artifacts.add(id);
+    row.capabilities.add(entry.capability);
     families.set(family, row);
   }
   return json({
@@ -141,14 +145,4 @@ export function dependencyGraphReply(runtime: GovernanceRuntime): Reply {
     }
     return { member: 'dependency-graph', projection_state: 'published', source: 'governance-manifest.json', nodes: [...nodes].sort(), edges };
   });
-}
-
-export function productCatalogReply(runtime: GovernanceRuntime): Reply {
-  return withManifest(runtime, (manifest) => ({
-    member: 'catalog',
-    projection_state: 'published',
-    source: 'governance-manifest.json',
-    products: manifest.services.map((s) => ({ product: s.service, title: s.identity?.title ?? s.service, owner: s.identity?.owner ?? 'unknown', executables: [...new Set(s.executables ?? [])], registration: 'declared in the manifest' })),
-    registered_through_api: 0,
-  }));
 }

@@ -12,11 +12,13 @@ import { contextCapabilityReply } from './crm-assertion.ts';
 import { driftReply } from './drift.ts';
 import { standardHealthReply } from './event-modeling.ts';
 import { HEALTH_SCHEMA, healthReply } from './health.ts';
-import { dependencyGraphReply, familiesReply, matrixReply, productCatalogReply, servicesReply } from './matrix.ts';
+import { dependencyGraphReply, familiesReply, matrixReply, servicesReply } from './matrix.ts';
+import { productCatalogReply } from './products.ts';
 import { openApiDocument } from './openapi-export.ts';
 import { capabilitiesReply, metricsReply, projectionCatalogReply, versionTruthReply } from './platform-truth.ts';
 import { stampReadRoutes } from './read-route.ts';
 import type { ReadRoute } from './read-route.ts';
+import { IDENTITY_READS, IDENTITY_WRITES } from './identity/routes.ts';
 import { PLANNING_READS, PLANNING_WRITES } from './planning/routes.ts';
 import { productionReadinessRoute, readinessRoute } from './readiness.ts';
 import { registryReply, schemaReply, schemasReply } from './registry.ts';
@@ -129,6 +131,7 @@ export const READ_ROUTES: readonly ReadRoute[] = [
     ['/identity/agent-federation/posture', 'agent-federation', 'Agent federation posture (not deployed)'],
   ]),
   readinessRoute(`${V1}/identity/agent-federation/readiness`, 'agent-federation', 'identity_contracts/agent-federation'),
+  ...IDENTITY_READS,
   ...published('projections_workboard', [['/projections/workboard-unified-access', 'workboard-unified-access', 'Unified workboard access projection (owner not connected: deny)']]),
   readinessRoute(`${V1}/projections/workboard-unified-access/readiness`, 'workboard-unified-access', 'projections_workboard/workboard-unified-access'),
 
@@ -165,7 +168,7 @@ export const READ_ROUTES: readonly ReadRoute[] = [
   { path: `${V1}/tools/runtime-status`, summary: 'This process: role, listeners, version, database', capability: 'platform-truth', compute: runtimeStatusReply },
   { path: `${V1}/tools/runtime-evidence`, summary: 'Evidence chains of governance.sqlite, verified now', capability: 'platform-truth', compute: runtimeEvidenceReply },
   { path: `${V1}/tools/runtime-observations`, summary: 'Observations recorded by runtime probes', capability: 'platform-truth', uses: ['tools_runtime/runtime-contracts'], compute: runtimeObservationsReply },
-  { path: `${V1}/products/catalog`, summary: 'Products: the services governance-manifest.json declares', capability: 'platform-truth', cached: true, compute: productCatalogReply },
+  { path: `${V1}/products/catalog`, summary: 'Products: the services governance-manifest.json declares, and the products registered beside them', capability: 'platform-truth', compute: productCatalogReply },
   ...published('products', [['/products/registration-policy', 'registration-policy', 'How a product is registered']]),
   { path: `${V1}/capabilities`, summary: 'Capabilities of this service with the routes that serve them', capability: 'platform-truth', cached: true, compute: capabilitiesReply },
 
@@ -264,6 +267,7 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
     handle: compatibilityCheckReply,
   },
   ...PLANNING_WRITES,
+  ...IDENTITY_WRITES,
 ];
 
 /** The whole table, both listeners; `runtime` is only called when a request is served. */

@@ -11,6 +11,7 @@ import { readJsonFile } from './json-file.ts';
 import type { JsonFile } from './json-file.ts';
 import type { ReadRoute } from './read-route.ts';
 import type { WriteRoute } from './write-route.ts';
+import type { SigningKey } from './identity/signing-key.ts';
 
 /** governance-manifest.json as the kernel writes it (only the fields this service reads). */
 export interface ManifestDocument {
@@ -41,6 +42,8 @@ export interface GovernanceRuntime {
   store: Store;
   /** Idempotency-Keys of the guarded writes (and git-host delivery ids), in governance.sqlite. */
   idempotency: IdempotencyStore;
+  /** The mail-admission signing key, or why the key store is missing (its surfaces fail closed). */
+  signingKey: SigningKey;
   artifacts: ArtifactSet;
   manifest: JsonFile<ManifestDocument>;
   stackContract: JsonFile<StackContractDocument>;

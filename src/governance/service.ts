@@ -3,13 +3,15 @@
 // its role (platform: read-only; worker: loopback, lane authentication before routing).
 
 import { createHash } from 'node:crypto';
-import { canonicalJson, compileSchema, createIdempotencyStore, createLogger, createService, versionTruth } from '../kernel/index.ts';
+import { basename } from 'node:path';
+import { canonicalJson, compileSchema, createIdempotencyStore, createLogger, createService, readRows, versionTruth } from '../kernel/index.ts';
 import type { Logger, ListenerOptions, Service } from '../kernel/index.ts';
 import { loadArtifacts } from './artifacts.ts';
 import { documentPaths } from './docs-check.ts';
 import { PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
 import type { GovernanceConfig } from './config.ts';
-import { openGovernanceDatabase, publicationStarts } from './database.ts';
+import { openGovernanceDatabase, publicationStarts, signingKeys } from './database.ts';
+import { loadSigningKey } from './identity/signing-key.ts';
 import { SERVICE_NAME } from './identity.ts';
 import { readJsonFile } from './json-file.ts';
 import { authenticators, WORKER_GATE } from './lanes.ts';
@@ -48,6 +50,7 @@ export async function createGovernanceService(config: GovernanceConfig, options:
     version: options.version ?? versionTruth(),
     store,
     idempotency: createIdempotencyStore(store),
+    signingKey: loadSigningKey(config.signingKey.file, { create: config.signingKey.create }),
     artifacts,
     manifest: readManifest(config.paths.manifest),
     stackContract: readStackContract(config.paths.stackContract),
@@ -66,6 +69,7 @@ export async function createGovernanceService(config: GovernanceConfig, options:
   }
   if (config.role === 'unknown') log.warn('no deployment role set (--role or GOVERNANCE_DEPLOYMENT_ROLE): running both listeners');
   if (config.listeners.worker && config.operatorTokens.length === 0) log.warn('GOVERNANCE_OPERATOR_TOKEN is not set: the worker listener refuses every request');
+  if (!runtime.signingKey.ok) log.warn('mail-admission key store missing: its routes fail closed (awaiting_transport_owner)', { reason: runtime.signingKey.reason });
   await recordStart(runtime);
   options.inspect?.(runtime);
 
@@ -86,8 +90,14 @@ export async function createGovernanceService(config: GovernanceConfig, options:
   });
 }
 
-/** The registry digest this process publishes, as one evidence row. */
+/** The registry digest this process publishes, as one evidence row; the signing key's public part, once per key. */
 async function recordStart(runtime: GovernanceRuntime): Promise<void> {
+  const key = runtime.signingKey;
+  if (key.ok) {
+    await runtime.store.write((sqlite, tx) => {
+      if (readRows(sqlite, signingKeys, { where: { kid: key.kid } }).length === 0) tx.append(signingKeys, { kid: key.kid, payload: { public_jwk: { ...key.publicJwk }, file: basename(key.file) } });
+    });
+  }
   const artifacts = [...runtime.artifacts.artifacts.values()].map((a) => ({ id: a.id, state: a.state, sha256: a.sha256 ?? null }));
   const registrySha256 = createHash('sha256').update(canonicalJson(artifacts)).digest('hex');
   await runtime.store.append(publicationStarts, {

@@ -1,0 +1,152 @@
+// Identity projections (mail management, product entitlement): a producer writes what it
+// observed for one exact scope; the consumer reads a decision for one exact scope. Only fresh
+// observations of an exact scope count; of those, only qualifying truth (an active human
+// administrator, an active entitlement) is projected, and a fresh non-qualifying observation
+// withdraws the scope. Every write leaves a row, refused ones included; the decision is folded
+// from the rows of the scope, and expires with the projection. Default: deny.
+
+import { json, problem, readRows } from '../../kernel/index.ts';
+import type { EvidenceRow, JsonValue, Reply, RequestContext } from '../../kernel/index.ts';
+import { identityProjections } from '../database.ts';
+import { artifactMember } from '../read-route.ts';
+import type { GovernanceRuntime } from '../runtime.ts';
+
+export type Surface = 'mail_management' | 'product_entitlement';
+export type Effect = 'projected' | 'withdrawn' | 'refused';
+
+export type ScopeResult = { ok: true; key: string; scope: Record<string, string> } | { ok: false; reason: string; detail: string };
+
+export interface SurfaceSpec {
+  surface: Surface;
+  /** The artifact member holding the surface's freshness policy. */
+  policy: string;
+  /** The exact scope a write names, or why it names none. */
+  writeScope(runtime: GovernanceRuntime, body: any): ScopeResult;
+  /** The exact scope a decision read names in its query, or why it names none. */
+  readScope(query: URLSearchParams): ScopeResult;
+  /** Why the observation is not qualifying truth; empty when it is. */
+  disqualify(body: any): string[];
+  observedAt(body: any): string;
+  /** Seconds the projection stays valid after observed_at. */
+  validForSeconds(runtime: GovernanceRuntime, body: any): number;
+  /** What the row keeps of the observation. */
+  observation(body: any): Record<string, unknown>;
+  /** What an allow grants, named. */
+  grant: string;
+}
+
+export interface ProjectionPayload {
+  effect: Effect;
+  reasons: string[];
+  scope: Record<string, string>;
+  observation: Record<string, unknown>;
+  observed_at: string;
+  expires_at: string | null;
+  recorded_by_lane: string;
+}
+
+export type ProjectionRow = EvidenceRow<{ surface: 'text'; scope_key: 'text' }, ProjectionPayload>;
+
+interface Policy {
+  max_age_seconds: number;
+  max_clock_skew_seconds: number;
+}
+
+function policyOf(runtime: GovernanceRuntime, spec: SurfaceSpec): Policy {
+  return artifactMember(runtime, spec.policy)!['freshness'] as Policy;
+}
+
+export function rowsOf(runtime: GovernanceRuntime, surface: Surface, key: string): ProjectionRow[] {
+  return readRows(runtime.store.sqlite, identityProjections, { where: { surface, scope_key: key } }) as unknown as ProjectionRow[];
+}
+
+/** POST .../projection: record one observation and say what it did to the scope. */
+export function projectionWrite(spec: SurfaceSpec): (runtime: GovernanceRuntime, context: RequestContext) => Promise<Reply> {
+  return async (runtime, context) => {
+    const body = context.body as Record<string, unknown>;
+    const policy = policyOf(runtime, spec);
+    const scope = spec.writeScope(runtime, body);
+    const observedAt = spec.observedAt(body);
+    const now = runtime.now();
+    const age = (now - Date.parse(observedAt)) / 1000;
+    const base = { reasons: [] as string[], scope: scope.ok ? scope.scope : {}, observation: spec.observation(body), observed_at: observedAt, expires_at: null, recorded_by_lane: String(context.principal) };
+    const outcome = await runtime.store.write((sqlite, tx) => {
+      let payload: ProjectionPayload;
+      if (!scope.ok) payload = { ...base, effect: 'refused', reasons: [scope.reason] };
+      else if (age > policy.max_age_seconds || age < -policy.max_clock_skew_seconds) payload = { ...base, effect: 'refused', reasons: ['stale'] };
+      else {
+        const latest = (readRows(sqlite, identityProjections, { where: { surface: spec.surface, scope_key: scope.key } }) as unknown as ProjectionRow[]).filter((r) => r.payload.effect !== 'refused').at(-1);
+        if (latest && Date.parse(latest.payload.observed_at) > Date.parse(observedAt)) payload = { ...base, effect: 'refused', reasons: ['superseded'] };
+        else {
+          const reasons = spec.disqualify(body);
+          const expires = new Date(Date.parse(observedAt) + spec.validForSeconds(runtime, body) * 1000).toISOString();
+          payload = { ...base, effect: reasons.length === 0 ? 'projected' : 'withdrawn', reasons, expires_at: reasons.length === 0 ? expires : null };
+        }
+      }
+      const row = tx.append(identityProjections, { surface: spec.surface, scope_key: scope.ok ? scope.key : '(none)', payload: payload as unknown as JsonValue });
+      return { payload, seq: row.seq, sha256: row.sha256 };
+    });
+    const { payload } = outcome;
+    const evidence = { table: identityProjections.name, seq: outcome.seq, sha256: outcome.sha256 };
+    if (payload.effect === 'refused') {
+      const detail = !scope.ok ? scope.detail : payload.reasons[0] === 'stale'
+        ? `observed_at "${observedAt}" is ${Math.round(age)} s old; fresh means at most ${policy.max_age_seconds} s old and at most ${policy.max_clock_skew_seconds} s ahead`
+        : `a newer observation of this scope is already recorded: "${observedAt}" does not override it`;
+      return problem(422, 'Projection refused', { type: `${spec.surface.replaceAll('_', '-')}-projection-refused`, detail, extensions: { surface: spec.surface, effect: 'refused', reasons: payload.reasons, evidence } });
+    }
+    return json(
+      { surface: spec.surface, scope: payload.scope, effect: payload.effect, reasons: payload.reasons, observed_at: observedAt, expires_at: payload.expires_at, evidence },
+      { status: payload.effect === 'projected' ? 201 : 200 },
+    );
+  };
+}
+
+export interface Decision {
+  decision: 'allow' | 'deny';
+  reason: 'projected' | 'no_projection' | 'withdrawn' | 'expired';
+  reasons: string[];
+  row: ProjectionRow | undefined;
+}
+
+/** The decision for one exact scope now: the latest projected or withdrawing row, unexpired. */
+export function decide(rows: readonly ProjectionRow[], now: number): Decision {
+  const row = rows.filter((r) => r.payload.effect !== 'refused').at(-1);
+  if (!row) return { decision: 'deny', reason: 'no_projection', reasons: [], row };
+  if (row.payload.effect === 'withdrawn') return { decision: 'deny', reason: 'withdrawn', reasons: row.payload.reasons, row };
+  if (Date.parse(row.payload.expires_at ?? '') <= now) return { decision: 'deny', reason: 'expired', reasons: [], row };
+  return { decision: 'allow', reason: 'projected', reasons: [], row };
+}
+
+/** GET .../decision: 403 deny for a missing or ambiguous scope; otherwise the scope's decision. */
+export function decisionRead(spec: SurfaceSpec): (runtime: GovernanceRuntime, context: RequestContext) => Reply {
+  return (runtime, context) => {
+    const scope = spec.readScope(context.query);
+    if (!scope.ok) {
+      return problem(403, 'Decision denied', {
+        type: `${spec.surface.replaceAll('_', '-')}-scope-denied`,
+        detail: scope.detail,
+        extensions: { surface: spec.surface, decision: 'deny', reason: scope.reason },
+      });
+    }
+    const decision = decide(rowsOf(runtime, spec.surface, scope.key), runtime.now());
+    const row = decision.row;
+    return json({
+      surface: spec.surface,
+      scope: scope.scope,
+      decision: decision.decision,
+      reason: decision.reason,
+      reasons: decision.reasons,
+      projection: row ? { seq: row.seq, sha256: row.sha256, effect: row.payload.effect, observed_at: row.payload.observed_at, expires_at: row.payload.expires_at, observation: row.payload.observation } : null,
+      grants: { [spec.grant]: decision.decision === 'allow' },
+      projection_state: 'published',
+    });
+  };
+}
+
+/** One value of a query parameter, or why there is not exactly one. */
+export function single(query: URLSearchParams, name: string): { ok: true; value: string } | { ok: false; reason: string; detail: string } {
+  const values = query.getAll(name);
+  if (values.length === 0 || values[0] === '') return { ok: false, reason: 'scope_missing', detail: `Query parameter "${name}" is required: a decision is read for one exact scope` };
+  if (values.length > 1) return { ok: false, reason: 'scope_ambiguous', detail: `Query parameter "${name}" is repeated: a decision is read for one exact scope` };
+  return { ok: true, value: values[0]! };
+}
