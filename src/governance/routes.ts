@@ -18,7 +18,7 @@ import { openApiDocument } from './openapi-export.ts';
 import { capabilitiesReply, metricsReply, projectionCatalogReply, versionTruthReply } from './platform-truth.ts';
 import { stampReadRoutes } from './read-route.ts';
 import type { ReadRoute } from './read-route.ts';
-import { IDENTITY_READS, IDENTITY_WRITES } from './identity/routes.ts';
+import { IDENTITY_READS, IDENTITY_WRITES } from './access/routes.ts';
 import { PLANNING_READS, PLANNING_WRITES } from './planning/routes.ts';
 import { productionReadinessRoute, readinessRoute } from './readiness.ts';
 import { registryReply, schemaReply, schemasReply } from './registry.ts';

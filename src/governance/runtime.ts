@@ -11,7 +11,7 @@ import { readJsonFile } from './json-file.ts';
 import type { JsonFile } from './json-file.ts';
 import type { ReadRoute } from './read-route.ts';
 import type { WriteRoute } from './write-route.ts';
-import type { SigningKey } from './identity/signing-key.ts';
+import type { SigningKey } from './access/signing-key.ts';
 
 /** governance-manifest.json as the kernel writes it (only the fields this service reads). */
 export interface ManifestDocument {

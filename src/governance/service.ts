@@ -11,7 +11,7 @@ import { documentPaths } from './docs-check.ts';
 import { PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
 import type { GovernanceConfig } from './config.ts';
 import { openGovernanceDatabase, publicationStarts, signingKeys } from './database.ts';
-import { loadSigningKey } from './identity/signing-key.ts';
+import { loadSigningKey } from './access/signing-key.ts';
 import { SERVICE_NAME } from './identity.ts';
 import { readJsonFile } from './json-file.ts';
 import { authenticators, WORKER_GATE } from './lanes.ts';
