@@ -29,6 +29,7 @@ export const CAPABILITIES = {
   'identity-projections': 'Mail-management and product-entitlement projections: scoped producer writes, scoped consumer decisions, deny by default',
   'mail-admission-signing': 'Mail admissions signed with Ed25519 (compact JWS), a public JWKS, and revocations',
   'context-composition': 'Context composed from admitted sources only; caller-supplied authority refused',
+  'git-host-intake': 'GitHub/Gitea webhook deliveries: signature over the raw body, delivery-id deduplication, evidence',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -19,6 +19,8 @@ import { capabilitiesReply, metricsReply, projectionCatalogReply, versionTruthRe
 import { stampReadRoutes } from './read-route.ts';
 import type { ReadRoute } from './read-route.ts';
 import { IDENTITY_READS, IDENTITY_WRITES } from './access/routes.ts';
+import { GIT_HOST_DELIVERY_SCHEMA, gitHostWebhookReply } from './git-host-webhook.ts';
+import { GIT_HOST_WEBHOOK_PATH } from './lanes.ts';
 import { PLANNING_READS, PLANNING_WRITES } from './planning/routes.ts';
 import { productionReadinessRoute, readinessRoute } from './readiness.ts';
 import { registryReply, schemaReply, schemasReply } from './registry.ts';
@@ -268,6 +270,16 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
   },
   ...PLANNING_WRITES,
   ...IDENTITY_WRITES,
+  {
+    path: GIT_HOST_WEBHOOK_PATH, summary: 'Git-host webhook intake (GitHub/Gitea): X-Hub-Signature-256 over the raw body, deduplicated by delivery id', auth: 'git_host', capability: 'git-host-intake',
+    schema: GIT_HOST_DELIVERY_SCHEMA, idempotency: 'delivery_id', request: { raw: true }, uses: ['governance_posture/git-host-intake'],
+    responses: [
+      { status: 202, description: 'Recorded (a redelivery answers the original response with Idempotent-Replayed: true)', schema: { type: 'object', required: ['accepted', 'delivery_id', 'event', 'evidence'] } },
+      { status: 400, description: 'No delivery id or event header, or malformed JSON' },
+      { status: 401, description: 'Bad or missing signature: the same 401 as a missing token; nothing is stored' },
+    ],
+    handle: gitHostWebhookReply,
+  },
 ];
 
 /** The whole table, both listeners; `runtime` is only called when a request is served. */

@@ -1,0 +1,116 @@
+// POST /api/v1/integrations/git-host/webhook: a GitHub or Gitea delivery. A git host sends no
+// bearer token, so the worker's gate admits this one path provisionally when X-Hub-Signature-256
+// is well-formed; here the signature is verified over the raw bytes before anything parses them,
+// and a bad one gets the very 401 a missing token gets (same body, same headers) and stores
+// nothing. Then the JSON is parsed and checked, and the delivery id deduplicates: a redelivery is
+// acknowledged again with the original answer and records nothing new.
+
+import { createHash } from 'node:crypto';
+import { compileSchema, MAX_JSON_DEPTH, problem, requestFingerprint, verifySignature } from '../kernel/index.ts';
+import type { Reply, RequestContext } from '../kernel/index.ts';
+import { gitHostDeliveries } from './database.ts';
+import { unauthorized } from './lanes.ts';
+import type { GovernanceRuntime } from './runtime.ts';
+import DELIVERY_SCHEMA from '../../contracts/governance/schemas/git_host_delivery_input_v1.schema.json' with { type: 'json' };
+
+export const GIT_HOST_DELIVERY_SCHEMA = DELIVERY_SCHEMA;
+
+const checkDelivery = compileSchema(DELIVERY_SCHEMA, { formats: 'assert' });
+const EVENT = /^[a-z_]{1,64}$/;
+/** Idempotency scope of deliveries: the delivery id is the key. */
+const DELIVERY_SCOPE = 'governance git-host delivery';
+
+interface Delivery {
+  ref?: string;
+  after?: string;
+  repository?: { full_name: string };
+  sender?: { login?: string };
+}
+
+/** The deepest nesting of JSON text, counted outside strings. */
+function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') deepest = Math.max(deepest, ++depth);
+    else if (c === '}' || c === ']') depth--;
+  }
+  return deepest;
+}
+
+function header(context: RequestContext, name: string): string | undefined {
+  const value = context.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export async function gitHostWebhookReply(runtime: GovernanceRuntime, context: RequestContext): Promise<Reply> {
+  const raw = context.rawBody ?? Buffer.alloc(0);
+  const verified = verifySignature('github', { rawBody: raw, headers: context.headers, secrets: runtime.config.gitHostSecrets, now: Math.floor(runtime.now() / 1000) });
+  if (!verified.ok) {
+    // The caller learns one fixed thing; the operator gets the machine reason.
+    runtime.log.warn('git-host signature refused', { path: context.path, reason: verified.reason, requestId: context.requestId });
+    return unauthorized(context.listener);
+  }
+  const deliveryId = verified.id;
+  if (deliveryId === undefined) return problem(400, 'Delivery id required', { detail: 'Send X-GitHub-Delivery or X-Gitea-Delivery: the delivery id deduplicates redeliveries' });
+  const event = header(context, 'x-github-event') ?? header(context, 'x-gitea-event');
+  if (event === undefined || !EVENT.test(event)) return problem(400, 'Event required', { detail: 'Send X-GitHub-Event or X-Gitea-Event naming the event (e.g. push)' });
+  const text = raw.toString('utf8');
+  if (jsonDepth(text) > MAX_JSON_DEPTH) return problem(400, 'JSON nested too deeply', { detail: `Cannot read the delivery: nesting deeper than ${MAX_JSON_DEPTH} levels` });
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    return problem(400, 'Malformed JSON', { detail: `Cannot parse the delivery: ${(error as Error).message}` });
+  }
+  const { valid, errors } = checkDelivery.validate(body);
+  if (!valid) {
+    return problem(422, 'Request body is invalid', {
+      detail: `${errors.length} ${errors.length === 1 ? 'problem' : 'problems'}: ${errors.map((e) => e.message).slice(0, 3).join('; ')}`,
+      errors: errors.map((e) => ({ pointer: e.instancePath, detail: e.message })),
+    });
+  }
+  const ref = { scope: DELIVERY_SCOPE, key: deliveryId };
+  const begun = await runtime.idempotency.begin({ ...ref, fingerprint: requestFingerprint({ method: 'POST', path: context.path, body: raw }) });
+  switch (begun.kind) {
+    case 'replay': {
+      const { 'content-type': contentType, ...headers } = begun.response.headers;
+      return { status: begun.response.status, raw: begun.response.body, headers: { ...headers, 'idempotent-replayed': 'true' }, ...(contentType !== undefined && { contentType }) };
+    }
+    case 'mismatch':
+      return problem(422, 'Delivery id reused', { detail: `Delivery "${deliveryId}" was received with another body: a git host redelivers the same bytes` });
+    case 'in_flight':
+      return problem(409, 'Delivery in flight', { detail: `Delivery "${deliveryId}" is still being recorded: retry later`, headers: { 'retry-after': '1' } });
+    case 'started':
+      break;
+  }
+  try {
+    const delivery = body as Delivery;
+    const row = await runtime.store.append(gitHostDeliveries, {
+      delivery_id: deliveryId,
+      event,
+      payload: {
+        host: header(context, 'x-gitea-delivery') !== undefined ? 'gitea' : 'github',
+        repository: delivery.repository?.full_name ?? null,
+        ref: delivery.ref ?? null,
+        after: delivery.after ?? null,
+        sender: delivery.sender?.login ?? null,
+        body_sha256: createHash('sha256').update(raw).digest('hex'),
+        body_bytes: raw.length,
+      },
+    });
+    const answer = { accepted: true, delivery_id: deliveryId, event, repository: delivery.repository?.full_name ?? null, evidence: { table: gitHostDeliveries.name, seq: row.seq, sha256: row.sha256 }, authority: 'a delivery is recorded; it triggers no build, deploy or write' };
+    const bytes = Buffer.from(JSON.stringify(answer));
+    await runtime.idempotency.complete({ ...ref, token: begun.token, response: { status: 202, headers: { 'content-type': 'application/json; charset=utf-8' }, body: bytes } });
+    return { status: 202, raw: bytes, contentType: 'application/json; charset=utf-8' };
+  } catch (error) {
+    await runtime.idempotency.abandon({ ...ref, token: begun.token });
+    throw error;
+  }
+}
