@@ -14,7 +14,7 @@ export const METADATA_KIND = 'airlock_governance_metadata';
 
 export interface DerivedMetadata {
   doc: Record<string, unknown>;
-  /** Inconsistencies found while deriving (a listed contract file that is missing). */
+  /** Inconsistencies found while deriving (a listed contract file that is missing or not JSON). */
   reasons: string[];
 }
 
@@ -30,14 +30,14 @@ function contractEntry(root: string, path: string, reasons: string[], service: s
 }
 
 /** Consumer matrices (members named *_consumer_matrix) of the service's contract files. */
-function consumerMatrices(root: string, contracts: readonly string[]): Record<string, unknown> {
+function consumerMatrices(root: string, contracts: readonly string[], reasons: string[]): Record<string, unknown> {
   const matrices: Record<string, unknown> = {};
   for (const path of contracts.filter((p) => p.endsWith('.json') && existsSync(join(root, p)) && statSync(join(root, p)).isFile())) {
     let doc: unknown;
     try {
       doc = JSON.parse(readFileSync(join(root, path), 'utf8'));
-    } catch {
-      // Not JSON: it holds no matrix; the drift and schema checks report broken contract files.
+    } catch (error) {
+      reasons.push(`contract "${path}" is not JSON: ${(error as Error).message}`);
       continue;
     }
     for (const [key, value] of Object.entries(objectOf(doc))) {
@@ -85,7 +85,7 @@ export function deriveGovernanceMetadata(root: InstallRoot): DerivedMetadata {
         summary: typeof op.operation['summary'] === 'string' ? op.operation['summary'] : null,
       })),
       contracts: contracts.map((path) => contractEntry(root.root, path, reasons, service)),
-      consumer_matrices: consumerMatrices(root.root, contracts),
+      consumer_matrices: consumerMatrices(root.root, contracts, reasons),
       dependencies: listOf(entry['dependencies']),
       consumed_surfaces: listOf(entry['consumed_surfaces']),
     };
