@@ -10,9 +10,8 @@ import { deriveGovernanceMetadata } from './_semantic/governance-metadata.ts';
 import { Unreachable } from './_semantic/http-client.ts';
 import { readInstallRoot } from './_semantic/install-root.ts';
 import { readJsonAt } from './_semantic/json-file.ts';
-import { liveClient, requiredConsumerToken } from './_semantic/live-target.ts';
+import { LIVE_OPTIONS, liveClient, requiredConsumerToken } from './_semantic/live-target.ts';
 import { liveStatus, offlineStatusChecks, sealBundle, verifyStatusBundle } from './_semantic/status-bundle.ts';
-import { TOKEN_OPTIONS } from './_semantic/tokens.ts';
 
 const CONSUMER = 'governance-status-bundle-export';
 
@@ -31,10 +30,7 @@ const command = defineCommand({
     output: { type: 'string', valueName: 'FILE', description: 'Write the bundle to FILE (atomically) instead of stdout' },
     verify: { type: 'string', valueName: 'FILE', description: 'Verify an existing bundle; write nothing' },
     'check-live': { type: 'boolean', description: 'Add a readback of the running semantic API' },
-    'base-url': { type: 'string', valueName: 'URL', description: 'Base URL of the semantic API (default: its listener in the stack contract)' },
-    'consumer-token-file': TOKEN_OPTIONS['consumer-token-file'],
-    'consumer-tokens-file': TOKEN_OPTIONS['consumer-tokens-file'],
-    'timeout-ms': { type: 'string', default: '5000', valueName: 'MS', description: 'Timeout of each live request' },
+    ...LIVE_OPTIONS,
   },
   async run({ values, json, io, print, printJson }) {
     const root = readInstallRoot(values.root);

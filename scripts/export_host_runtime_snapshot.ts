@@ -10,8 +10,7 @@ import { Unreachable } from './_semantic/http-client.ts';
 import { configuredMemoryLane, databaseReadback, legacyRetirement, rollbackWindow, serviceVersions, stackReadback } from './_semantic/host-snapshot.ts';
 import { readInstallRoot } from './_semantic/install-root.ts';
 import { objectOf } from './_semantic/json-file.ts';
-import { liveClient, requiredConsumerToken } from './_semantic/live-target.ts';
-import { TOKEN_OPTIONS } from './_semantic/tokens.ts';
+import { LIVE_OPTIONS, liveClient, requiredConsumerToken } from './_semantic/live-target.ts';
 
 const CONSUMER = 'host-runtime-snapshot-export';
 
@@ -30,10 +29,7 @@ const command = defineCommand({
     root: { type: 'string', default: '.', valueName: 'DIR', description: 'Checkout or install prefix' },
     'data-dir': { type: 'string', valueName: 'DIR', description: 'Directory of semantic.sqlite (default: $AIRLOCK_DATA_DIR, else ./var)' },
     'check-live': { type: 'boolean', description: 'Add the running semantic API\'s version, stage and lane posture' },
-    'base-url': { type: 'string', valueName: 'URL', description: 'Base URL of the semantic API (default: its listener in the stack contract)' },
-    'consumer-token-file': TOKEN_OPTIONS['consumer-token-file'],
-    'consumer-tokens-file': TOKEN_OPTIONS['consumer-tokens-file'],
-    'timeout-ms': { type: 'string', default: '5000', valueName: 'MS', description: 'Timeout of each live request' },
+    ...LIVE_OPTIONS,
   },
   async run({ values, json, io, print, printJson }) {
     const root = readInstallRoot(values.root);

@@ -6,7 +6,7 @@ import { createHttpClient, parseBaseUrl } from './http-client.ts';
 import type { HttpClient } from './http-client.ts';
 import { stackExecutables } from './install-root.ts';
 import type { InstallRoot } from './install-root.ts';
-import { consumerToken } from './tokens.ts';
+import { consumerToken, TOKEN_OPTIONS } from './tokens.ts';
 
 export interface LiveValues {
   'base-url'?: string | undefined;
@@ -32,3 +32,11 @@ export function requiredConsumerToken(consumer: string, env: NodeJS.ProcessEnv, 
   if (token === undefined) throw new AirlockError('environment', `Cannot read the live status without the consumer token of "${consumer}": give --consumer-token-file or a consumer tokens file`);
   return token;
 }
+
+/** The options of a command's live part, after its own --check-live. */
+export const LIVE_OPTIONS = {
+  'base-url': { type: 'string', valueName: 'URL', description: 'Base URL of the semantic API (default: its listener in the stack contract)' },
+  'consumer-token-file': TOKEN_OPTIONS['consumer-token-file'],
+  'consumer-tokens-file': TOKEN_OPTIONS['consumer-tokens-file'],
+  'timeout-ms': { type: 'string', default: '5000', valueName: 'MS', description: 'Timeout of each live request' },
+} as const;

@@ -73,7 +73,12 @@ export function manifestAgainstContracts(root: InstallRoot): Difference[] {
     if (openapi === undefined) continue;
     const exposed = [...new Set(listOf(entry['exposed_surfaces']).map(objectOf).map((s) => surfaceKey(String(s['method']), String(s['path']))))];
     const defined = [...new Set(listOperations(openapi.doc).map((op) => surfaceKey(op.method, op.path)))];
-    differences.push(...setDifferences((s) => `surface ${s} of "${service}"`, [MANIFEST, exposed], [openapi.path, defined], ['exposed', 'absent']));
+    // A route family (`/prefix/*`) is one manifest surface; the export lists its members instead.
+    const families = exposed.filter((key) => key.endsWith('/*'));
+    const inFamily = (key: string) => families.some((family) => key.startsWith(family.slice(0, -1)) && !key.slice(family.length - 1).includes('/'));
+    const emptyFamilies = families.filter((family) => !defined.some((key) => key.startsWith(family.slice(0, -1))));
+    differences.push(...emptyFamilies.map((family) => ({ subject: `surface ${family} of "${service}"`, a: { layer: MANIFEST, says: 'exposed' }, b: { layer: openapi.path, says: 'no member' } })));
+    differences.push(...setDifferences((s) => `surface ${s} of "${service}"`, [MANIFEST, exposed.filter((key) => !families.includes(key))], [openapi.path, defined.filter((key) => !inFamily(key))], ['exposed', 'absent']));
   }
   return differences;
 }

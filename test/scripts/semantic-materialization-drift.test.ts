@@ -47,6 +47,22 @@ const DRIFTS: [string, (root: string) => void, string, RegExp][] = [
     'build_vs_files', /^contract "contracts\/api\/semantic_cdc_v1\.json": this build \(.*\) says canonical sha256 [0-9a-f]{16}…; files says canonical sha256 [0-9a-f]{16}…$/],
 ];
 
+test('check_runtime_materialization_drift takes a route family of the manifest as its members in the export', (t) => {
+  const root = copyRoot(t);
+  fakeDist(root);
+  const semantic = (doc: { services: { service: string; exposed_surfaces: { path: string }[] }[] }) => doc.services.find((s) => s.service === 'semantic')!;
+  editJson(root, 'governance-manifest.json', (doc) => {
+    const surfaces = semantic(doc).exposed_surfaces;
+    semantic(doc).exposed_surfaces = [...surfaces.filter((s) => !s.path.startsWith('/api/v1/semantic/fixtures/')), { listener: 'main', method: 'POST', path: '/api/v1/semantic/fixtures/*', auth: 'operator' } as never];
+  });
+  const family = drift(root, '--skip-bundles');
+  assert.deepEqual(reasonsOf(family.report, 'manifest_vs_contracts'), []);
+  editJson(root, 'governance-manifest.json', (doc) => semantic(doc).exposed_surfaces.push({ listener: 'main', method: 'POST', path: '/api/v1/semantic/imports/*', auth: 'operator' } as never));
+  assert.deepEqual(reasonsOf(drift(root, '--skip-bundles').report, 'manifest_vs_contracts'), [
+    'surface POST /api/v1/semantic/imports/* of "semantic": governance-manifest says exposed; contracts/api/semantic_openapi_v1.json says no member',
+  ]);
+});
+
 for (const [name, breakIt, failing, reason] of DRIFTS) {
   test(`check_runtime_materialization_drift exits 1 when ${name}`, (t) => {
     const root = copyRoot(t);
