@@ -16,6 +16,7 @@ import { toolRegistry } from './crossrefs.ts';
 import type { DriftItem } from './crossrefs.ts';
 import { admissionReviews } from './database.ts';
 import { computeDrift } from './drift.ts';
+import { appendOutbox } from './outbox-append.ts';
 import { buildMatrix } from './matrix.ts';
 import { artifactMember } from './read-route.ts';
 import { readBack } from './readback.ts';
@@ -238,10 +239,12 @@ export async function admissionDryRunReply(runtime: GovernanceRuntime, context: 
   const payload = context.body as DryRunPayload;
   const result = await reviewAdmission(runtime, payload);
   const payloadSha256 = createHash('sha256').update(canonicalJson(payload as unknown as JsonValue)).digest('hex');
-  const row = await runtime.store.append(admissionReviews, {
-    tool_name: payload.identity.tool_name,
-    verdict: result.verdict,
-    payload: { payload_sha256: payloadSha256, checklist: result.checklist.map((c) => ({ item: c.item, verdict: c.verdict })), blocking_drift: result.blocking_drift.length },
+  const checklist = result.checklist.map((c) => ({ item: c.item, verdict: c.verdict }));
+  const at = new Date(runtime.now()).toISOString();
+  const row = await runtime.store.write((_sqlite, tx) => {
+    const review = tx.append(admissionReviews, { tool_name: payload.identity.tool_name, verdict: result.verdict, payload: { payload_sha256: payloadSha256, checklist, blocking_drift: result.blocking_drift.length } });
+    appendOutbox(tx, { family: 'admission', event: 'admission.dry_run_recorded', occurred_at: at, payload: { tool_name: payload.identity.tool_name, verdict: result.verdict, checklist }, source: 'governance', correlation_id: null });
+    return review;
   });
   return json({
     dry_run: true,

@@ -30,6 +30,10 @@ export const CAPABILITIES = {
   'mail-admission-signing': 'Mail admissions signed with Ed25519 (compact JWS), a public JWKS, and revocations',
   'context-composition': 'Context composed from admitted sources only; caller-supplied authority refused',
   'git-host-intake': 'GitHub/Gitea webhook deliveries: signature over the raw body, delivery-id deduplication, evidence',
+  'event-outbox': 'Outbox records checked against the event catalog\'s payload schemas, hash-chained, read in order',
+  'product-registration': 'Guarded product registration beside the manifest\'s catalog; contradictions recorded, never adopted',
+  'update-gates': 'Update checks and rollout gates against version truth, drift and sign-off; deploy nothing',
+  'host-observation': 'Sidecar probes recorded as host observations that never override contract truth',
 } as const;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -8,6 +8,8 @@ export function resolvesToRoute(ref: string, routes: readonly { path: string }[]
   const wanted = segments(ref);
   return routes.some((route) => {
     const have = segments(route.path);
+    // A family route (`/api/v1/events/outbox/*`) answers for one more segment under its prefix.
+    if (have.at(-1) === '*') return wanted.length === have.length && have.slice(0, -1).every((segment, i) => segment === wanted[i] || isParam(segment));
     if (have.length !== wanted.length) return false;
     return have.every((segment, i) => segment === wanted[i] || isParam(segment));
   });

@@ -13,7 +13,7 @@ import { driftReply } from './drift.ts';
 import { standardHealthReply } from './event-modeling.ts';
 import { HEALTH_SCHEMA, healthReply } from './health.ts';
 import { dependencyGraphReply, familiesReply, matrixReply, servicesReply } from './matrix.ts';
-import { productCatalogReply } from './products.ts';
+import { productCatalogReply, registerProductReply } from './products.ts';
 import { openApiDocument } from './openapi-export.ts';
 import { capabilitiesReply, metricsReply, projectionCatalogReply, versionTruthReply } from './platform-truth.ts';
 import { stampReadRoutes } from './read-route.ts';
@@ -24,7 +24,16 @@ import { GIT_HOST_WEBHOOK_PATH } from './lanes.ts';
 import { PLANNING_READS, PLANNING_WRITES } from './planning/routes.ts';
 import { productionReadinessRoute, readinessRoute } from './readiness.ts';
 import { registryReply, schemaReply, schemasReply } from './registry.ts';
-import { databaseReply, hostSnapshotReply, runtimeEvidenceReply, runtimeObservationsReply, runtimeStatusReply } from './runtime-observation.ts';
+import { databaseReply, hostSnapshotReply, runtimeEvidenceReply, runtimeStatusReply } from './runtime-observation.ts';
+import { runtimeObservationsReply, sidecarSelfHealthProbeReply, sidecarStateProbeReply } from './host-observations.ts';
+import { OUTBOX_FAMILIES, outboxReadReply, outboxRecordReply, PAGE_QUERY } from './outbox.ts';
+import { rolloutGateReply, updateCheckReply } from './updates.ts';
+import OUTBOX_RECORD_SCHEMA from '../../contracts/governance/schemas/outbox_record_input_v1.schema.json' with { type: 'json' };
+import PRODUCT_REGISTRATION_SCHEMA from '../../contracts/governance/schemas/product_registration_input_v1.schema.json' with { type: 'json' };
+import UPDATES_CHECK_SCHEMA from '../../contracts/governance/schemas/updates_check_input_v1.schema.json' with { type: 'json' };
+import ROLLOUT_GATE_SCHEMA from '../../contracts/governance/schemas/updates_rollout_gate_input_v1.schema.json' with { type: 'json' };
+import SIDECAR_STATE_SCHEMA from '../../contracts/governance/schemas/sidecar_state_probe_input_v1.schema.json' with { type: 'json' };
+import SIDECAR_SELF_HEALTH_SCHEMA from '../../contracts/governance/schemas/sidecar_self_health_probe_input_v1.schema.json' with { type: 'json' };
 import type { GovernanceRuntime } from './runtime.ts';
 import { semanticHarnessReply } from './semantic-harness.ts';
 import { stampWriteRoutes } from './write-route.ts';
@@ -38,6 +47,8 @@ function published(artifact: string, rows: readonly (readonly [string, string, s
 }
 
 const NOT_FOUND = (description: string) => [{ status: 404, description }];
+const BAD_PAGE = [{ status: 422, description: 'after_seq or limit is not an integer in range' }];
+const RECORDED = (description: string) => ({ status: 201, description, schema: { type: 'object', required: ['recorded', 'evidence'] } });
 
 export const READ_ROUTES: readonly ReadRoute[] = [
   {
@@ -169,9 +180,12 @@ export const READ_ROUTES: readonly ReadRoute[] = [
   { path: `${V1}/tools/host-snapshot`, summary: 'This host now: load, memory, pressure level', capability: 'platform-truth', uses: ['tools_runtime/host-pressure-policy'], compute: hostSnapshotReply },
   { path: `${V1}/tools/runtime-status`, summary: 'This process: role, listeners, version, database', capability: 'platform-truth', compute: runtimeStatusReply },
   { path: `${V1}/tools/runtime-evidence`, summary: 'Evidence chains of governance.sqlite, verified now', capability: 'platform-truth', compute: runtimeEvidenceReply },
-  { path: `${V1}/tools/runtime-observations`, summary: 'Observations recorded by runtime probes', capability: 'platform-truth', uses: ['tools_runtime/runtime-contracts'], compute: runtimeObservationsReply },
+  { path: `${V1}/tools/runtime-observations`, summary: 'Host observations recorded by the sidecar probes, in order; none overrides contract truth', capability: 'host-observation', uses: ['tools_runtime/runtime-contracts'], compute: runtimeObservationsReply, query: PAGE_QUERY, responses: BAD_PAGE },
   { path: `${V1}/products/catalog`, summary: 'Products: the services governance-manifest.json declares, and the products registered beside them', capability: 'platform-truth', compute: productCatalogReply },
-  ...published('products', [['/products/registration-policy', 'registration-policy', 'How a product is registered']]),
+  ...published('products', [
+    ['/products/registration-policy', 'registration-policy', 'How a product is registered'],
+    ['/products/update-policy', 'update-policy', 'How update checks and rollout gates decide'],
+  ]),
   { path: `${V1}/capabilities`, summary: 'Capabilities of this service with the routes that serve them', capability: 'platform-truth', cached: true, compute: capabilitiesReply },
 
   // Provider, runtime and platform
@@ -217,8 +231,8 @@ export const READ_ROUTES: readonly ReadRoute[] = [
   ...published('events', [
     ['/events/issue-spec-export/contracts', 'issue-spec-export-contracts', 'Descriptor of the single issue-spec export path'],
     ['/events/publishing/catalog', 'publishing-catalog', 'Event families this service publishes'],
-    ['/events/publishing/outbox', 'publishing-outbox', 'Outbox posture (writes planned)'],
   ]),
+  { path: `${V1}/events/publishing/outbox`, summary: 'Outbox records in publication order, with their hash chain, a page at a time', capability: 'event-outbox', uses: ['events/publishing-outbox'], compute: outboxReadReply, query: PAGE_QUERY, responses: BAD_PAGE },
   ...published('memory_runtime_claims', [
     ['/memory/runtime-claims/catalog', 'catalog', 'Admitted runtime claims (none)'],
     ['/memory/runtime-claims/policy', 'policy', 'What a runtime claim must carry'],
@@ -279,6 +293,39 @@ export const WRITE_ROUTES: readonly WriteRoute[] = [
       { status: 401, description: 'Bad or missing signature: the same 401 as a missing token; nothing is stored' },
     ],
     handle: gitHostWebhookReply,
+  },
+  {
+    path: `${V1}/events/outbox/*`, members: OUTBOX_FAMILIES, summary: 'Record an outbox event of this family, its payload checked against the catalog\'s payload_schema', auth: 'operator', capability: 'event-outbox',
+    schema: OUTBOX_RECORD_SCHEMA, idempotency: 'required', uses: ['events/publishing-outbox', 'event_modeling/catalog'], handle: outboxRecordReply,
+    responses: [{ status: 201, description: 'Appended to the hash-chained outbox', schema: { type: 'object', required: ['recorded', 'family', 'event', 'seq', 'sha256'] } }],
+  },
+  {
+    path: `${V1}/products/register`, summary: 'Register a product for a manifest service while the drift list is empty; contradictions are recorded, the catalog keeps the manifest', auth: 'operator', capability: 'product-registration',
+    schema: PRODUCT_REGISTRATION_SCHEMA, idempotency: 'required', uses: ['products/registration-policy'], handle: registerProductReply,
+    responses: [
+      { status: 201, description: 'Registered; overrides_contract is false and contradictions with the manifest are listed', schema: { type: 'object', required: ['registered', 'product', 'contradictions', 'overrides_contract', 'evidence'] } },
+      { status: 409, description: 'Refused (recorded): service not in the manifest, drift not empty, or already registered' },
+    ],
+  },
+  {
+    path: `${V1}/updates/check`, summary: 'Compare a host\'s installed version with the release version; the observation never changes version truth', auth: 'operator', capability: 'update-gates',
+    schema: UPDATES_CHECK_SCHEMA, idempotency: 'optional', uses: ['products/update-policy'], handle: updateCheckReply,
+    responses: [{ status: 200, description: 'The verdict and both versions; overrides_contract is false', schema: { type: 'object', required: ['verdict', 'release_version', 'installed_version', 'overrides_contract', 'evidence'] } }],
+  },
+  {
+    path: `${V1}/updates/rollout-gate`, summary: 'Open or close a rollout gate: known product, release version, empty drift, ready sign-off; deploys nothing', auth: 'operator', capability: 'update-gates',
+    schema: ROLLOUT_GATE_SCHEMA, idempotency: 'required', uses: ['products/update-policy'], handle: rolloutGateReply,
+    responses: [{ status: 200, description: 'gate open or closed, with every reason it is closed', schema: { type: 'object', required: ['gate', 'reasons', 'evidence'], properties: { gate: { enum: ['open', 'closed'] } } } }],
+  },
+  {
+    path: `${V1}/sidecar/state/probe`, summary: 'Record a sidecar state observation beside the contract readback; never overrides it', auth: 'operator', capability: 'host-observation',
+    schema: SIDECAR_STATE_SCHEMA, idempotency: 'optional', uses: ['sidecar/posture', 'sidecar/probe-contracts'], handle: sidecarStateProbeReply,
+    responses: [RECORDED('Recorded, with the contradictions against /api/v1/sidecar/posture; overrides_contract is false')],
+  },
+  {
+    path: `${V1}/sidecar/invocation/self-health/probe`, summary: 'Record a sidecar invocation self-health observation; never overrides contract truth', auth: 'operator', capability: 'host-observation',
+    schema: SIDECAR_SELF_HEALTH_SCHEMA, idempotency: 'optional', uses: ['sidecar/posture', 'sidecar/probe-contracts'], handle: sidecarSelfHealthProbeReply,
+    responses: [RECORDED('Recorded, with the contradictions against /api/v1/sidecar/posture; overrides_contract is false')],
   },
 ];
 

@@ -53,15 +53,6 @@ export function runtimeEvidenceReply(runtime: GovernanceRuntime): Reply {
   return json({ verified: chains.ok, tables: chains.tables, problems: chains.reasons });
 }
 
-export function runtimeObservationsReply(runtime: GovernanceRuntime): Reply {
-  const contracts = (artifactMember(runtime, 'tools_runtime/runtime-contracts')?.['sources'] ?? []) as { route: string; source: string }[];
-  return json({
-    observations: [],
-    count: 0,
-    source: contracts.find((c) => c.route === '/api/v1/tools/runtime-observations')?.source ?? 'runtime probes',
-  });
-}
-
 export function databaseReply(runtime: GovernanceRuntime): Reply {
   const database = checkDatabase(runtime.store);
   const chains = checkEvidenceChains(runtime.store);
