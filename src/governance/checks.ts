@@ -15,7 +15,7 @@ import type { GovernanceRuntime } from './runtime.ts';
 
 export const CHECK_NAMES = [
   'database', 'evidence_chains', 'data_dir_writable', 'manifest', 'stack_contract', 'artifacts_all_valid', 'drift_empty',
-  'worker_loopback', 'operator_token', 'crm_assertion', 'docs_present', 'semantic_contracts', 'event_catalog_standard',
+  'worker_loopback', 'operator_token', 'crm_assertion', 'docs_present', 'semantic_contracts', 'event_catalog_standard', 'signing_key',
 ] as const;
 
 export type CheckName = (typeof CHECK_NAMES)[number];
@@ -84,6 +84,10 @@ const CHECKS: Record<CheckName, Check> = {
   semantic_contracts(runtime) {
     const harness = readSemanticHarness(runtime);
     return harness.ok ? pass() : warn(`${harness.detail}: the harness route fails closed`);
+  },
+  signing_key(runtime) {
+    const key = runtime.signingKey;
+    return key.ok ? { status: 'pass', observedValue: key.kid } : fail(`mail-admission key store missing (${key.reason}): signing fails closed`);
   },
   event_catalog_standard(runtime) {
     const report = standardHealthReport(runtime);

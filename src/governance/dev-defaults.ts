@@ -1,10 +1,13 @@
-// Embedded defaults for `npm start`: a generated operator token kept in var/dev-secrets.json
-// (mode 0600, other services' entries preserved) so control-api can start, and the curl lines a
-// newcomer tries first. The token never appears in a curl line: each line reads it when it runs.
+// Embedded defaults for `npm start`: a generated token for every lane and a git-host webhook
+// secret, kept in var/dev-secrets.json (mode 0600, other services' entries preserved) so
+// control-api can start and every lane can be tried, and the curl lines a newcomer tries first.
+// No secret appears in a curl line: each line reads it from the file when it runs.
 
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { LANE_VARIABLES, LANES } from './config.ts';
+import type { Lane } from './config.ts';
 import { SERVICE_NAME } from './identity.ts';
 
 export const DEV_SECRETS_FILE = 'dev-secrets.json';
@@ -26,12 +29,16 @@ export function governanceDevDefaults(varDir: string): { env: Record<string, str
   const all = existsSync(secretsPath) ? (JSON.parse(readFileSync(secretsPath, 'utf8')) as unknown) : {};
   if (typeof all !== 'object' || all === null || Array.isArray(all)) throw new TypeError(`Dev secrets file "${secretsPath}" does not hold a JSON object: remove it to regenerate`);
   const record = all as Record<string, unknown>;
-  const current = record[SERVICE_NAME] as { operator_token?: unknown } | undefined;
-  const token = typeof current?.operator_token === 'string' ? current.operator_token : randomBytes(24).toString('base64url');
-  writePrivate(secretsPath, `${JSON.stringify({ ...record, [SERVICE_NAME]: { operator_token: token } }, null, 2)}\n`);
-  const bearer = `-H "Authorization: Bearer $(node -p 'require(process.argv[1]).${SERVICE_NAME}.operator_token' '${secretsPath.replace(/'/g, `'\\''`)}')"`;
+  const current = (record[SERVICE_NAME] ?? {}) as Record<string, unknown>;
+  const keep = (name: string) => (typeof current[name] === 'string' ? (current[name] as string) : randomBytes(24).toString('base64url'));
+  const secrets: Record<string, string> = Object.fromEntries([...LANES.map((lane) => [`${lane}_token`, keep(`${lane}_token`)]), ['git_host_webhook_secret', keep('git_host_webhook_secret')]]);
+  writePrivate(secretsPath, `${JSON.stringify({ ...record, [SERVICE_NAME]: secrets }, null, 2)}\n`);
+  const read = (name: string) => `$(node -p 'require(process.argv[1]).${SERVICE_NAME}.${name}' '${secretsPath.replace(/'/g, `'\\''`)}')`;
+  const bearer = (lane: Lane) => `-H "Authorization: Bearer ${read(`${lane}_token`)}"`;
+  const json = `-H 'Content-Type: application/json'`;
+  const key = `-H "Idempotency-Key: $(node -p 'crypto.randomUUID()')"`;
   return {
-    env: { GOVERNANCE_OPERATOR_TOKEN: token },
+    env: { ...Object.fromEntries(LANES.map((lane) => [LANE_VARIABLES[lane], secrets[`${lane}_token`]!])), GOVERNANCE_GIT_HOST_WEBHOOK_SECRET: secrets['git_host_webhook_secret']! },
     curl: [
       `curl -sS ${PLATFORM}/health`,
       `curl -sS ${PLATFORM}/api/v1/platform/services`,
@@ -39,7 +46,11 @@ export function governanceDevDefaults(varDir: string): { env: Record<string, str
       `curl -sS ${PLATFORM}/api/v1/contracts/drift`,
       `curl -sS ${PLATFORM}/api/v1/signoff/readiness`,
       `curl -sS '${PLATFORM}/api/v1/agent/bootstrap?role=operator'`,
-      `curl -sS ${bearer} ${WORKER}/api/v1/contracts/matrix`,
+      `curl -sS ${PLATFORM}/api/v1/identity/mail-admission/jwks`,
+      `curl -sS ${bearer('operator')} ${WORKER}/api/v1/contracts/matrix`,
+      `curl -sS ${bearer('operator')} ${json} -d '{"mode":"BACKWARD","previous":{"type":"string"},"proposed":{"type":"string","maxLength":8}}' ${WORKER}/api/v1/contracts/compatibility/check`,
+      `curl -sS ${bearer('bff')} ${json} ${key} -d '{"title":"First plan","goal":"Try the planning lane","requested_by":{"kind":"human","subject_id":"me"}}' ${WORKER}/api/v1/planning/sessions`,
+      `curl -sS ${bearer('mail_consumer')} '${PLATFORM}/api/v1/identity/mail-management/decision?tenant_id=tenant-a&mailbox=ops@example.com'`,
       `node scripts/governance-readiness.ts --base-url ${PLATFORM}`,
     ],
   };

@@ -7,7 +7,7 @@ export const OPENAPI_PATH = 'contracts/api/governance_openapi_v1.json';
 
 export const OPENAPI_INFO = {
   title: 'Airlock governance publication service',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'Contract and governance publication (seed 001): contract catalogs, projections, readiness and drift under /api/v1, and a bounded set of guarded writes. The platform listener serves every GET route, without credentials except the lane-scoped reads; the worker listener (loopback) authenticates before route resolution and serves the same reads plus every write, each admitted for its own lane only.',
 };
 
