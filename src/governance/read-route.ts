@@ -94,9 +94,10 @@ export function failClosed(detail: string, extensions: { reason: string; project
 }
 
 /**
- * The kernel routes for `reads`: each once on the worker listener (operator) and once on the
- * platform listener (no credentials). Platform copies come last so the export, which keeps
- * one operation per path, describes the public listener a sweep runs against.
+ * The kernel routes for `reads`: each once on the worker listener (the operator, or the read's
+ * lane) and once on the platform listener (no credentials, or the read's lane). The export keeps
+ * one operation per path and method, described by the first route (the worker's) and naming both
+ * listeners; a sweep of the platform reads a secured operation's 401 as "credential required".
  */
 export function stampReadRoutes(reads: readonly ReadRoute[], runtime: () => GovernanceRuntime): Route[] {
   const handlers = reads.map((read) => readHandler(read, runtime));

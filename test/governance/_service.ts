@@ -1,6 +1,7 @@
 // Starts the governance service in-process for tests: a temporary data directory, port 0 on
 // both listeners, a known operator token, and captured log records.
 
+import { before, after } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import type { Service } from '../../src/kernel/index.ts';
 import { readGovernanceConfig } from '../../src/governance/config.ts';
 import { createGovernanceService } from '../../src/governance/service.ts';
 import type { GovernanceServiceOptions } from '../../src/governance/service.ts';
+import { rootEnv, tempRoot } from './_fixtures.ts';
+import type { TempRoot } from './_fixtures.ts';
 
 export const OPERATOR_TOKEN = 'test-operator-token-0001';
 export const AUTH = { authorization: `Bearer ${OPERATOR_TOKEN}` };
@@ -85,4 +88,23 @@ export async function evidenceRows(running: RunningGovernance): Promise<Record<s
   const { send } = await import('../helpers/http.ts');
   const body = (await send(`${running.platform ?? running.worker}/api/v1/tools/runtime-evidence`, { headers: AUTH })).json() as { tables: { table: string; rows: number }[] };
   return Object.fromEntries(body.tables.map((t) => [t.table, t.rows]));
+}
+
+/**
+ * Registers hooks that start the service (role test) on a temporary install root before the
+ * file's tests and stop it after them; `ready` receives it once it listens (root-level `before`
+ * hooks may run concurrently, so a second hook cannot wait for this one).
+ */
+export function serviceOnTempRoot(ready: (running: RunningGovernance, root: TempRoot) => void, options: { env?: Record<string, string>; service?: GovernanceServiceOptions } = {}): void {
+  let running: RunningGovernance | undefined;
+  let root: TempRoot | undefined;
+  before(async () => {
+    root = tempRoot();
+    running = await startGovernance({ role: 'test', env: { ...rootEnv(root.root), ...options.env }, ...(options.service && { service: options.service }) });
+    ready(running, root);
+  });
+  after(async () => {
+    await running?.stop();
+    root?.cleanup();
+  });
 }

@@ -1,24 +1,17 @@
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { sendJson } from '../helpers/http.ts';
-import { AUTH, bearer, evidenceRows, startGovernance } from './_service.ts';
+import { AUTH, serviceOnTempRoot, bearer, evidenceRows, startGovernance } from './_service.ts';
 import type { RunningGovernance } from './_service.ts';
 import { rootEnv, tempRoot } from './_fixtures.ts';
-import type { TempRoot } from './_fixtures.ts';
 
-let root: TempRoot;
-let running: RunningGovernance;
 let url: string;
 
-before(async () => {
-  root = tempRoot();
-  running = await startGovernance({ role: 'test', env: rootEnv(root.root) });
-  url = `${running.worker}/api/v1/tools/admission/dry-run`;
-});
+let running: RunningGovernance;
 
-after(async () => {
-  await running.stop();
-  root.cleanup();
+serviceOnTempRoot((started) => {
+  running = started;
+  url = `${running.worker}/api/v1/tools/admission/dry-run`;
 });
 
 /** A payload that passes every step on a consistent root; each bad case breaks it in one place. */

@@ -1,26 +1,19 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { send, sendJson } from '../helpers/http.ts';
-import { AUTH, bearer, evidenceRows, startGovernance } from './_service.ts';
+import { AUTH, serviceOnTempRoot, bearer, evidenceRows } from './_service.ts';
 import type { RunningGovernance } from './_service.ts';
-import { REPO, rootEnv, tempRoot } from './_fixtures.ts';
-import type { TempRoot } from './_fixtures.ts';
+import { REPO } from './_fixtures.ts';
 
-let root: TempRoot;
-let running: RunningGovernance;
 let url: string;
 
-before(async () => {
-  root = tempRoot();
-  running = await startGovernance({ role: 'test', env: rootEnv(root.root) });
-  url = `${running.worker}/api/v1/contracts/compatibility/check`;
-});
+let running: RunningGovernance;
 
-after(async () => {
-  await running.stop();
-  root.cleanup();
+serviceOnTempRoot((started) => {
+  running = started;
+  url = `${running.worker}/api/v1/contracts/compatibility/check`;
 });
 
 const PLANNING = JSON.parse(readFileSync(join(REPO, 'contracts', 'governance', 'schemas', 'planning_v1.schema.json'), 'utf8'));

@@ -1,27 +1,19 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { send, sendJson } from '../helpers/http.ts';
 import type { TestResponse } from '../helpers/http.ts';
-import { AUTH, bearer, evidenceRows, startGovernance } from './_service.ts';
+import { AUTH, serviceOnTempRoot, bearer, evidenceRows } from './_service.ts';
 import type { RunningGovernance, TestLane } from './_service.ts';
-import { rootEnv, tempRoot } from './_fixtures.ts';
-import type { TempRoot } from './_fixtures.ts';
 
-let root: TempRoot;
-let running: RunningGovernance;
 /** The service's clock: tests move it to expire projections. */
 let clock = Date.parse('2026-11-21T12:00:00Z');
 
-before(async () => {
-  root = tempRoot();
-  running = await startGovernance({ role: 'test', env: rootEnv(root.root), service: { now: () => clock } });
-});
+let running: RunningGovernance;
 
-after(async () => {
-  await running.stop();
-  root.cleanup();
-});
+serviceOnTempRoot((started) => {
+  running = started;
+}, { service: { now: () => clock } });
 
 const MAIL = '/api/v1/identity/mail-management';
 const ENTITLEMENT = '/api/v1/identity/product-entitlement';

@@ -1,25 +1,18 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { send, sendJson } from '../helpers/http.ts';
 import type { TestResponse } from '../helpers/http.ts';
-import { AUTH, bearer, evidenceRows, startGovernance } from './_service.ts';
+import { AUTH, serviceOnTempRoot, bearer, evidenceRows, startGovernance } from './_service.ts';
 import type { RunningGovernance, TestLane } from './_service.ts';
 import { rootEnv, tempRoot } from './_fixtures.ts';
-import type { TempRoot } from './_fixtures.ts';
 
-let root: TempRoot;
-let running: RunningGovernance;
 const VERSION = '0.0.0-test';
 
-before(async () => {
-  root = tempRoot();
-  running = await startGovernance({ role: 'test', env: rootEnv(root.root) });
-});
+let running: RunningGovernance;
 
-after(async () => {
-  await running.stop();
-  root.cleanup();
+serviceOnTempRoot((started) => {
+  running = started;
 });
 
 function post(path: string, body: unknown, lane: TestLane = 'operator', key: string = randomUUID()): Promise<TestResponse> {

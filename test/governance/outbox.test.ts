@@ -1,24 +1,16 @@
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { send, sendJson } from '../helpers/http.ts';
 import type { TestResponse } from '../helpers/http.ts';
-import { AUTH, bearer, startGovernance } from './_service.ts';
+import { AUTH, serviceOnTempRoot, bearer } from './_service.ts';
 import type { RunningGovernance } from './_service.ts';
-import { rootEnv, tempRoot } from './_fixtures.ts';
-import type { TempRoot } from './_fixtures.ts';
 
-let root: TempRoot;
+
 let running: RunningGovernance;
 
-before(async () => {
-  root = tempRoot();
-  running = await startGovernance({ role: 'test', env: rootEnv(root.root) });
-});
-
-after(async () => {
-  await running.stop();
-  root.cleanup();
+serviceOnTempRoot((started) => {
+  running = started;
 });
 
 const SESSION = 'ps_11111111-2222-4333-8444-555555555555';

@@ -1,30 +1,22 @@
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { send, sendJson } from '../helpers/http.ts';
 import type { TestResponse } from '../helpers/http.ts';
-import { AUTH, bearer, evidenceRows, startGovernance } from './_service.ts';
+import { AUTH, serviceOnTempRoot, bearer, evidenceRows } from './_service.ts';
 import type { RunningGovernance, TestLane } from './_service.ts';
-import { rootEnv, tempRoot } from './_fixtures.ts';
-import type { TempRoot } from './_fixtures.ts';
 
-let root: TempRoot;
-let running: RunningGovernance;
 let worker: string;
 let platform: string;
 
-before(async () => {
-  root = tempRoot();
-  running = await startGovernance({ role: 'test', env: rootEnv(root.root) });
+let running: RunningGovernance;
+
+serviceOnTempRoot((started) => {
+  running = started;
   worker = `${running.worker}/api/v1/planning/sessions`;
   platform = `${running.platform}/api/v1/planning/sessions`;
-});
-
-after(async () => {
-  await running.stop();
-  root.cleanup();
 });
 
 /** A POST as `lane` with a fresh Idempotency-Key unless one is given. */

@@ -2,7 +2,7 @@
 // of one tenant; only a fresh observation of an active human administrator is projected, and
 // the consumer's decision read must name the same exact scope.
 
-import { single } from './projection.ts';
+import { queryScope } from './projection.ts';
 import type { ScopeResult, SurfaceSpec } from './projection.ts';
 
 /** One mailbox, written out: no wildcard, no list, no bare domain. */
@@ -28,13 +28,7 @@ export const MAIL_MANAGEMENT: SurfaceSpec = {
   policy: 'identity_contracts/mail-management',
   grant: 'mail_management',
   writeScope: (_runtime, body: MailObservation) => scopeOf(body.scope.tenant_id, body.scope.mailbox),
-  readScope(query) {
-    const tenant = single(query, 'tenant_id');
-    if (!tenant.ok) return tenant;
-    const mailbox = single(query, 'mailbox');
-    if (!mailbox.ok) return mailbox;
-    return scopeOf(tenant.value, mailbox.value);
-  },
+  readScope: (query) => queryScope(query, 'mailbox', scopeOf),
   disqualify(body: MailObservation) {
     const reasons: string[] = [];
     if (!body.administrator.active) reasons.push('inactive');

@@ -3,7 +3,7 @@
 // entitlement is projected, for the window the observation declares (at most 3600 s).
 
 import { knownProducts } from '../products.ts';
-import { single } from './projection.ts';
+import { queryScope } from './projection.ts';
 import type { ScopeResult, SurfaceSpec } from './projection.ts';
 
 export interface EntitlementObservation {
@@ -30,13 +30,7 @@ export const PRODUCT_ENTITLEMENT: SurfaceSpec = {
     }
     return scope;
   },
-  readScope(query) {
-    const tenant = single(query, 'tenant_id');
-    if (!tenant.ok) return tenant;
-    const product = single(query, 'product');
-    if (!product.ok) return product;
-    return scopeOf(tenant.value, product.value);
-  },
+  readScope: (query) => queryScope(query, 'product', scopeOf),
   disqualify: (body: EntitlementObservation) => (body.entitlement.state === 'active' ? [] : [body.entitlement.state]),
   observedAt: (body: EntitlementObservation) => body.observed_at,
   validForSeconds: (_runtime, body: EntitlementObservation) => body.valid_for_seconds,

@@ -144,9 +144,18 @@ export function decisionRead(spec: SurfaceSpec): (runtime: GovernanceRuntime, co
 }
 
 /** One value of a query parameter, or why there is not exactly one. */
-export function single(query: URLSearchParams, name: string): { ok: true; value: string } | { ok: false; reason: string; detail: string } {
+function single(query: URLSearchParams, name: string): { ok: true; value: string } | { ok: false; reason: string; detail: string } {
   const values = query.getAll(name);
   if (values.length === 0 || values[0] === '') return { ok: false, reason: 'scope_missing', detail: `Query parameter "${name}" is required: a decision is read for one exact scope` };
   if (values.length > 1) return { ok: false, reason: 'scope_ambiguous', detail: `Query parameter "${name}" is repeated: a decision is read for one exact scope` };
   return { ok: true, value: values[0]! };
+}
+
+/** The exact scope a decision read names: one tenant_id and one `name`, then the surface's own check. */
+export function queryScope(query: URLSearchParams, name: string, scopeOf: (tenant: string, value: string) => ScopeResult): ScopeResult {
+  const tenant = single(query, 'tenant_id');
+  if (!tenant.ok) return tenant;
+  const value = single(query, name);
+  if (!value.ok) return value;
+  return scopeOf(tenant.value, value.value);
 }
