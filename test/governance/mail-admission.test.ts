@@ -80,6 +80,16 @@ test('mail-admission signing: public JWKS (kid = RFC 7638 thumbprint); admission
     const revocations = (await send(`${running.platform}${REVOCATIONS}`, { headers: bearer('mail_consumer') })).json() as { revocations: { jti: string; reasons: string[] }[]; token: string };
     assert.deepEqual(revocations.revocations.map((r) => [r.jti, r.reasons]), [[withdrawn.jti, ['inactive']]]);
     assert.deepEqual(verifyJws(revocations.token, jwks)['revoked'], [withdrawn.jti]);
+
+    // A refreshed projection does not end the admission before it: a withdrawal revokes both.
+    const before = (await send(`${running.platform}${ADMISSIONS}`, { headers: bearer('mail_consumer') })).json() as typeof admissions;
+    assert.equal((await project(running, 'desk@example.com')).status, 201);
+    const refreshed = (await send(`${running.platform}${ADMISSIONS}`, { headers: bearer('mail_consumer') })).json() as typeof admissions;
+    assert.notEqual(refreshed.admissions[0]!.jti, before.admissions[0]!.jti);
+    assert.equal((await project(running, 'desk@example.com', { kind: 'service' })).status, 200);
+    const all = (await send(`${running.platform}${REVOCATIONS}`, { headers: bearer('mail_consumer') })).json() as typeof revocations;
+    assert.deepEqual(all.revocations.map((r) => r.jti).sort(), [withdrawn.jti, before.admissions[0]!.jti, refreshed.admissions[0]!.jti].sort());
+    assert.deepEqual(((await send(`${running.platform}${ADMISSIONS}`, { headers: bearer('mail_consumer') })).json() as typeof admissions).admissions, []);
   } finally {
     await running.stop();
   }

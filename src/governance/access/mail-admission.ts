@@ -72,14 +72,15 @@ export function revocationsReply(runtime: GovernanceRuntime): Reply {
   if (missing || !runtime.signingKey.ok) return missing!;
   const revocations: { jti: string; scope: Record<string, string>; revoked_at: string; reasons: string[] }[] = [];
   for (const scopeKey of scopeKeys(runtime)) {
-    let active: ProjectionRow | undefined;
+    // A refreshed projection does not end the admission before it: a withdrawal ends every one still unexpired.
+    let active: ProjectionRow[] = [];
     for (const row of rowsOf(runtime, 'mail_management', scopeKey)) {
-      if (row.payload.effect === 'projected') active = row;
+      if (row.payload.effect === 'projected') active.push(row);
       else if (row.payload.effect === 'withdrawn') {
-        if (active && Date.parse(active.payload.expires_at!) > Date.parse(row.payload.observed_at)) {
-          revocations.push({ jti: jtiOf(active), scope: active.payload.scope, revoked_at: row.recorded_at, reasons: row.payload.reasons });
+        for (const ended of active.filter((a) => Date.parse(a.payload.expires_at!) > Date.parse(row.payload.observed_at))) {
+          revocations.push({ jti: jtiOf(ended), scope: ended.payload.scope, revoked_at: row.recorded_at, reasons: row.payload.reasons });
         }
-        active = undefined;
+        active = [];
       }
     }
   }

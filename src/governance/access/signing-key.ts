@@ -4,9 +4,9 @@
 // reads it). A key file named by GOVERNANCE_MAIL_ADMISSION_KEY_FILE is never created: when it is
 // missing the key store is missing, and every signing surface fails closed.
 
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { canonicalJson } from '../../kernel/index.ts';
 
 export interface PublicJwk {
@@ -41,9 +41,9 @@ export function loadSigningKey(file: string, options: { create: boolean }): Sign
     if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string' || typeof jwk.d !== 'string') {
       return { ok: false, file, reason: `key file "${file}" does not hold a private Ed25519 JWK` };
     }
+    // node:crypto refuses a JWK whose x is not the public half of d.
     const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x, d: jwk.d }, format: 'jwk' });
     const x = (createPublicKey(privateKey).export({ format: 'jwk' }) as { x: string }).x;
-    if (x !== jwk.x) return { ok: false, file, reason: `key file "${file}": its public part does not match its private part` };
     const publicJwk: PublicJwk = { kty: 'OKP', crv: 'Ed25519', x, kid: jwkThumbprint({ crv: 'Ed25519', kty: 'OKP', x }), alg: 'EdDSA', use: 'sig' };
     return { ok: true, file, kid: publicJwk.kid, publicJwk, privateKey, created };
   } catch (error) {
@@ -51,16 +51,23 @@ export function loadSigningKey(file: string, options: { create: boolean }): Sign
   }
 }
 
-/** Writes a new private JWK with O_EXCL, so two processes starting together keep one key. */
+/**
+ * Writes a new private JWK beside `file`, then links it into place: the link either appears whole
+ * or fails with EEXIST, so two processes starting together keep one key and never read half of it.
+ */
 function createKeyFile(file: string): boolean {
   const { privateKey } = generateKeyPairSync('ed25519');
   const jwk = privateKey.export({ format: 'jwk' });
+  const temporary = `${file}.${process.pid}.${randomUUID()}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d })}\n`, { flag: 'wx', mode: 0o600 });
   try {
-    writeFileSync(file, `${JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d })}\n`, { flag: 'wx', mode: 0o600 });
+    chmodSync(temporary, 0o600);
+    linkSync(temporary, file);
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
+  } finally {
+    unlinkSync(temporary);
   }
-  chmodSync(file, 0o600);
-  return true;
 }
