@@ -17,6 +17,7 @@ export const CONSUMED_SURFACES: readonly ConsumedSurface[] = [
   { owner: 'local model runtime', method: 'POST', path: '/v1/embeddings', description: 'Embeddings (live checks)' },
   { owner: 'vector store', method: 'GET', path: '/readyz', description: 'Readiness of the vector store' },
   { owner: 'vector store', method: 'GET', path: '/collections', description: 'Collections (live checks)' },
+  { owner: 'vector store', method: 'GET', path: '/collections/{collection}', description: 'Collection info (vector_store_checks)' },
   { owner: 'vector store', method: 'POST', path: '/collections/{collection}/points/search', description: 'Search (live checks)' },
   { owner: 'governance', method: 'GET', path: '/health', description: 'Liveness and deployment role of the governance service (Document 2), probed by /readyz' },
   { owner: 'governance', method: 'GET', path: '/api/v1/contracts/registry', description: 'Published contract registry (Document 2), read by live checks' },
