@@ -9,37 +9,16 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
+import { listEntries as listEntriesIn } from './scripts/_bundle-entries.ts';
 
 const ROOT = import.meta.dirname;
-/** Scripts that work on a checkout (sources, manifests), not shipped commands. */
-const NOT_BUNDLED = new Set(['start.ts', 'write_contracts.ts']);
-
-/** Every entry to bundle: { name, source } sorted by name. */
+/** Every entry to bundle: { name, source } sorted by name (the rule lives in scripts/_bundle-entries.ts). */
 export function listEntries(root = ROOT) {
-  const entries = [];
-  const src = join(root, 'src');
-  for (const service of existsSync(src) ? readdirSync(src).sort() : []) {
-    if (service === 'kernel' || !statSync(join(src, service)).isDirectory()) continue;
-    for (const file of readdirSync(join(src, service)).sort()) {
-      const role = /^main(?:-([a-z0-9-]+))?\.ts$/.exec(file);
-      if (role) entries.push({ name: `${service}-${role[1] ?? 'api'}`, source: join(src, service, file) });
-    }
-  }
-  const scripts = join(root, 'scripts');
-  for (const file of existsSync(scripts) ? readdirSync(scripts).sort() : []) {
-    if (!file.endsWith('.ts') || file.startsWith('_') || NOT_BUNDLED.has(file)) continue;
-    entries.push({ name: basename(file, '.ts'), source: join(scripts, file) });
-  }
-  const seen = new Set();
-  for (const { name } of entries) {
-    if (seen.has(name)) throw new Error(`Two entries bundle to "${name}.mjs": rename one`);
-    seen.add(name);
-  }
-  return entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+  return listEntriesIn(root);
 }
 
 /** Imports in an esbuild metafile that are not node: built-ins: [{ output, path }]. */
