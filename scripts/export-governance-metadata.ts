@@ -3,8 +3,7 @@
 // install root (never hand-written). Prints JSON (or --tsv for shell consumers), writes --output
 // atomically, or with --check compares a file with a fresh derivation.
 
-import { canonicalJson, defineCommand, EXIT_FAILED, EXIT_OK, main, usageError } from '../src/kernel/index.ts';
-import { writeFileAtomic } from './_sweep/write-file-atomic.ts';
+import { canonicalJson, defineCommand, EXIT_FAILED, EXIT_OK, main, usageError, writeFileAtomic } from '../src/kernel/index.ts';
 import { deriveGovernanceMetadata, metadataTsv } from './_semantic/governance-metadata.ts';
 import { readInstallRoot } from './_semantic/install-root.ts';
 import { readJsonAt } from './_semantic/json-file.ts';

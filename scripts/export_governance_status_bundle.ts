@@ -3,8 +3,7 @@
 // the consumer "governance-status-bundle-export", sealed with content_sha256. --verify FILE checks
 // a bundle's seal and whether its metadata is still current.
 
-import { defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main } from '../src/kernel/index.ts';
-import { writeFileAtomic } from './_sweep/write-file-atomic.ts';
+import { defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main, writeFileAtomic } from '../src/kernel/index.ts';
 import { formatChecks, report } from './_semantic/check-report.ts';
 import { deriveGovernanceMetadata } from './_semantic/governance-metadata.ts';
 import { Unreachable } from './_semantic/http-client.ts';

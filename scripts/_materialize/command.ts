@@ -4,9 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, usageError } from '../../src/kernel/index.ts';
+import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, usageError, writeFileAtomic } from '../../src/kernel/index.ts';
 import type { CommandContext, OptionSpecs } from '../../src/kernel/index.ts';
-import { writeFileAtomic } from '../_sweep/write-file-atomic.ts';
 import { checkAdmissionSource, renderMaterialized } from './admission-source.ts';
 import { runGit } from './git.ts';
 import { lineDiff } from './line-diff.ts';

@@ -1,7 +1,7 @@
 // The throttled_api_sweep command: options, the export, the plan, the run, the evidence file
 // and the exit code. A factory, so tests can hand it a fake clock and run it in-process.
 
-import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, usageError } from '../../src/kernel/index.ts';
+import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, usageError, writeFileAtomic } from '../../src/kernel/index.ts';
 import { createBudget } from './budget.ts';
 import { FAILING_CLASSES } from './classify.ts';
 import { SYSTEM_CLOCK } from './clock.ts';
@@ -13,7 +13,6 @@ import { planSweep } from './plan.ts';
 import { runSweep } from './run.ts';
 import { sendGet } from './send.ts';
 import type { SendGet } from './send.ts';
-import { writeFileAtomic } from './write-file-atomic.ts';
 
 export interface SweepDependencies {
   clock?: SweepClock;

@@ -4,8 +4,9 @@
 // No secret appears in a curl line: each line reads it from the file when it runs.
 
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../kernel/index.ts';
 import { LANE_VARIABLES, LANES } from './config.ts';
 import type { Lane } from './config.ts';
 import { SERVICE_NAME } from './identity.ts';
@@ -32,7 +33,7 @@ export function governanceDevDefaults(varDir: string): { env: Record<string, str
   const current = (record[SERVICE_NAME] ?? {}) as Record<string, unknown>;
   const keep = (name: string) => (typeof current[name] === 'string' ? (current[name] as string) : randomBytes(24).toString('base64url'));
   const secrets: Record<string, string> = Object.fromEntries([...LANES.map((lane) => [`${lane}_token`, keep(`${lane}_token`)]), ['git_host_webhook_secret', keep('git_host_webhook_secret')]]);
-  writePrivate(secretsPath, `${JSON.stringify({ ...record, [SERVICE_NAME]: secrets }, null, 2)}\n`);
+  writeFileAtomic(secretsPath, `${JSON.stringify({ ...record, [SERVICE_NAME]: secrets }, null, 2)}\n`, { mode: 0o600 });
   const read = (name: string) => `$(node -p 'require(process.argv[1]).${SERVICE_NAME}.${name}' '${secretsPath.replace(/'/g, `'\\''`)}')`;
   const bearer = (lane: Lane) => `-H "Authorization: Bearer ${read(`${lane}_token`)}"`;
   const json = `-H 'Content-Type: application/json'`;
@@ -57,9 +58,3 @@ export function governanceDevDefaults(varDir: string): { env: Record<string, str
 }
 
 /** Writes through a temporary file so a reader never sees half a file; mode 0600 either way. */
-function writePrivate(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, path);
-}

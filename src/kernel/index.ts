@@ -49,3 +49,5 @@ export type {
 
 export { compileSchema } from './schema/index.ts';
 export type { CompileOptions, SchemaValidator, ValidationError, ValidationResult } from './schema/index.ts';
+
+export { writeFileAtomic } from './write-file-atomic.ts';

@@ -5,8 +5,9 @@
 // its token from the secrets file when it runs.
 
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { writeFileAtomic } from '../kernel/index.ts';
 import { isObject } from './_json.ts';
 import { CONSUMER_MATRIX } from './cdc-matrix.ts';
 import { DEFAULT_LISTEN } from './config.ts';
@@ -33,9 +34,9 @@ export function semanticDevDefaults(varDir: string, options: { listen?: string }
   const secretsPath = join(dir, DEV_SECRETS_FILE);
   const secrets = ensureSecrets(secretsPath);
   const tokensPath = join(dir, 'semantic-consumer-tokens.json');
-  writePrivate(tokensPath, `${JSON.stringify(secrets.consumer_tokens, null, 2)}\n`);
+  writeFileAtomic(tokensPath, `${JSON.stringify(secrets.consumer_tokens, null, 2)}\n`, { mode: 0o600 });
   const artifactPath = join(dir, 'semantic-runtime-owner.json');
-  if (!existsSync(artifactPath)) writeFileSync(artifactPath, `${JSON.stringify(sampleArtifact(), null, 2)}\n`);
+  if (!existsSync(artifactPath)) writeFileSync(artifactPath, `${JSON.stringify(sampleArtifact(), null, 2)}\n`, { mode: 0o600 });
   const listen = options.listen ?? DEFAULT_LISTEN;
   const env = {
     SEMANTIC_LISTEN: listen,
@@ -58,7 +59,7 @@ function ensureSecrets(path: string): SemanticDevSecrets {
     operator_token: typeof current['operator_token'] === 'string' ? current['operator_token'] : newToken(),
     consumer_tokens: Object.fromEntries(admitted.map((consumer) => [consumer, typeof consumers[consumer] === 'string' ? consumers[consumer] : newToken()])),
   };
-  writePrivate(path, `${JSON.stringify({ ...all, semantic }, null, 2)}\n`);
+  writeFileAtomic(path, `${JSON.stringify({ ...all, semantic }, null, 2)}\n`, { mode: 0o600 });
   return semantic;
 }
 
@@ -67,12 +68,6 @@ function newToken(): string {
 }
 
 /** Writes through a temporary file so a reader never sees half a file; mode 0600 either way. */
-function writePrivate(path: string, text: string): void {
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, text, { mode: 0o600 });
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, path);
-}
 
 function sampleArtifact(): Record<string, unknown> {
   return {
