@@ -326,3 +326,11 @@ test('service logs no server error when a client leaves in the middle of its bod
   await new Promise((r) => setTimeout(r, 100));
   assert.deepEqual(records().filter((r) => r['level'] === 'error'), []);
 });
+
+test('service refuses a JSON body that repeats a member name (I-JSON) with 400 naming where', async () => {
+  const res = await send(`${base}/items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"a","list":[{"k":1,"k":2}]}' });
+  assert.equal(res.status, 400);
+  assert.match((res.json() as { detail: string }).detail, /repeats the member name at "\/list\/0\/k"/);
+  const inString = await sendJson(`${base}/items`, { name: '{"k":1,"k":2}' });
+  assert.equal(inString.status, 201, 'names inside a string value are just text');
+});

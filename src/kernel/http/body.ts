@@ -100,6 +100,9 @@ export function parseJsonBody(bytes: Buffer, maxDepth = MAX_JSON_DEPTH): unknown
   } catch (error) {
     throw new AirlockError('malformed_json', `Request body is not valid JSON: ${(error as Error).message}`);
   }
+  // I-JSON (RFC 7493): member names are unique; JSON.parse would silently keep the last one.
+  const duplicate = findDuplicateKey(text);
+  if (duplicate !== undefined) throw new AirlockError('malformed_json', `Request body repeats the member name at "${duplicate}": send each name once`);
   // Escapes can still spell a lone surrogate, which no UTF-8 text (and no I-JSON) can hold.
   if (LONE_SURROGATE_ESCAPE.test(text)) {
     const where = findIllFormed(value, '');
@@ -110,12 +113,59 @@ export function parseJsonBody(bytes: Buffer, maxDepth = MAX_JSON_DEPTH): unknown
 
 const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
+interface Frame {
+  /** Member names seen so far; undefined for an array. */
+  keys: Set<string> | undefined;
+  expectKey: boolean;
+  pointer: string;
+  /** Index of the next array element, for pointers. */
+  index: number;
+  lastKey: string;
+}
+
+/**
+ * JSON Pointer of the first member name repeated within one object, or undefined. `text` must
+ * already be valid JSON (this walks its tokens, it does not validate them).
+ */
+export function findDuplicateKey(text: string): string | undefined {
+  const stack: Frame[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const top = stack[stack.length - 1];
+    if (c === 0x22) {
+      let end = i + 1;
+      while (text.charCodeAt(end) !== 0x22) end += text.charCodeAt(end) === 0x5c ? 2 : 1;
+      if (top?.keys && top.expectKey) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (top.keys.has(key)) return `${top.pointer}/${escapePointer(key)}`;
+        top.keys.add(key);
+        top.lastKey = key;
+        top.expectKey = false;
+      }
+      i = end;
+    } else if (c === 0x7b || c === 0x5b) {
+      const pointer = top === undefined ? '' : top.keys ? `${top.pointer}/${escapePointer(top.lastKey)}` : `${top.pointer}/${top.index}`;
+      stack.push({ keys: c === 0x7b ? new Set() : undefined, expectKey: c === 0x7b, pointer, index: 0, lastKey: '' });
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop();
+    } else if (c === 0x2c && top) {
+      if (top.keys) top.expectKey = true;
+      else top.index++;
+    }
+  }
+  return undefined;
+}
+
+function escapePointer(key: string): string {
+  return key.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
 /** JSON Pointer of the first string or key that is not well-formed Unicode, or undefined. */
 function findIllFormed(value: unknown, pointer: string): string | undefined {
   if (typeof value === 'string') return value.isWellFormed() ? undefined : pointer;
   if (typeof value !== 'object' || value === null) return undefined;
   for (const [key, item] of Object.entries(value)) {
-    const here = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    const here = `${pointer}/${escapePointer(key)}`;
     if (!key.isWellFormed()) return here;
     const found = findIllFormed(item, here);
     if (found !== undefined) return found;
