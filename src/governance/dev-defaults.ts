@@ -27,7 +27,15 @@ export function governanceDevDefaults(varDir: string): { env: Record<string, str
   const dir = resolve(varDir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const secretsPath = join(dir, DEV_SECRETS_FILE);
-  const all = existsSync(secretsPath) ? (JSON.parse(readFileSync(secretsPath, 'utf8')) as unknown) : {};
+  let all: unknown = {};
+  if (existsSync(secretsPath)) {
+    try {
+      all = JSON.parse(readFileSync(secretsPath, 'utf8'));
+    } catch {
+      // The parser's message would quote the file, tokens and all.
+      throw new TypeError(`Dev secrets file "${secretsPath}" is not JSON: remove it to regenerate`);
+    }
+  }
   if (typeof all !== 'object' || all === null || Array.isArray(all)) throw new TypeError(`Dev secrets file "${secretsPath}" does not hold a JSON object: remove it to regenerate`);
   const record = all as Record<string, unknown>;
   const current = (record[SERVICE_NAME] ?? {}) as Record<string, unknown>;

@@ -27,7 +27,8 @@ export function readConsumerTokens(path: string, matrix: readonly CdcConsumer[] 
   try {
     doc = JSON.parse(text);
   } catch (error) {
-    return { tokens: [], reasons: [`"${path}" is not JSON: ${(error as Error).message}`] };
+    // JSON.parse's message quotes the text around the error, which may be a token: say no more.
+    return { tokens: [], reasons: [`"${path}" is not JSON`] };
   }
   return checkConsumerTokens(doc, matrix);
 }
@@ -38,9 +39,10 @@ export function checkConsumerTokens(doc: unknown, matrix: readonly CdcConsumer[]
   const reasons: string[] = [];
   const tokens: ConsumerToken[] = [];
   const seen = new Map<string, string>();
-  for (const [consumer, token] of Object.entries(doc)) {
+  for (const [position, [consumer, token]] of Object.entries(doc).entries()) {
     if (!matrix.some((entry) => entry.consumer === consumer)) {
-      reasons.push(`consumer "${consumer}" is not listed by ts01_consumer_matrix`);
+      // An unknown name is not echoed: an operator who swapped names and tokens would see a token.
+      reasons.push(`entry ${position + 1} names a consumer that ts01_consumer_matrix does not list`);
       continue;
     }
     if (typeof token !== 'string' || token.length < MIN_CONSUMER_TOKEN_LENGTH || !/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) {

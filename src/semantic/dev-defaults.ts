@@ -50,7 +50,15 @@ export function semanticDevDefaults(varDir: string, options: { listen?: string }
 }
 
 function ensureSecrets(path: string): SemanticDevSecrets {
-  const all = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as unknown) : {};
+  let all: unknown = {};
+  if (existsSync(path)) {
+    try {
+      all = JSON.parse(readFileSync(path, 'utf8'));
+    } catch {
+      // The parser's message would quote the file, tokens and all.
+      throw new TypeError(`Dev secrets file "${path}" is not JSON: remove it to regenerate`);
+    }
+  }
   if (!isObject(all)) throw new TypeError(`Dev secrets file "${path}" does not hold a JSON object: remove it to regenerate`);
   const current = isObject(all['semantic']) ? all['semantic'] : {};
   const consumers = isObject(current['consumer_tokens']) ? (current['consumer_tokens'] as Record<string, string>) : {};

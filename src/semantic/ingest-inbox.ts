@@ -4,6 +4,7 @@
 
 import type { Store } from '../kernel/index.ts';
 import { isObject } from './_json.ts';
+import { findUnfaithfulValue } from './ingest-record.ts';
 
 /** Longest record line the inbox accepts. */
 export const MAX_RECORD_BYTES = 64 * 1024;
@@ -32,7 +33,9 @@ export function parseJsonLines(text: string): ParsedLines {
       reasons.push(`${where}: not JSON: ${(error as Error).message}`);
       return;
     }
+    const unfaithful = isObject(value) ? findUnfaithfulValue(value, '') : undefined;
     if (!isObject(value)) reasons.push(`${where}: not a JSON object`);
+    else if (unfaithful !== undefined) reasons.push(`${where}: value at "${unfaithful}" cannot be stored as given (ill-formed Unicode, or a number outside the exact range)`);
     else records.push(JSON.stringify(value));
   });
   return { records, reasons };

@@ -65,6 +65,8 @@ export function decideIngestRecord(text: string): IngestDecision {
   }
   const { valid, errors } = validator.validate(value);
   if (!valid) return quarantine('record_invalid', errors.slice(0, 3).map((e) => e.message).join('; '), recordId);
+  const unfaithful = findUnfaithfulValue(value, '');
+  if (unfaithful !== undefined) return quarantine('record_invalid', `value at "${unfaithful}" cannot be kept as given (ill-formed Unicode, or a number outside the exact range)`, recordId);
   const record = value as Record<string, string> & { properties?: Record<string, unknown> };
   const common = {
     recordId: record['record_id']!,
@@ -80,4 +82,22 @@ export function decideIngestRecord(text: string): IngestDecision {
 
 function quarantine(reason: QuarantineReason, detail: string, recordId: string | null): IngestDecision {
   return { state: 'QUARANTINED', reason, detail, recordId };
+}
+
+/**
+ * Pointer of the first value that storage would change: a string or key that is not well-formed
+ * Unicode (hashing and UTF-8 would merge it with others), or a number that JSON.parse could not
+ * keep exactly (non-finite, or an integer beyond 2^53).
+ */
+export function findUnfaithfulValue(value: unknown, pointer: string): string | undefined {
+  if (typeof value === 'string') return value.isWellFormed() ? undefined : pointer;
+  if (typeof value === 'number') return Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value)) ? undefined : pointer;
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const here = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    if (!key.isWellFormed()) return here;
+    const found = findUnfaithfulValue(item, here);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

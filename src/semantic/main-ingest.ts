@@ -34,9 +34,15 @@ const command = defineCommand({
     try {
       const bytes = readFileSync(file);
       if (bytes.length > MAX_INGEST_FILE_BYTES) usageError(`File "${file}" is larger than ${MAX_INGEST_FILE_BYTES} bytes: split it`);
-      text = bytes.toString('utf8');
+      // Invalid UTF-8 must not be replaced silently: two different ids would become one.
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch (error) {
       if (error instanceof AirlockError) throw error;
+      if (error instanceof TypeError) {
+        if (json) printJson({ ok: false, enqueued: 0, reasons: [`"${file}" is not valid UTF-8`] });
+        else io.stderr.write(`semantic-ingest: nothing enqueued, "${file}" is not valid UTF-8\n`);
+        return EXIT_FAILED;
+      }
       throw new AirlockError('environment', `Cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
     const { records, reasons } = parseJsonLines(text);

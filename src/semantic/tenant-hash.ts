@@ -7,5 +7,7 @@ const TENANT_HASH_CONTEXT = 'airlock.semantic.tenant.v1:';
 
 /** Hex SHA-256 of the tenant id in a fixed context. */
 export function tenantHash(tenantId: string): string {
+  // UTF-8 encoding would turn every lone surrogate into U+FFFD, so distinct ids would share a compartment.
+  if (!tenantId.isWellFormed()) throw new TypeError('Cannot hash a tenant id that is not well-formed Unicode');
   return sha256Hex(`${TENANT_HASH_CONTEXT}${tenantId}`);
 }

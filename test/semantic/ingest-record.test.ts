@@ -46,3 +46,22 @@ test('decideIngestRecord() quarantines with a reason and applies no permissive d
     assert.ok(decision.detail.length > 0);
   }
 });
+
+test('decideIngestRecord() quarantines values storage would change: lone surrogates, non-finite and inexact numbers', () => {
+  const cases: [string, string][] = [
+    [JSON.stringify(nodeRecord()).replace('"tenant-a"', '"tenant-a\\ud800"'), '/tenant_id'],
+    [JSON.stringify(nodeRecord()).replace('"amount":10', '"amount":1e400'), '/properties/amount'],
+    [JSON.stringify(nodeRecord()).replace('"amount":10', '"amount":12345678901234567890'), '/properties/amount'],
+  ];
+  for (const [text, pointer] of cases) {
+    const decision = decideIngestRecord(text);
+    assert.equal(decision.state, 'QUARANTINED', text);
+    assert.ok(decision.state === 'QUARANTINED' && decision.reason === 'record_invalid', text);
+    assert.ok(decision.state === 'QUARANTINED' && decision.detail.includes(`"${pointer}"`), `${text}: ${JSON.stringify(decision)}`);
+  }
+});
+
+test('tenantHash() refuses an ill-formed id instead of merging it with another', () => {
+  assert.throws(() => tenantHash('acme\ud800'), /not well-formed Unicode/);
+  assert.notEqual(tenantHash('acme\ufffd'), tenantHash('acme'));
+});

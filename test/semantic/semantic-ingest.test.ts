@@ -52,3 +52,20 @@ test('semantic-ingest enqueues nothing when a line is bad (exit 1), and exits 2 
   assert.equal(ingest(dir, []).status, 2);
   assert.equal(ingest(dir, ['--help']).status, 0);
 });
+
+test('parseJsonLines() refuses values the inbox could not keep as given', () => {
+  const { records, reasons } = parseJsonLines('{"tenant_id":"a\\udfff"}\n{"n":1e400}\n{"n":9007199254740993}\n{"n":1.5}\n');
+  assert.deepEqual(records, ['{"n":1.5}']);
+  assert.deepEqual(reasons.map((r) => r.slice(0, 7)), ['line 1:', 'line 2:', 'line 3:']);
+});
+
+test('semantic-ingest refuses a file that is not valid UTF-8 (exit 1) and enqueues nothing', (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'records.jsonl');
+  const line = JSON.stringify(nodeRecord());
+  writeFileSync(file, Buffer.concat([Buffer.from(line.replace('tenant-a', 'tenant-')), Buffer.from([0xff]), Buffer.from('\n')]));
+  const run = ingest(dir, [file]);
+  assert.equal(run.status, 1);
+  assert.match(run.stderr, /is not valid UTF-8/);
+  assert.equal(inboxCount(dir), 0);
+});
