@@ -72,16 +72,15 @@ export async function reconcileOnce(store: Store, options: { batchSize: number }
     started_at: startedAt,
     decided_at: decidedAt,
   };
-  // Queued in one turn, so the group committer runs them in one transaction, in this order.
-  const writes: Promise<unknown>[] = [
-    store.write((tx) => applyPlan(tx, { plan, runId, at: decidedAt, snapshot })),
-    store.append(RECEIPTS_TABLE, { run_id: runId, kind: 'admission', payload: admissionReceipt(runId, decided) }),
-  ];
-  if (plan.hidden.length + plan.restored.length > 0) {
-    writes.push(store.append(RECEIPTS_TABLE, { run_id: runId, kind: 'visibility_repair', payload: repairReceipt(runId, plan) }));
-  }
-  writes.push(store.append(READBACK_TABLE, { run_id: runId, payload: snapshot }));
-  await Promise.all(writes);
+  // One unit of work: the graph changes, outcomes, events, receipts and snapshot commit together or not at all.
+  await store.write((sqlite, tx) => {
+    applyPlan(sqlite, { plan, runId, at: decidedAt, snapshot });
+    tx.append(RECEIPTS_TABLE, { run_id: runId, kind: 'admission', payload: admissionReceipt(runId, decided) });
+    if (plan.hidden.length + plan.restored.length > 0) {
+      tx.append(RECEIPTS_TABLE, { run_id: runId, kind: 'visibility_repair', payload: repairReceipt(runId, plan) });
+    }
+    tx.append(READBACK_TABLE, { run_id: runId, payload: snapshot });
+  });
   return snapshot;
 }
 

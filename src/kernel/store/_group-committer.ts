@@ -2,7 +2,9 @@
 // promise; one flush, scheduled with setImmediate, runs everything queued by then (up to maxBatch)
 // between one BEGIN IMMEDIATE and one COMMIT, and settles the promises only after COMMIT returned.
 // With synchronous=FULL that single COMMIT is the one fsync every caller of the batch waits for.
-// A failure anywhere rolls the whole batch back and rejects each of its callers with the cause.
+// Each unit runs inside its own SAVEPOINT: a unit that throws is rolled back alone and only its
+// caller is rejected, so one bad request cannot fail (or half-fail) the others in its batch.
+// A failure of the transaction itself (BEGIN, COMMIT) rolls everything back and rejects every caller.
 
 import type { DatabaseSync } from 'node:sqlite';
 import { AirlockError } from '../errors.ts';
@@ -53,13 +55,13 @@ export function createGroupCommitter(sqlite: DatabaseSync, options: { maxBatch: 
   }
 
   function commitBatch(batch: Entry[]): void {
-    const results: unknown[] = [];
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     let began = false;
     try {
       if (sqlite.isTransaction) throw new Error('a transaction is already open on this connection');
       sqlite.exec('BEGIN IMMEDIATE');
       began = true;
-      for (const entry of batch) results.push(entry.work(sqlite));
+      for (const entry of batch) outcomes.push(runUnit(entry));
       sqlite.exec('COMMIT');
     } catch (error) {
       stats.failures++;
@@ -68,8 +70,33 @@ export function createGroupCommitter(sqlite: DatabaseSync, options: { maxBatch: 
       return;
     }
     stats.commits++;
-    stats.writes += batch.length;
-    batch.forEach((entry, index) => entry.resolve(results[index]));
+    batch.forEach((entry, index) => {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) {
+        stats.writes++;
+        entry.resolve(outcome.value);
+      } else entry.reject(unitError(outcome.error));
+    });
+  }
+
+  /** Runs one unit in a savepoint; its failure is undone and kept for its caller alone. */
+  function runUnit(entry: Entry): { ok: true; value: unknown } | { ok: false; error: unknown } {
+    sqlite.exec('SAVEPOINT airlock_unit');
+    try {
+      const value = entry.work(sqlite);
+      sqlite.exec('RELEASE airlock_unit');
+      return { ok: true, value };
+    } catch (error) {
+      sqlite.exec('ROLLBACK TO airlock_unit');
+      sqlite.exec('RELEASE airlock_unit');
+      return { ok: false, error };
+    }
+  }
+
+  function unitError(cause: unknown): AirlockError {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    const code = /is append-only/.test(message) ? 'append_only' : 'store_write';
+    return new AirlockError(code, `Cannot write to "${options.label}": ${message}`, { cause });
   }
 
   /** Rolls back if the transaction is still open; returns the rollback's own error, if any. */

@@ -43,7 +43,8 @@ export interface Store {
   readonly now: () => Date;
   /**
    * Runs `work` inside the next group-commit transaction and resolves with its result after COMMIT.
-   * If `work` or any other write of the same batch throws, the batch rolls back and every caller rejects.
+   * If `work` throws, only its own changes are undone (a savepoint) and only its caller rejects;
+   * if the transaction itself fails (BEGIN, COMMIT), everything rolls back and every caller rejects.
    * `tx.append` adds evidence rows in that same transaction, so state and evidence commit together.
    */
   write<R>(work: (sqlite: DatabaseSync, tx: Transaction) => R): Promise<R>;
