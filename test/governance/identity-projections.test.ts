@@ -185,3 +185,19 @@ test('POST /api/v1/context-composer/context composes admitted sources only and r
   for (const [request, status] of refused) assert.equal((await sendJson(url, request, { headers: AUTH })).status, status, JSON.stringify(request));
   assert.equal((await sendJson(url, { role: 'agent', include: ['bootstrap'] }, { headers: bearer('bff') })).status, 403);
 });
+
+test('mail-management: a tenant and mailbox that would spell another scope when joined never share its decision', async () => {
+  const trick = { ...admin('evil/ops@example.com'), scope: { tenant_id: 'acme', mailbox: 'evil/ops@example.com' } };
+  await write(`${MAIL}/projection`, trick, 'mail_producer');
+  const read = await decision(running.platform!, MAIL, 'tenant_id=acme/evil&mailbox=ops@example.com', 'mail_consumer');
+  assert.equal((read.json() as { decision: string }).decision, 'deny', read.text);
+});
+
+test('identity projections refuse a leap-second observed_at with 422 and record nothing', async () => {
+  const before = (await evidenceRows(running))['identity_projections'];
+  const leap = await write(`${MAIL}/projection`, admin('leap@example.com', { observed_at: '2016-12-31T23:59:60Z' }), 'mail_producer');
+  assert.equal(leap.status, 422, leap.text);
+  const leapEntitlement = await write(`${ENTITLEMENT}/projection`, entitlement('airlock-core', 'active', 600, '2016-12-31T23:59:60Z'), 'entitlement_producer');
+  assert.equal(leapEntitlement.status, 422, leapEntitlement.text);
+  assert.equal((await evidenceRows(running))['identity_projections'], before);
+});

@@ -2,7 +2,7 @@
 // of one tenant; only a fresh observation of an active human administrator is projected, and
 // the consumer's decision read must name the same exact scope.
 
-import { queryScope } from './projection.ts';
+import { queryScope, scopeKey, TENANT_ID } from './projection.ts';
 import type { ScopeResult, SurfaceSpec } from './projection.ts';
 
 /** One mailbox, written out: no wildcard, no list, no bare domain. */
@@ -16,11 +16,12 @@ export interface MailObservation {
 }
 
 function scopeOf(tenant: string, mailbox: string): ScopeResult {
+  if (!TENANT_ID.test(tenant)) return { ok: false, reason: 'scope_ambiguous', detail: `Tenant "${tenant}" is not one exact tenant id` };
   if (!EXACT_MAILBOX.test(mailbox)) {
     return { ok: false, reason: 'scope_ambiguous', detail: `Mailbox "${mailbox}" is not one exact mailbox (local@domain, no wildcard or list)` };
   }
   const exact = mailbox.toLowerCase();
-  return { ok: true, key: `${tenant}/${exact}`, scope: { tenant_id: tenant, mailbox: exact } };
+  return { ok: true, key: scopeKey(tenant, exact), scope: { tenant_id: tenant, mailbox: exact } };
 }
 
 export const MAIL_MANAGEMENT: SurfaceSpec = {

@@ -3,7 +3,7 @@
 // entitlement is projected, for the window the observation declares (at most 3600 s).
 
 import { knownProducts } from '../products.ts';
-import { queryScope } from './projection.ts';
+import { queryScope, scopeKey, TENANT_ID } from './projection.ts';
 import type { ScopeResult, SurfaceSpec } from './projection.ts';
 
 export interface EntitlementObservation {
@@ -15,8 +15,9 @@ export interface EntitlementObservation {
 }
 
 function scopeOf(tenant: string, product: string): ScopeResult {
+  if (!TENANT_ID.test(tenant)) return { ok: false, reason: 'scope_ambiguous', detail: `Tenant "${tenant}" is not one exact tenant id` };
   if (!/^[a-z][a-z0-9-]{0,63}$/.test(product)) return { ok: false, reason: 'scope_ambiguous', detail: `Product "${product}" is not one exact product name` };
-  return { ok: true, key: `${tenant}/${product}`, scope: { tenant_id: tenant, product } };
+  return { ok: true, key: scopeKey(tenant, product), scope: { tenant_id: tenant, product } };
 }
 
 export const PRODUCT_ENTITLEMENT: SurfaceSpec = {

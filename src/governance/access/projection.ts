@@ -14,6 +14,17 @@ import type { GovernanceRuntime } from '../runtime.ts';
 export type Surface = 'mail_management' | 'product_entitlement';
 export type Effect = 'projected' | 'withdrawn' | 'refused';
 
+/** The tenant ids a scope may name (the projection input schemas use the same pattern). */
+export const TENANT_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * The storage key of one exact scope. JSON of the parts, never a joined string: "a/b" + "c" and
+ * "a" + "b/c" must not meet in one key.
+ */
+export function scopeKey(...parts: string[]): string {
+  return JSON.stringify(parts);
+}
+
 export type ScopeResult = { ok: true; key: string; scope: Record<string, string> } | { ok: false; reason: string; detail: string };
 
 export interface SurfaceSpec {
@@ -67,6 +78,10 @@ export function projectionWrite(spec: SurfaceSpec): (runtime: GovernanceRuntime,
     const policy = policyOf(runtime, spec);
     const scope = spec.writeScope(runtime, body);
     const observedAt = spec.observedAt(body);
+    // RFC 3339 admits a leap second (":60") that Date.parse cannot place: refuse it before any write.
+    if (!Number.isFinite(Date.parse(observedAt))) {
+      return problem(422, 'Request body is invalid', { detail: `observed_at "${observedAt}" is not a time this service can compare: send it without a leap second`, errors: [{ pointer: '/observed_at', detail: 'not a comparable instant' }] });
+    }
     const now = runtime.now();
     const age = (now - Date.parse(observedAt)) / 1000;
     const base = { reasons: [] as string[], scope: scope.ok ? scope.scope : {}, observation: spec.observation(body), observed_at: observedAt, expires_at: null, recorded_by_lane: String(context.principal) };
