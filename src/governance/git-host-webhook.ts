@@ -6,7 +6,7 @@
 // acknowledged again with the original answer and records nothing new.
 
 import { createHash } from 'node:crypto';
-import { compileSchema, MAX_JSON_DEPTH, problem, requestFingerprint, verifySignature } from '../kernel/index.ts';
+import { compileSchema, isAirlockError, parseJsonBody, problem, requestFingerprint, verifySignature } from '../kernel/index.ts';
 import type { Reply, RequestContext } from '../kernel/index.ts';
 import { gitHostDeliveries } from './database.ts';
 import { unauthorized } from './lanes.ts';
@@ -28,22 +28,6 @@ interface Delivery {
 }
 
 /** The deepest nesting of JSON text, counted outside strings. */
-function jsonDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') deepest = Math.max(deepest, ++depth);
-    else if (c === '}' || c === ']') depth--;
-  }
-  return deepest;
-}
-
 function header(context: RequestContext, name: string): string | undefined {
   const value = context.headers[name];
   return typeof value === 'string' ? value : undefined;
@@ -61,13 +45,13 @@ export async function gitHostWebhookReply(runtime: GovernanceRuntime, context: R
   if (deliveryId === undefined) return problem(400, 'Delivery id required', { detail: 'Send X-GitHub-Delivery or X-Gitea-Delivery: the delivery id deduplicates redeliveries' });
   const event = header(context, 'x-github-event') ?? header(context, 'x-gitea-event');
   if (event === undefined || !EVENT.test(event)) return problem(400, 'Event required', { detail: 'Send X-GitHub-Event or X-Gitea-Event naming the event (e.g. push)' });
-  const text = raw.toString('utf8');
-  if (jsonDepth(text) > MAX_JSON_DEPTH) return problem(400, 'JSON nested too deeply', { detail: `Cannot read the delivery: nesting deeper than ${MAX_JSON_DEPTH} levels` });
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    // The kernel's strict reader: UTF-8, depth, repeated names and lone surrogates, as on every route.
+    body = parseJsonBody(raw);
   } catch (error) {
-    return problem(400, 'Malformed JSON', { detail: `Cannot parse the delivery: ${(error as Error).message}` });
+    if (!isAirlockError(error)) throw error;
+    return problem(400, error.code === 'too_deep' ? 'JSON nested too deeply' : 'Malformed JSON', { detail: `Cannot read the delivery: ${error.message}` });
   }
   const { valid, errors } = checkDelivery.validate(body);
   if (!valid) {

@@ -6,7 +6,7 @@
 // lane's token. Every refusal of a credential or a signature is the same fixed 401, so a 401
 // proves nothing about a route.
 
-import { parseBearer, problem, verifyToken } from '../kernel/index.ts';
+import { DEFAULT_BODY_LIMIT, parseBearer, problem, verifyToken } from '../kernel/index.ts';
 import type { Authenticator, IncomingHeaders, Reply, RequestContext } from '../kernel/index.ts';
 import { LANES, PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
 import type { GovernanceConfig, Lane } from './config.ts';
@@ -76,9 +76,17 @@ export function hasHubSignature(headers: IncomingHeaders): boolean {
   return typeof value === 'string' && HUB_SIGNATURE.test(value);
 }
 
+/**
+ * A request the gate lets through to the webhook route on its signature alone. It must also be a
+ * JSON body within the limit: otherwise the route's 415 or 413 would tell an unauthenticated
+ * caller that this path exists, where every other path answers 401.
+ */
 function isGitHostDelivery(context: RequestContext): boolean {
   const path = context.path.length > 1 && context.path.endsWith('/') ? context.path.slice(0, -1) : context.path;
-  return context.method === 'POST' && path === GIT_HOST_WEBHOOK_PATH && hasHubSignature(context.headers);
+  const type = context.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+  const length = context.headers['content-length'];
+  const withinLimit = length !== undefined && /^\d{1,9}$/.test(length) && Number(length) <= DEFAULT_BODY_LIMIT;
+  return context.method === 'POST' && path === GIT_HOST_WEBHOOK_PATH && hasHubSignature(context.headers) && type === 'application/json' && withinLimit;
 }
 
 /** Every authenticator of the service, by the name routes and listeners use. */

@@ -98,7 +98,7 @@ test('git-host webhook: the gate admits only a POST to the webhook path with a w
   assert.equal((await send(`${running.platform}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(body) }, body })).status, 404, 'no intake on the platform listener');
 });
 
-test('git-host webhook: signed but bad input is refused after the signature: schema (422), JSON (400), headers (400), content type (415)', async () => {
+test('git-host webhook: signed but bad input is refused after the signature: schema (422), JSON (400), headers (400); another content type gets the gate\'s 401', async () => {
   const cases: [string, string, Record<string, string | undefined>, number][] = [
     ['a JSON array', '[1,2]', {}, 422],
     ['a bad commit id', JSON.stringify({ after: 'not-a-sha', repository: { full_name: 'acme/airlock' } }), {}, 422],
@@ -107,7 +107,9 @@ test('git-host webhook: signed but bad input is refused after the signature: sch
     ['JSON nested 65 deep', `${'['.repeat(65)}${']'.repeat(65)}`, {}, 400],
     ['no delivery id', push(), { 'x-github-delivery': undefined }, 400],
     ['no event', push(), { 'x-github-event': undefined }, 400],
-    ['a form body', 'payload=x', { 'content-type': 'application/x-www-form-urlencoded' }, 415],
+    ['a form body', 'payload=x', { 'content-type': 'application/x-www-form-urlencoded' }, 401],
+    ['a repeated member name', '{"ref":"a","ref":"b"}', {}, 400],
+    ['a lone surrogate escape', '{"ref":"refs/heads/\\ud800"}', {}, 400],
   ];
   for (const [name, body, headers, status] of cases) {
     const response = await deliver(body, { 'x-hub-signature-256': sign(body), ...headers });
