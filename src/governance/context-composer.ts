@@ -36,6 +36,10 @@ export async function composeContextReply(runtime: GovernanceRuntime, context: R
   if (request.include.includes('action_context') && request.module_key === undefined) {
     return problem(422, 'Request body is invalid', { detail: 'action_context needs module_key', errors: [{ pointer: '/module_key', detail: 'required when include names action_context' }] });
   }
+  // A named module must be admitted whatever is included: an unknown one is refused, not composed around.
+  if (request.module_key !== undefined && actionContextReply(runtime, { ...context, params: { module_key: request.module_key } }).status !== 200) {
+    return problem(422, 'Module not admitted', { detail: `Module "${request.module_key}" is not in the capability-module map, so no context is composed`, errors: [{ pointer: '/module_key', detail: 'not an admitted module' }] });
+  }
   const composed: Record<string, unknown> = {};
   const sources: { include: Source; member: string; artifact: { id: string; version: string | null; sha256: string | null } }[] = [];
   for (const include of request.include) {
@@ -43,11 +47,7 @@ export async function composeContextReply(runtime: GovernanceRuntime, context: R
     let part: unknown;
     if (include === 'bootstrap') part = bodyOf(bootstrapReply(runtime, { ...context, query: new URLSearchParams({ role: request.role }) }));
     else if (include === 'action_context') {
-      const reply = actionContextReply(runtime, { ...context, params: { module_key: request.module_key! } });
-      if (reply.status !== 200) {
-        return problem(422, 'Module not admitted', { detail: `Module "${request.module_key}" is not in the capability-module map, so no action context is composed`, errors: [{ pointer: '/module_key', detail: 'not an admitted module' }] });
-      }
-      part = bodyOf(reply);
+      part = bodyOf(actionContextReply(runtime, { ...context, params: { module_key: request.module_key! } }));
     } else part = artifactMember(runtime, ref);
     composed[include] = part;
     const artifact = runtime.artifacts.get(splitRef(ref).artifact);

@@ -4,6 +4,8 @@
 import { health } from '../kernel/index.ts';
 import type { Reply } from '../kernel/index.ts';
 import { checkDatabase } from './database.ts';
+import { splitRef } from './read-route.ts';
+import { READ_ROUTES } from './routes.ts';
 import { SERVICE_NAME } from './identity.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 
@@ -22,13 +24,18 @@ export const HEALTH_SCHEMA = {
 /** pass; warn when some artifact fails closed (its routes answer 503); fail when the database is gone. */
 export function healthReply(runtime: GovernanceRuntime): Reply {
   const database = checkDatabase(runtime.store);
-  const broken = [...runtime.artifacts.artifacts.values()].filter((a) => a.state !== 'valid').map((a) => a.id);
+  // Every artifact a route publishes or uses counts, so a deleted file shows here as well as a broken one.
+  const expected = new Set([
+    ...runtime.artifacts.artifacts.keys(),
+    ...READ_ROUTES.flatMap((r) => [...(r.publish ? [r.publish] : []), ...(r.uses ?? [])].map((ref) => splitRef(ref).artifact)),
+  ]);
+  const broken = [...expected].sort().filter((id) => runtime.artifacts.get(id).state !== 'valid');
   return health({
     version: runtime.version,
     extra: { service: SERVICE_NAME, deployment_role: runtime.config.role },
     checks: {
       'database:migrated': [{ status: database.ok ? 'pass' : 'fail', ...(!database.ok && { output: database.reasons.join('; ') }) }],
-      'artifacts:valid': [{ status: broken.length === 0 ? 'pass' : 'warn', observedValue: runtime.artifacts.artifacts.size, ...(broken.length > 0 && { output: `failing closed: ${broken.join(', ')}` }) }],
+      'artifacts:valid': [{ status: broken.length === 0 ? 'pass' : 'warn', observedValue: expected.size, ...(broken.length > 0 && { output: `failing closed: ${broken.join(', ')}` }) }],
     },
   });
 }

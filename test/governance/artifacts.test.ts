@@ -92,6 +92,9 @@ test('a missing artifact fails its routes closed with reason artifact_missing', 
     const response = await send(`${running.platform}/api/v1/combinations/profiles`);
     assert.equal(response.status, 503);
     assert.deepEqual([(response.json() as Record<string, unknown>)['reason'], (response.json() as Record<string, unknown>)['projection_state']], ['artifact_missing', 'fail_closed']);
+    const health = (await send(`${running.platform}/health`)).json() as { status: string; checks: Record<string, { status: string; output?: string }[]> };
+    assert.equal(health.status, 'warn', 'a deleted artifact shows in /health too');
+    assert.match(health.checks['artifacts:valid']![0]!.output ?? '', /combinations/);
   } finally {
     await running.stop();
     root.cleanup();

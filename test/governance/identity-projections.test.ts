@@ -181,6 +181,7 @@ test('POST /api/v1/context-composer/context composes admitted sources only and r
     [{ role: 'root', include: ['bootstrap'] }, 422],
     [{ role: 'agent', include: ['action_context'] }, 422],
     [{ role: 'agent', module_key: 'no-such-module', include: ['action_context'] }, 422],
+    [{ role: 'agent', module_key: 'no-such-module', include: ['methodology'] }, 422],
   ];
   for (const [request, status] of refused) assert.equal((await sendJson(url, request, { headers: AUTH })).status, status, JSON.stringify(request));
   assert.equal((await sendJson(url, { role: 'agent', include: ['bootstrap'] }, { headers: bearer('bff') })).status, 403);
