@@ -112,7 +112,10 @@ function loadArtifact(
   if (record['artifact_id'] !== id) reasons.push(`artifact_id must be "${id}" (from the file name), got ${JSON.stringify(record['artifact_id'])}`);
   if (version !== undefined && !version.startsWith(`${major}.`)) reasons.push(`version "${version}" does not match the file's _v${major} name`);
   const schema = schemaId === undefined ? undefined : known.schemas.get(schemaId);
+  // Each artifact has its own schema: one that borrowed another's could drop members its routes need.
+  const ownSchema = `${SCHEMA_ID_PREFIX}${id}_v${major}`;
   if (schemaId === undefined) reasons.push('names no schema');
+  else if (schemaId !== ownSchema) reasons.push(`schema must be "${ownSchema}" (the artifact's own), got "${schemaId}"`);
   else if (!schema) reasons.push(`schema "${schemaId}" does not resolve to any file under schemas/`);
   else if (!schema.ok) reasons.push(`schema "${schemaId}" is unusable: ${schema.reasons.join('; ')}`);
   else {

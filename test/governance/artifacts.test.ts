@@ -30,6 +30,7 @@ const BROKEN: [string, (root: ReturnType<typeof tempRoot>) => void, RegExp][] = 
   ['the file is not JSON', (r) => r.write(`${DIR}/acp_contracts_v1.json`, '{"artifact_id": '), /is not JSON/],
   ['the version contradicts the _v1 name', (r) => r.editJson(`${DIR}/acp_contracts_v1.json`, (a) => { a.version = '2.0.0'; }), /does not match the file's _v1 name/],
   ['the artifact_id contradicts the file name', (r) => r.editJson(`${DIR}/acp_contracts_v1.json`, (a) => { a.artifact_id = 'acp_other'; }), /artifact_id must be "acp_contracts"/],
+  ['it names another artifact\'s schema', (r) => r.editJson(`${DIR}/acp_contracts_v1.json`, (a) => { a.schema = 'urn:airlock:governance:schema:artifact_envelope_v1'; }), /schema must be "urn:airlock:governance:schema:acp_contracts_v1"/],
   ['its schema is missing', (r) => r.remove(`${DIR}/schemas/acp_contracts_v1.schema.json`), /does not resolve to any file/],
   ['its schema references a schema that is broken', (r) => r.write(`${DIR}/schemas/artifact_envelope_v1.schema.json`, '{'), /artifact_envelope_v1|unusable|does not compile/],
 ];

@@ -45,7 +45,10 @@ const SEEDED: [string, (root: TempRoot) => void, Expected][] = [
     r.editJson(`${DIR}/schemas/sidecar_v1.schema.json`, (s) => { delete s.properties.content.additionalProperties; });
     r.editJson(`${DIR}/sidecar_v1.json`, (a) => { a.content.extra = { summary: 'x', projection_state: 'planned' }; });
   }, { kind: 'member_unpublished', subject: 'sidecar', detail: /"extra"/ }],
-  ['an artifact file is published by no route', (r) => r.write(`${DIR}/orphan_v1.json`, JSON.stringify({ artifact_id: 'orphan', version: '1.0.0', owner: 'x', family: 'orphan', schema: 'urn:airlock:governance:schema:artifact_envelope_v1', summary: 'x', content: { a: { summary: 'x', projection_state: 'planned' } } })), { kind: 'artifact_unused', subject: 'orphan' }],
+  ['an artifact file is published by no route', (r) => {
+    r.write(`${DIR}/schemas/orphan_v1.schema.json`, JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'urn:airlock:governance:schema:orphan_v1', $ref: 'urn:airlock:governance:schema:artifact_envelope_v1' }));
+    r.write(`${DIR}/orphan_v1.json`, JSON.stringify({ artifact_id: 'orphan', version: '1.0.0', owner: 'x', family: 'orphan', schema: 'urn:airlock:governance:schema:orphan_v1', summary: 'x', content: { a: { summary: 'x', projection_state: 'planned' } } }));
+  }, { kind: 'artifact_unused', subject: 'orphan' }],
   ['the doc lacks a docs-standard section', (r) => r.write('docs/governance.md', r.read('docs/governance.md').replace('## OSS inventory', '## Open source')), { kind: 'doc_section_missing', detail: /OSS inventory/ }],
   ['the doc mentions a route that does not exist', (r) => r.write('docs/governance.md', `${r.read('docs/governance.md')}\nTry /api/v1/contracts/secret-sauce too.\n`), { kind: 'doc_route_unknown', detail: /secret-sauce/ }],
   ['the doc is missing', (r) => r.remove('docs/governance.md'), { kind: 'doc_missing', subject: 'docs/governance.md' }],
