@@ -35,7 +35,18 @@ function header(context: RequestContext, name: string): string | undefined {
 
 export async function gitHostWebhookReply(runtime: GovernanceRuntime, context: RequestContext): Promise<Reply> {
   const raw = context.rawBody ?? Buffer.alloc(0);
-  const verified = verifySignature('github', { rawBody: raw, headers: context.headers, secrets: runtime.config.gitHostSecrets, now: Math.floor(runtime.now() / 1000) });
+  const check = (headers: RequestContext['headers']) => verifySignature('github', { rawBody: raw, headers, secrets: runtime.config.gitHostSecrets, now: Math.floor(runtime.now() / 1000) });
+  // The signature first, on its own: a sender with the secret is told about a bad delivery id
+  // with a 400, and only a sender without it gets the 401.
+  const signed = check({ 'x-hub-signature-256': context.headers['x-hub-signature-256'] });
+  if (!signed.ok) {
+    runtime.log.warn('git-host signature refused', { path: context.path, reason: signed.reason, requestId: context.requestId });
+    return unauthorized(context.listener);
+  }
+  const verified = check(context.headers);
+  if (!verified.ok && verified.reason === 'malformed_id') {
+    return problem(400, 'Delivery id malformed', { detail: 'X-GitHub-Delivery / X-Gitea-Delivery must be one id of 1 to 255 visible characters, the same in both when both are sent' });
+  }
   if (!verified.ok) {
     // The caller learns one fixed thing; the operator gets the machine reason.
     runtime.log.warn('git-host signature refused', { path: context.path, reason: verified.reason, requestId: context.requestId });

@@ -106,6 +106,8 @@ test('git-host webhook: signed but bad input is refused after the signature: sch
     ['broken JSON', '{"ref":', {}, 400],
     ['JSON nested 65 deep', `${'['.repeat(65)}${']'.repeat(65)}`, {}, 400],
     ['no delivery id', push(), { 'x-github-delivery': undefined }, 400],
+    ['a malformed delivery id', push(), { 'x-github-delivery': 'has space' }, 400],
+    ['two different delivery ids', push(), { 'x-gitea-delivery': 'another-id' }, 400],
     ['no event', push(), { 'x-github-event': undefined }, 400],
     ['a form body', 'payload=x', { 'content-type': 'application/x-www-form-urlencoded' }, 401],
     ['a repeated member name', '{"ref":"a","ref":"b"}', {}, 400],
