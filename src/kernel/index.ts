@@ -32,7 +32,7 @@ export { exportOpenApi } from './http/openapi.ts';
 export type { OpenApiInfo, OpenApiOptions } from './http/openapi.ts';
 
 export { buildGovernanceManifest, buildStackContract, buildOpenApi, exposedSurfaces } from './manifest.ts';
-export type { ServiceManifest, ExecutableDeclaration, ListenerDeclaration, DependencyDeclaration, ConsumedSurface } from './manifest.ts';
+export type { ServiceManifest, ExecutableDeclaration, ListenerDeclaration, DependencyDeclaration, ConsumedSurface, HealthcheckDeclaration } from './manifest.ts';
 
 export { verifySignature, signRequest, checkSecret, verifyToken, parseBearer, SIGNATURE_SCHEMES, SIGNATURE_TOLERANCE_SECONDS } from './auth/index.ts';
 export type { SignatureScheme, SignatureResult, SignatureFailureReason, SignedHeaders, IncomingHeaders } from './auth/index.ts';

@@ -45,6 +45,27 @@ export interface ConsumedSurface {
   description: string;
 }
 
+/**
+ * A healthcheck an orchestrator runs against one part of the service (seed 002 names these per
+ * service: ERP weak-host, messaging compose, agent-context compose). The stack contract lists
+ * them and the systemd units are generated from them, so the numbers live in one place.
+ */
+export interface HealthcheckDeclaration {
+  /** What is probed, e.g. `database`, `gateway`, `bus`, `mailbox-adapter`. */
+  name: string;
+  /** How: an HTTP URL on loopback (`http://127.0.0.1:18041/healthz`) or a command an operator types. */
+  probe: string;
+  /** Seconds between probes per deployment profile; `default` is required (`low_cpu`, `production`, `integration`, ...). */
+  intervals: { readonly default: number } & Readonly<Record<string, number>>;
+  timeoutSeconds?: number;
+  retries?: number;
+  startPeriodSeconds?: number;
+  /** Environment variable that overrides the default interval. */
+  intervalEnv?: string;
+  /** The least interval the seed allows, when it names one. */
+  minIntervalSeconds?: number;
+}
+
 export interface ServiceManifest {
   /** Folder name under src/. */
   service: string;
@@ -69,6 +90,8 @@ export interface ServiceManifest {
   securitySchemes: Record<string, Record<string, unknown>>;
   /** The route table (built without configuration: handlers are not called). */
   routes: readonly Route[];
+  /** Healthchecks an orchestrator (systemd timers, compose) runs; absent when the seed names none. */
+  healthchecks?: readonly HealthcheckDeclaration[];
 }
 
 /** The exposed HTTP surfaces of a manifest's routes: one row per method, path and listener. */
@@ -114,6 +137,7 @@ export function buildStackContract(manifests: readonly ServiceManifest[]): Recor
       })),
       volumes: m.volumes.map((v) => ({ ...v, path: `$AIRLOCK_DATA_DIR/${v.path}` })),
       verify: [...m.verify],
+      ...(m.healthchecks && { healthchecks: m.healthchecks.map((h) => ({ ...h, intervals: { ...h.intervals } })) }),
     })),
   };
 }
