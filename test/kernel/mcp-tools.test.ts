@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createMcpServer, mcpRoutes } from '../../src/kernel/index.ts';
+import { createMcpServer, exportOpenApi, mcpRoutes } from '../../src/kernel/index.ts';
 import type { McpTool } from '../../src/kernel/index.ts';
 import { compileTools } from '../../src/kernel/mcp/tool.ts';
 import { createOriginCheck } from '../../src/kernel/mcp/origin.ts';
@@ -70,4 +70,11 @@ test('createMcpServer() refuses a bad page size; mcpRoutes() names its authentic
   const mount = mcpRoutes(createMcpServer(options), { path: '/api/mcp', auth: 'erp_mcp' });
   assert.deepEqual(mount.routes.map((r) => `${r.method} ${r.path} ${r.auth}`), ['POST /api/mcp erp_mcp', 'GET /api/mcp erp_mcp', 'DELETE /api/mcp erp_mcp']);
   assert.deepEqual(Object.keys(mount.authenticators), ['erp_mcp']);
+});
+
+test('mcpRoutes() rows export to OpenAPI like any route', () => {
+  const server = createMcpServer({ info: { name: 's', version: '1' }, tools: [base], allowedOrigins: [], authenticate: () => ({ ok: true as const }) });
+  const doc = exportOpenApi({ info: { title: 'mcp', version: '1' }, routes: mcpRoutes(server).routes, securitySchemes: { mcp: { type: 'http', scheme: 'bearer' } } }) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+  assert.deepEqual(Object.keys(doc.paths['/mcp']!).sort(), ['delete', 'get', 'post']);
+  assert.ok(doc.paths['/mcp']!['post']!.responses['202']);
 });
