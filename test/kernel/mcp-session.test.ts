@@ -199,7 +199,7 @@ test('GET is 405: no SSE stream is offered', async () => {
 test('sessions end after the idle time and the oldest goes when the store is full', async () => {
   const { createSessionStore } = await import('../../src/kernel/mcp/session-store.ts');
   let now = 0;
-  const store = createSessionStore({ idleMs: 1000, maxSessions: 2, now: () => now });
+  const store = createSessionStore({ idleMs: 1000, maxSessions: 2, maxPerPrincipal: 2, now: () => now });
   const a = store.open({ protocolVersion: '2025-11-25', principalKey: 'p', clientInfo: {} });
   now = 900;
   assert.equal(store.find(a.id, 'p')?.id, a.id);
@@ -214,4 +214,14 @@ test('sessions end after the idle time and the oldest goes when the store is ful
   assert.equal(store.find(c.id, 'p'), undefined, 'least recently used is evicted');
   assert.ok(store.find(b.id, 'p') && store.find(d.id, 'p'));
   assert.equal(store.size, 2);
+});
+
+test('one principal cannot push another principal\'s sessions out', async () => {
+  const { createSessionStore } = await import('../../src/kernel/mcp/session-store.ts');
+  const store = createSessionStore({ idleMs: 60_000, maxSessions: 4, maxPerPrincipal: 2, now: () => 0 });
+  const bob = store.open({ protocolVersion: '2025-11-25', principalKey: 'bob', clientInfo: {} });
+  const opened = Array.from({ length: 5 }, () => store.open({ protocolVersion: '2025-11-25', principalKey: 'mallory', clientInfo: {} }));
+  assert.ok(store.find(bob.id, 'bob'));
+  assert.equal(store.size, 3);
+  assert.deepEqual(opened.map((s) => store.find(s.id, 'mallory') !== undefined), [false, false, false, true, true]);
 });

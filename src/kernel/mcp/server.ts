@@ -36,6 +36,8 @@ export interface McpServerOptions {
   sessionIdleMs?: number;
   /** Live sessions kept at most (the least recently used goes first); 1000 by default. */
   maxSessions?: number;
+  /** Live sessions kept at most per principal (its least recently used goes first); 100 by default. */
+  maxSessionsPerPrincipal?: number;
   /** POST body limit in bytes; the kernel's 1 MiB by default. */
   maxBodyBytes?: number;
   now?: () => number;
@@ -65,7 +67,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     pageSize,
     listTtlMs: options.listTtlMs ?? 60_000,
   };
-  const sessions = createSessionStore({ idleMs: options.sessionIdleMs ?? 30 * 60_000, maxSessions: options.maxSessions ?? 1000, now: options.now ?? Date.now });
+  const sessions = createSessionStore({ idleMs: options.sessionIdleMs ?? 30 * 60_000, maxSessions: options.maxSessions ?? 1000, maxPerPrincipal: options.maxSessionsPerPrincipal ?? 100, now: options.now ?? Date.now });
   const originAllowed = createOriginCheck(options.allowedOrigins);
   return {
     catalog,

@@ -31,6 +31,8 @@ export interface SessionStoreOptions {
   idleMs: number;
   /** At most this many live sessions; opening one more ends the least recently used. */
   maxSessions: number;
+  /** At most this many per principal, so one caller cannot push everyone else's sessions out. */
+  maxPerPrincipal: number;
   now: () => number;
 }
 
@@ -60,6 +62,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   };
   return {
     open(init) {
+      const own = [...sessions.values()].filter((s) => s.principalKey === init.principalKey);
+      for (const session of own.slice(0, Math.max(0, own.length - options.maxPerPrincipal + 1))) sessions.delete(session.id);
       while (sessions.size >= options.maxSessions) {
         const oldest = sessions.keys().next();
         if (oldest.done) break;
