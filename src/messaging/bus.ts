@@ -18,6 +18,8 @@ export interface BusHealth {
   /** Where: the NATS server URL without credentials, or the database path. */
   target: string;
   max_payload: number;
+  /** What "held" means: JetStream's file store, the embedded bus's database, or only the NATS server's memory (core NATS). */
+  persistence: 'jetstream' | 'sqlite' | 'core';
   reconnects: number;
   last_error: string | undefined;
 }
@@ -36,6 +38,11 @@ export interface Bus {
   publish(subject: string, payload: Uint8Array, options?: PublishOptions): Promise<void>;
   /** Delivers matching messages (`*` and `>` wildcards) published after the subscription is active; repeats of a Nats-Msg-Id are dropped. */
   subscribe(subject: string, onMessage: (message: BusMessage) => void): BusSubscription;
+  /**
+   * A subscription that survives the subscriber's and the server's restarts: what arrived while it
+   * was away is delivered when it is back (NATS with JetStream only; otherwise bus_unavailable).
+   */
+  subscribeDurable(subject: string, durable: string, onMessage: (message: BusMessage) => void): Promise<BusSubscription>;
   /** Resolves once every subscription made so far is active. */
   ready(): Promise<void>;
   health(): BusHealth;

@@ -26,6 +26,9 @@ export const BUS_SPEC = {
   NATS_PASSWORD: { type: 'secret', description: 'NATS password' },
   NATS_TOKEN: { type: 'secret', description: 'NATS authentication token (instead of user and password)' },
   NATS_TLS_CA_FILE: { type: 'string', description: 'PEM file of the CA that signed the NATS server certificate (tls:// URLs); the system CAs otherwise' },
+  NATS_JETSTREAM: { type: 'enum', values: ['auto', 'on', 'off'], default: 'auto', description: 'Mailbox subjects in the JetStream stream MAILBOX (acknowledged when stored, de-duplicated by Nats-Msg-Id): auto uses it when the server has JetStream' },
+  NATS_RECONNECT_WAIT_MS: { type: 'int', default: 100, min: 10, max: 60_000, description: 'First pause before reconnecting to NATS; it doubles per failed attempt' },
+  NATS_RECONNECT_MAX_WAIT_MS: { type: 'int', default: 5000, min: 10, max: 300_000, description: 'Longest pause between reconnect attempts' },
 } as const;
 
 export const MAILBOX_SPEC = {
@@ -62,6 +65,8 @@ export interface BusConfig {
   natsUrl: string | undefined;
   credentials: { user?: string; pass?: string; token?: string };
   tlsCaFile: string | undefined;
+  jetstream: 'auto' | 'on' | 'off';
+  reconnect: { initialMs: number; maxMs: number };
   databasePath: string;
 }
 
@@ -98,6 +103,8 @@ export function busConfig(values: ConfigValues<typeof BUS_SPEC & typeof DATA_SPE
       ...(values.NATS_TOKEN !== undefined && { token: values.NATS_TOKEN }),
     },
     tlsCaFile: values.NATS_TLS_CA_FILE,
+    jetstream: values.NATS_JETSTREAM,
+    reconnect: { initialMs: values.NATS_RECONNECT_WAIT_MS, maxMs: Math.max(values.NATS_RECONNECT_WAIT_MS, values.NATS_RECONNECT_MAX_WAIT_MS) },
     databasePath: databasePath(values.AIRLOCK_DATA_DIR),
   };
 }

@@ -94,11 +94,14 @@ export function openEmbeddedBus(options: EmbeddedBusOptions): Bus {
         },
       };
     },
+    async subscribeDurable() {
+      throw new AirlockError('bus_unavailable', 'Durable subscriptions need NATS with JetStream: set NATS_URL');
+    },
     async ready() {
       return undefined;
     },
     health() {
-      return { kind: 'embedded', connected: !closed && lastError === undefined, target: store.path, max_payload: maxPayload, reconnects: 0, last_error: lastError };
+      return { kind: 'embedded', connected: !closed && lastError === undefined, target: store.path, max_payload: maxPayload, persistence: 'sqlite', reconnects: 0, last_error: lastError };
     },
     async close() {
       closed = true;

@@ -12,6 +12,8 @@ export async function openBus(config: BusConfig, options: { store: Store; log?: 
   return openNatsBus({
     url: config.natsUrl,
     credentials: config.credentials,
+    jetstream: config.jetstream,
+    reconnect: config.reconnect,
     ...(config.tlsCaFile !== undefined && { tls: { ca: readFileSync(config.tlsCaFile) } }),
     name: options.name,
     version: options.version,

@@ -17,6 +17,8 @@ export interface NatsServerOptions {
   token?: string;
   maxPayload?: number;
   tls?: { cert: string; key: string };
+  /** Enable JetStream with a file store that survives restart(). */
+  jetstream?: boolean;
 }
 
 export interface RunningNatsServer {
@@ -50,6 +52,7 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   if (options.maxPayload !== undefined) lines.push(`max_payload: ${options.maxPayload}`);
   if (options.user !== undefined) lines.push(`authorization { user: ${JSON.stringify(options.user)}, password: ${JSON.stringify(options.pass ?? '')} }`);
   if (options.token !== undefined) lines.push(`authorization { token: ${JSON.stringify(options.token)} }`);
+  if (options.jetstream) lines.push(`jetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }`);
   if (options.tls) lines.push(`tls { cert_file: ${JSON.stringify(options.tls.cert)}, key_file: ${JSON.stringify(options.tls.key)} }`);
   const config = join(dir, 'nats.conf');
   writeFileSync(config, `${lines.filter((l) => l !== '').join('\n')}\n`);

@@ -19,6 +19,8 @@ export interface NatsMessage {
   subject: string;
   replyTo?: string;
   headers: Record<string, string>;
+  /** The status of a header block such as `NATS/1.0 503` (no responders). */
+  status?: string;
   payload: Buffer;
 }
 
@@ -174,7 +176,7 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
       case 'msg': {
         const sub = subscriptions.get(op.sid);
         if (!sub) return;
-        sub.onMessage({ subject: op.subject, ...(op.replyTo !== undefined && { replyTo: op.replyTo }), headers: op.headers ?? {}, payload: op.payload });
+        sub.onMessage({ subject: op.subject, ...(op.replyTo !== undefined && { replyTo: op.replyTo }), headers: op.headers ?? {}, ...(op.status !== undefined && { status: op.status }), payload: op.payload });
         return;
       }
       case 'ok':
