@@ -1,23 +1,24 @@
 // n8n_expert against a valid export and one broken in one place per check.
 
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { n8nExpertCommand } from '../../scripts/_n8n/command.ts';
+import { runCaptured } from '../helpers/run-command.ts';
 
 const GOOD = JSON.parse(readFileSync(new URL('./fixtures/n8n-good.json', import.meta.url), 'utf8'));
 const dir = mkdtempSync(join(tmpdir(), 'airlock-n8n-'));
 
-function run(...docs: unknown[]): { status: number | null; body: { ok: boolean; findings: { check: string; message: string }[] } } {
+async function run(...docs: unknown[]): Promise<{ status: number; body: { ok: boolean; findings: { check: string; message: string }[] } }> {
   const files = docs.map((doc, i) => {
     const file = join(dir, `wf-${Math.random().toString(36).slice(2)}-${i}.json`);
     writeFileSync(file, typeof doc === 'string' ? doc : JSON.stringify(doc));
     return file;
   });
-  const out = spawnSync(process.execPath, ['scripts/n8n_expert.ts', 'check', ...files, '--json'], { encoding: 'utf8' });
-  return { status: out.status, body: JSON.parse(out.stdout) };
+  const out = await runCaptured(n8nExpertCommand, ['check', ...files, '--json']);
+  return { status: out.status, body: out.json };
 }
 
 function broken(change: (doc: any) => void): unknown {
@@ -26,8 +27,8 @@ function broken(change: (doc: any) => void): unknown {
   return doc;
 }
 
-test('n8n_expert passes a valid export (exit 0)', () => {
-  const { status, body } = run(GOOD);
+test('n8n_expert passes a valid export (exit 0)', async () => {
+  const { status, body } = await run(GOOD);
   assert.equal(status, 0);
   assert.deepEqual(body.findings, []);
 });
@@ -43,28 +44,28 @@ const cases: [string, (doc: any) => void, string][] = [
   ['a fixed X-Signature', (d) => (d.nodes[2].parameters.headerParameters.parameters[0].value = 'v1=deadbeef'), 'callbacks_signed'],
 ];
 for (const [what, change, check] of cases) {
-  test(`n8n_expert finds ${what} (${check}, exit 1)`, () => {
-    const { status, body } = run(broken(change));
+  test(`n8n_expert finds ${what} (${check}, exit 1)`, async () => {
+    const { status, body } = await run(broken(change));
     assert.equal(status, 1);
     assert.deepEqual([...new Set(body.findings.map((f) => f.check))], [check]);
   });
 }
 
-test('n8n_expert: an expression reading the environment is not an inline credential', () => {
-  const { status } = run(broken((d) => d.nodes[2].parameters.headerParameters.parameters.push({ name: 'Authorization', value: '={{ $env.ERP_TOKEN }}' })));
+test('n8n_expert: an expression reading the environment is not an inline credential', async () => {
+  const { status } = await run(broken((d) => d.nodes[2].parameters.headerParameters.parameters.push({ name: 'Authorization', value: '={{ $env.ERP_TOKEN }}' })));
   assert.equal(status, 0);
 });
 
-test('n8n_expert: the same webhook path in two exports is a finding', () => {
-  const { status, body } = run(GOOD, broken((d) => (d.name = 'Copy')));
+test('n8n_expert: the same webhook path in two exports is a finding', async () => {
+  const { status, body } = await run(GOOD, broken((d) => (d.name = 'Copy')));
   assert.equal(status, 1);
   assert.deepEqual(body.findings.map((f) => f.check), ['webhook_paths_unique']);
 });
 
-test('n8n_expert exits 2 for a file that is not JSON, not a workflow export, or missing', () => {
-  assert.equal(run('{not json').status, 2);
-  assert.equal(run({ name: 'x' }).status, 2);
-  assert.equal(run({ nodes: [{ name: 1 }] }).status, 2);
-  assert.equal(spawnSync(process.execPath, ['scripts/n8n_expert.ts', join(dir, 'missing.json')]).status, 2);
-  assert.equal(spawnSync(process.execPath, ['scripts/n8n_expert.ts']).status, 2);
+test('n8n_expert exits 2 for a file that is not JSON, not a workflow export, or missing', async () => {
+  assert.equal((await run('{not json')).status, 2);
+  assert.equal((await run({ name: 'x' })).status, 2);
+  assert.equal((await run({ nodes: [{ name: 1 }] })).status, 2);
+  assert.equal((await runCaptured(n8nExpertCommand, [join(dir, 'missing.json')])).status, 2);
+  assert.equal((await runCaptured(n8nExpertCommand, [])).status, 2);
 });

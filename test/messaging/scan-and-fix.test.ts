@@ -2,12 +2,14 @@
 // lists, the 90 s executor floor, outcomes recorded, and --dry-run running nothing.
 
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { scanAndFixCommand } from '../../scripts/_scan/command.ts';
 import { runExecutor } from '../../scripts/_scan/executor.ts';
+import { runCaptured } from '../helpers/run-command.ts';
 import { startGiteaDouble } from './_gitea-double.ts';
 import type { GiteaDouble } from './_gitea-double.ts';
 
@@ -22,23 +24,9 @@ const ISSUES = [
   issue(7, ['bug'], { pull_request: { merged: false } }),
 ];
 
-function scan(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; json: any; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/scan_and_fix.ts', ...args, '--json'], { env: { ...process.env, ...env } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('close', (status) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(out);
-      } catch {
-        json = undefined;
-      }
-      resolve({ status, json, stderr: err });
-    });
-  });
+async function scan(args: string[], env: Record<string, string> = {}): Promise<{ status: number; json: any; stderr: string }> {
+  const { SCAN_AND_FIX_TOKEN: _drop, ...base } = process.env;
+  return runCaptured(scanAndFixCommand, [...args, '--json'], { ...base, ...env });
 }
 
 describe('scan_and_fix', () => {
@@ -113,8 +101,8 @@ describe('scan_and_fix', () => {
     assert.ok(outcome.duration_ms < 5000);
   });
 
-  test('scan_and_fix --help lists every option of the seed, with its defaults', () => {
-    const help = spawnSync(process.execPath, ['scripts/scan_and_fix.ts', '--help'], { encoding: 'utf8' });
+  test('scan_and_fix --help lists every option of the seed, with its defaults', async () => {
+    const help = await runCaptured(scanAndFixCommand, ['--help']);
     assert.equal(help.status, 0);
     for (const flag of ['--issue', '--dry-run', '--max-issues', '--since', '--labels', '--exclude-labels', '--severity-order', '--host', '--user', '--repo-owner', '--repo-name', '--base-url', '--issues-file', '--executor-cmd']) assert.ok(help.stdout.includes(`${flag} `) || help.stdout.includes(`${flag}\n`), flag);
     assert.match(help.stdout, /--max-issues N\s+At most N issues \(0 = all\) \(default: 0\)/);
