@@ -15,6 +15,7 @@ export const tailCommand = defineCommand({
   description: 'Runs until SIGINT or SIGTERM, or until --count messages arrived. With --json each message is one JSON line: subject, msg_id, headers, payload (UTF-8 text, or base64 with "encoding":"base64"). A "subscribed" line goes to stderr once the subscription is active.',
   options: {
     subject: { type: 'string', description: 'Subscribe to this subject instead (wildcards * and > allowed), e.g. "mailbox.>"', valueName: 'SUBJECT' },
+    durable: { type: 'string', description: 'A durable subscription of this name (NATS with JetStream): messages published while the tail, or the server, was away are delivered when it is back', valueName: 'NAME' },
     count: { type: 'string', description: 'Exit 0 after this many messages', valueName: 'N' },
     'timeout-ms': { type: 'string', description: 'With --count: exit 1 if they did not all arrive within MS', valueName: 'MS' },
   },
@@ -26,9 +27,27 @@ export const tailCommand = defineCommand({
     const timeoutMs = values['timeout-ms'] === undefined ? undefined : positive(values['timeout-ms'], '--timeout-ms');
     const { bus, close } = await busFromEnv(io.env, 'jhf-shuttle-tail');
     let received = 0;
+    const onMessage = (message: BusMessage) => {
+      if (count !== undefined && received >= count) return;
+      received++;
+      io.stdout.write(`${json ? JSON.stringify(messageJson(message)) : messageText(message)}\n`);
+      if (count !== undefined && received >= count) done?.(EXIT_OK);
+    };
+    let done: ((code: number) => void) | undefined;
+    if (values.durable !== undefined) {
+      try {
+        await bus.subscribeDurable(subject, values.durable, onMessage);
+      } catch (error) {
+        await close();
+        throw error;
+      }
+    } else bus.subscribe(subject, onMessage);
     return new Promise<number>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
+      let finished = false;
       const finish = (code: number) => {
+        if (finished) return;
+        finished = true;
         clearTimeout(timer);
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
@@ -37,13 +56,9 @@ export const tailCommand = defineCommand({
       const onSignal = () => finish(EXIT_OK);
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
-      bus.subscribe(subject, (message) => {
-        if (count !== undefined && received >= count) return;
-        received++;
-        io.stdout.write(`${json ? JSON.stringify(messageJson(message)) : messageText(message)}\n`);
-        if (count !== undefined && received >= count) finish(EXIT_OK);
-      });
-      void bus.ready().then(() => io.stderr.write(`${JSON.stringify({ msg: 'subscribed', subject, bus: bus.kind })}\n`));
+      done = finish;
+      if (count !== undefined && received >= count) finish(EXIT_OK);
+      void bus.ready().then(() => io.stderr.write(`${JSON.stringify({ msg: 'subscribed', subject, bus: bus.kind, durable: values.durable ?? null })}\n`));
       if (count !== undefined && timeoutMs !== undefined) {
         timer = setTimeout(() => {
           io.stderr.write(`jhf-shuttle tail: ${received} of ${count} messages within ${timeoutMs} ms\n`);
