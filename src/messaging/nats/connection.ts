@@ -37,7 +37,8 @@ export interface OpenOptions {
 export function openConnection(options: OpenOptions): Promise<OpenedConnection> {
   const { address } = options;
   return new Promise((resolve, reject) => {
-    let socket: Socket = connectTcp({ host: address.host, port: address.port });
+    // Small PUB/PING frames must not wait for Nagle's algorithm (a 40 ms stall per round trip).
+    let socket: Socket = connectTcp({ host: address.host, port: address.port, noDelay: true });
     let info: ServerInfo | undefined;
     let handler: ((op: ServerOp) => void) | undefined;
     let settled = false;
