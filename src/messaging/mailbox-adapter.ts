@@ -78,7 +78,7 @@ export function busHealthReply(bus: Bus, version: string): Reply {
         },
       ],
     },
-    extra: { bus: { kind: state.kind, target: state.target, connected: state.connected, max_payload: state.max_payload, reconnects: state.reconnects } },
+    extra: { bus: { kind: state.kind, target: state.target, connected: state.connected, max_payload: state.max_payload, persistence: state.persistence, reconnects: state.reconnects } },
   });
 }
 

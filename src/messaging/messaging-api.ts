@@ -86,7 +86,7 @@ export async function createMessagingApi(options: MessagingApiOptions = {}): Pro
         service: SERVICE_NAME,
         version,
         ready: state.connected,
-        bus: { kind: state.kind, target: state.target, connected: state.connected, max_payload: state.max_payload, reconnects: state.reconnects, last_error: state.last_error ?? null },
+        bus: { kind: state.kind, target: state.target, connected: state.connected, max_payload: state.max_payload, persistence: state.persistence, reconnects: state.reconnects, last_error: state.last_error ?? null },
         mailbox_adapter: { url: mailboxUrl, reachable: adapter.ok, checked_at: adapter.checked_at, ...(adapter.error !== undefined && { error: adapter.error }) },
         observers: lanes.observers(),
         recovery: { ...lanesConfig.recovery, ...lanes.recovery() },

@@ -76,7 +76,7 @@ test('bundles + nats-server: every acknowledged mailbox publish is received once
   const readbackUrl = await listening(readback);
 
   const status = (await send(`${apiUrl}/api/v1/status`)).json() as { bus: { kind: string; connected: boolean; persistence?: string }; mailbox_adapter: { reachable: boolean } };
-  assert.deepEqual([status.bus.kind, status.bus.connected, status.mailbox_adapter.reachable], ['nats', true, true]);
+  assert.deepEqual([status.bus.kind, status.bus.connected, status.bus.persistence, status.mailbox_adapter.reachable], ['nats', true, 'jetstream', true]);
 
   const acked: string[] = [];
   const publish = async (i: number) => {
