@@ -21,7 +21,10 @@ export type AirlockErrorCode =
   | 'store_closed'
   | 'append_only'
   | 'signature'
-  | 'idempotency';
+  | 'idempotency'
+  | 'bus_unavailable'
+  | 'bus_payload_too_large'
+  | 'bus_timeout';
 
 /**
  * An expected, reportable failure.

@@ -144,7 +144,7 @@ test('install_memory.sh installs bundles, contracts, configuration and units, an
   const result = first.json();
   assert.equal(result.ok, true);
   assert.ok(result.changed.includes('dist/bin/semantic-api.mjs'));
-  assert.deepEqual(result.units, ['airlock-governance-api-platform-api.service', 'airlock-governance-api-control-api.service', 'airlock-semantic-api.service', 'airlock-semantic-worker.service']);
+  assert.deepEqual(result.units, STACK_UNITS);
   for (const path of ['dist/package-metadata.json', 'configs/stack-contract.json', 'governance-manifest.json', 'contracts/api/semantic_cdc_v1.json', 'scripts/bootstrap.sh', 'scripts/_airlock.sh', 'etc/airlock.env', 'install-state.json', 'README.md']) {
     assert.ok(existsSync(join(prefix, path)), path);
   }
@@ -170,10 +170,10 @@ test('install_memory.sh --enable copies the units and enables them through syste
   const units = join(tempDir(t), 'units');
   const result = await bash('install_memory.sh', ['--prefix', prefix, '--from', ROOT, '--dist', OUTDIR, '--node', process.execPath, '--enable', '--unit-dir', units], { PATH: `${fake}:${PATH}` });
   assert.equal(result.code, 0, result.stderr);
-  assert.deepEqual(readdirSync(units).sort(), ['airlock-governance-api-control-api.service', 'airlock-governance-api-platform-api.service', 'airlock-semantic-api.service', 'airlock-semantic-worker.service']);
+  assert.deepEqual(readdirSync(units).sort(), [...STACK_UNITS].sort());
   assert.deepEqual(readFileSync(join(fake, 'calls'), 'utf8').trim().split('\n'), [
     'daemon-reload',
-    'enable --now airlock-governance-api-platform-api.service airlock-governance-api-control-api.service airlock-semantic-api.service airlock-semantic-worker.service',
+    `enable --now ${STACK_UNITS.join(' ')}`,
   ]);
 });
 
@@ -330,6 +330,9 @@ test('vector_store_checks.sh fails a red, missing, mis-sized or empty collection
 });
 
 /** The README text check_docs_contract needs (requested from the lead for the real README.md). */
+/** One unit per executable of the stack contract, as install_memory.sh names them (role suffix when it passes arguments). */
+const STACK_UNITS: string[] = (JSON.parse(readFileSync(join(ROOT, 'configs', 'stack-contract.json'), 'utf8')).services as { executables: { name: string; role: string; args?: string[] }[] }[])
+  .flatMap((s) => s.executables.map((e) => `airlock-${e.name}${e.args?.length ? `-${e.role}` : ''}.service`));
 const README_FILE_SURFACES = readFileSync(join(import.meta.dirname, 'fixtures', 'readme-file-surfaces.md'), 'utf8');
 
 /**
@@ -345,21 +348,25 @@ function seed000Checkout(t: TestContext): string {
     writeFileSync(join(copy, path), text);
   };
   const copyFile = (path: string) => write(path, readFileSync(join(ROOT, path), 'utf8'));
-  for (const file of readdirSync(join(ROOT, 'contracts')).filter((f) => f.startsWith('semantic_') || f.startsWith('qa_'))) copyFile(`contracts/${file}`);
+  for (const file of readdirSync(join(ROOT, 'contracts')).filter((f) => f.startsWith('semantic_'))) copyFile(`contracts/${file}`);
   for (const file of readdirSync(join(ROOT, 'contracts', 'api')).filter((f) => f.startsWith('semantic_'))) copyFile(`contracts/api/${file}`);
   for (const path of ['configs/stack-contract.json', 'governance-manifest.json']) {
     const doc = JSON.parse(readFileSync(join(ROOT, path), 'utf8'));
     doc.services = doc.services.filter((service: { service: string }) => service.service === 'semantic');
     write(path, `${JSON.stringify(doc, null, 2)}\n`);
   }
+  // The QA registry of the semantic module alone: other modules' services are not in this checkout.
   const registry = JSON.parse(readFileSync(join(ROOT, 'contracts', 'qa_feature_registry_v1.json'), 'utf8'));
+  registry.modules = registry.modules.filter((m: { module: string }) => m.module === 'semantic');
+  registry.features = registry.features.filter((f: { module: string }) => f.module === 'semantic');
+  write('contracts/qa_feature_registry_v1.json', `${JSON.stringify(registry, null, 2)}\n`);
   for (const file of new Set<string>(registry.features.flatMap((f: { tests: { file: string }[] }) => f.tests.map((test) => test.file)))) copyFile(file);
   for (const path of ['docs/semantic.md', 'docs/commands.md', 'contracts/governance/memory_runtime_claims_v1.json']) copyFile(path);
   cpSync(join(ROOT, 'src', 'semantic'), join(copy, 'src', 'semantic'), { recursive: true });
   const commands = readFileSync(join(ROOT, 'docs', 'commands.md'), 'utf8');
   for (const command of listCommands(ROOT).filter((c) => commands.includes(`\`${c.name}`) && !existsSync(join(copy, c.source)))) write(command.source, '');
   // What docs/commands.md links to, as stubs: their content belongs to other issues.
-  for (const path of ['docs/governance.md', 'docs/sweep.md', 'src/kernel/schema/SUPPORT.md']) write(path, '# stub\n');
+  for (const path of ['docs/governance.md', 'docs/sweep.md', 'docs/messaging.md', 'src/kernel/schema/SUPPORT.md']) write(path, '# stub\n');
   write('README.md', `# Airlock (fixture)\n${README_FILE_SURFACES}`);
   return copy;
 }

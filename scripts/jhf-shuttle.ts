@@ -1,0 +1,58 @@
+// jhf-shuttle: the message shuttle's command line. `publish` and `tail` talk to the bus
+// (NATS_URL, or the embedded bus), `status` reads the messaging API, `serve` runs the messaging
+// API itself (the same service as messaging-api).
+
+import { parseArgs } from 'node:util';
+import { EXIT_OK, EXIT_USAGE, runCommand, runService } from '../src/kernel/index.ts';
+import { createMessagingApi } from '../src/messaging/messaging-api.ts';
+import { publishCommand } from './_shuttle/publish.ts';
+import { statusCommand } from './_shuttle/status.ts';
+import { tailCommand } from './_shuttle/tail.ts';
+
+const HELP = `Usage: jhf-shuttle COMMAND [options]
+
+The message shuttle between agents, mailboxes and a workflow automation tool.
+
+Commands:
+  publish MAILBOX   publish one message to mailbox.<MAILBOX> and wait until the bus holds it
+  tail [MAILBOX]    print messages as they arrive, each Nats-Msg-Id once
+  status            the messaging API's status; exit 1 when the bus or the adapter is down
+  serve             run the messaging API (as messaging-api; --listen HOST:PORT or MESSAGING_LISTEN)
+
+"jhf-shuttle COMMAND --help" shows a command's options. Every command takes --json.
+The bus: NATS_URL (nats:// or tls://, with NATS_USER/NATS_PASSWORD or NATS_TOKEN), else the
+embedded bus in $AIRLOCK_DATA_DIR/messaging.sqlite.
+Exit codes: 0 every check passed, 1 a check failed, 2 usage or environment error
+`;
+
+const [verb, ...rest] = process.argv.slice(2);
+switch (verb) {
+  case 'publish':
+    process.exitCode = await runCommand(publishCommand, rest);
+    break;
+  case 'tail':
+    process.exitCode = await runCommand(tailCommand, rest);
+    break;
+  case 'status':
+    process.exitCode = await runCommand(statusCommand, rest);
+    break;
+  case 'serve':
+    await runService(async () => {
+      const { values } = parseArgs({ args: rest, options: { listen: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
+      return createMessagingApi(values.listen === undefined ? {} : { listen: values.listen });
+    }, { argv: rest, help: 'Usage: jhf-shuttle serve [--listen HOST:PORT] [--help]\n\nRuns the messaging API, exactly as messaging-api does (see messaging-api --help for its environment).\n' });
+    break;
+  case undefined:
+  case '--help':
+  case '-h':
+    process.stdout.write(HELP);
+    process.exitCode = verb === undefined ? EXIT_USAGE : EXIT_OK;
+    break;
+  case '--json':
+    process.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'usage', message: 'Name a command: publish, tail, status or serve', details: [] } })}\n`);
+    process.exitCode = EXIT_USAGE;
+    break;
+  default:
+    process.stderr.write(`jhf-shuttle: unknown command "${verb}": use publish, tail, status or serve\n`);
+    process.exitCode = EXIT_USAGE;
+}

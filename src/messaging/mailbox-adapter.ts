@@ -1,0 +1,110 @@
+// The mailbox adapter (messaging-mailbox): POST /api/v1/mailboxes/{mailbox}/messages publishes
+// the body to `mailbox.<mailbox>` with a Nats-Msg-Id, and answers only once the bus holds it and
+// the publication's evidence row has committed. The body limit is enforced while it streams in
+// (the kernel stops reading at limit + 1 byte), so an oversized body never reaches the bus.
+
+import { createHash, randomUUID } from 'node:crypto';
+import { createLogger, createService, health, isAirlockError, json, problem, versionTruth } from '../kernel/index.ts';
+import type { Logger, Reply, RequestContext, Service, Store } from '../kernel/index.ts';
+import type { Bus } from './bus.ts';
+import { MSG_ID_HEADER } from './bus.ts';
+import { busConfig, MAILBOX_SPEC, readWithListen } from './config.ts';
+import { MAILBOX_PUBLICATIONS, openMessagingDatabase } from './database.ts';
+import { checkMailboxName, MESSAGE_ID } from './mailbox-name.ts';
+import { openBus } from './open-bus.ts';
+import { MAILBOX_LISTENER, messagingRoutes, UNCONFIGURED_HANDLERS } from './routes.ts';
+
+export const SERVICE_NAME = 'messaging';
+
+export interface MailboxService extends Service {
+  readonly bus: Bus;
+  readonly store: Store;
+}
+
+export interface MailboxServiceOptions {
+  env?: NodeJS.ProcessEnv;
+  listen?: string;
+  log?: Logger;
+  version?: string;
+}
+
+/** Reads the configuration, opens the database and the bus, and builds the adapter's listener. */
+export async function createMailboxService(options: MailboxServiceOptions = {}): Promise<MailboxService> {
+  const values = readWithListen(MAILBOX_SPEC, options.env ?? process.env, 'MESSAGING_MAILBOX_LISTEN', options.listen);
+  const config = busConfig(values);
+  const version = options.version ?? versionTruth();
+  const log = options.log ?? createLogger({ name: `${SERVICE_NAME}.mailbox`, service: SERVICE_NAME });
+  log.addSecrets([config.credentials.pass, config.credentials.token].filter((v): v is string => v !== undefined));
+  const store = openMessagingDatabase(config.databasePath);
+  let bus: Bus;
+  try {
+    bus = await openBus(config, { store, log, name: 'messaging-mailbox', version });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const handlers = {
+    ...UNCONFIGURED_HANDLERS,
+    mailboxHealth: () => busHealthReply(bus, version),
+    publish: (context: RequestContext) => publishMessage(context, { bus, store }),
+  };
+  const routes = messagingRoutes(handlers, { maxPayloadBytes: values.MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES }).filter((r) => r.listener === MAILBOX_LISTENER);
+  const service = createService({
+    name: SERVICE_NAME,
+    version,
+    routes,
+    log,
+    listeners: { [MAILBOX_LISTENER]: values.MESSAGING_MAILBOX_LISTEN },
+    onClose: async () => {
+      await bus.close();
+      await store.close();
+    },
+  });
+  return Object.assign(service, { bus, store });
+}
+
+/** health+json naming the bus and whether it is connected; 503 when it is not. */
+export function busHealthReply(bus: Bus, version: string): Reply {
+  const state = bus.health();
+  return health({
+    version,
+    checks: {
+      [`bus:${state.kind}`]: [
+        {
+          status: state.connected ? 'pass' : 'fail',
+          componentType: 'datastore',
+          observedValue: state.connected ? 'connected' : 'disconnected',
+          ...(state.last_error !== undefined && !state.connected && { output: state.last_error }),
+        },
+      ],
+    },
+    extra: { bus: { kind: state.kind, target: state.target, connected: state.connected, max_payload: state.max_payload, persistence: state.persistence, reconnects: state.reconnects } },
+  });
+}
+
+async function publishMessage(context: RequestContext, deps: { bus: Bus; store: Store }): Promise<Reply> {
+  const name = checkMailboxName(context.params['mailbox'] ?? '');
+  if (!name.ok) return problem(400, 'Invalid mailbox name', { detail: name.reason });
+  const given = context.headers[MSG_ID_HEADER.toLowerCase()];
+  if (Array.isArray(given)) return problem(400, 'Invalid Nats-Msg-Id', { detail: 'Send one Nats-Msg-Id header, not several' });
+  if (given !== undefined && !MESSAGE_ID.test(given)) return problem(400, 'Invalid Nats-Msg-Id', { detail: `Nats-Msg-Id must match ${MESSAGE_ID}: letters, digits and ._:+=- up to 128 characters` });
+  const msgId = given ?? randomUUID();
+  const body = context.rawBody ?? Buffer.alloc(0);
+  const contentType = String(context.headers['content-type'] ?? 'application/octet-stream');
+  try {
+    await deps.bus.publish(name.subject, body, { headers: { [MSG_ID_HEADER]: msgId, 'Content-Type': contentType } });
+  } catch (error) {
+    if (isAirlockError(error, 'bus_payload_too_large')) return problem(413, 'Message too large for the bus', { detail: error.message });
+    if (isAirlockError(error, 'bus_timeout') || isAirlockError(error, 'bus_unavailable')) {
+      return problem(503, 'Bus unavailable', { detail: `${error.message}; retry with the same Nats-Msg-Id`, headers: { 'retry-after': '1' } });
+    }
+    throw error;
+  }
+  const sha256 = createHash('sha256').update(body).digest('hex');
+  const row = await deps.store.append(MAILBOX_PUBLICATIONS, {
+    mailbox: context.params['mailbox']!,
+    msg_id: msgId,
+    payload: { subject: name.subject, bus: deps.bus.kind, bytes: body.length, sha256, content_type: contentType, request_id: context.requestId },
+  });
+  return json({ mailbox: context.params['mailbox'], subject: name.subject, msg_id: msgId, bytes: body.length, sha256, bus: deps.bus.kind, evidence_seq: row.seq }, { status: 202 });
+}

@@ -1,0 +1,79 @@
+// jhf-shuttle publish, tail and status on the embedded bus, with bad input refused (exit 2) and
+// nothing published.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { publishCommand } from '../../scripts/_shuttle/publish.ts';
+import { statusCommand } from '../../scripts/_shuttle/status.ts';
+import { tailCommand } from '../../scripts/_shuttle/tail.ts';
+import { BUS_MESSAGES, openMessagingDatabase } from '../../src/messaging/database.ts';
+import { runCaptured } from '../helpers/run-command.ts';
+
+const env = (dir: string) => ({ AIRLOCK_DATA_DIR: dir, PATH: process.env['PATH'] ?? '' });
+
+function stored(dir: string): number {
+  const store = openMessagingDatabase(join(dir, 'messaging.sqlite'));
+  try {
+    return store.readRows(BUS_MESSAGES).length;
+  } finally {
+    void store.close();
+  }
+}
+
+test('jhf-shuttle tail --count receives what jhf-shuttle publish sends, each Nats-Msg-Id once', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-shuttle-'));
+  const tail = runCaptured(tailCommand, ['ops', '--count', '2', '--timeout-ms', '10000', '--json'], env(dir));
+  await new Promise((r) => setTimeout(r, 300));
+  for (const [data, id] of [['{"a":1}', 'm-1'], ['{"a":1}', 'm-1'], ['two', 'm-2']]) {
+    const published = await runCaptured(publishCommand, ['ops', '--data', data!, '--msg-id', id!, '--json'], env(dir));
+    assert.equal(published.status, 0, published.stderr);
+    assert.equal(published.json.subject, 'mailbox.ops');
+  }
+  const result = await tail;
+  assert.equal(result.status, 0, result.stderr);
+  const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => [l.msg_id, l.payload]), [['m-1', '{"a":1}'], ['m-2', 'two']]);
+  assert.equal(stored(dir), 2);
+});
+
+const refused: [string, string[], Record<string, string>][] = [
+  ['a mailbox name with a dot', ['a.b', '--data', 'x'], {}],
+  ['a wildcard mailbox', ['*', '--data', 'x'], {}],
+  ['two mailboxes', ['a', 'b', '--data', 'x'], {}],
+  ['--data and --file together', ['a', '--data', 'x', '--file', '/dev/null'], {}],
+  ['a malformed --msg-id', ['a', '--data', 'x', '--msg-id', 'has space'], {}],
+  ['a body over MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES', ['a', '--data', 'x'.repeat(11)], { MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES: '10' }],
+  ['an unknown option', ['a', '--data', 'x', '--follow'], {}],
+];
+for (const [what, args, extra] of refused) {
+  test(`jhf-shuttle publish refuses ${what} (exit 2) and publishes nothing`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-shuttle-'));
+    const result = await runCaptured(publishCommand, args, { ...env(dir), ...extra });
+    assert.equal(result.status, 2, result.stdout);
+    assert.equal(stored(dir), 0);
+  });
+}
+
+test('jhf-shuttle tail --durable on the embedded bus says it needs JetStream (exit 2); --count 0 is refused', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-shuttle-'));
+  const durable = await runCaptured(tailCommand, ['ops', '--durable', 'x', '--count', '1'], env(dir));
+  assert.equal(durable.status, 2);
+  assert.match(durable.stderr, /JetStream/);
+  assert.equal((await runCaptured(tailCommand, ['ops', '--count', '0'], env(dir))).status, 2);
+  assert.equal((await runCaptured(tailCommand, [], env(dir))).status, 2);
+});
+
+test('jhf-shuttle tail --count with --timeout-ms exits 1 when the messages do not come', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-shuttle-'));
+  const result = await runCaptured(tailCommand, ['quiet', '--count', '1', '--timeout-ms', '200'], env(dir));
+  assert.equal(result.status, 1);
+});
+
+test('jhf-shuttle status exits 2 when the messaging API does not answer', async () => {
+  const result = await runCaptured(statusCommand, ['--api-url', 'http://127.0.0.1:1', '--json'], {});
+  assert.equal(result.status, 2);
+  assert.equal(result.json.ok, false);
+});

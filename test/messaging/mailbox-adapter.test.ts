@@ -1,0 +1,165 @@
+// The mailbox adapter over both buses: publish, de-duplication ids, the 413 limit (nothing
+// published, the body not read further), mailbox name and id validation, and /healthz.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { BusMessage } from '../../src/messaging/bus.ts';
+import { MAILBOX_PUBLICATIONS } from '../../src/messaging/database.ts';
+import { createMailboxService } from '../../src/messaging/mailbox-adapter.ts';
+import type { MailboxService } from '../../src/messaging/mailbox-adapter.ts';
+import { send } from '../helpers/http.ts';
+import { startNatsServer } from './_nats-server.ts';
+import type { RunningNatsServer } from './_nats-server.ts';
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const post = (base: string, mailbox: string, body: string | Buffer, headers: Record<string, string> = {}) =>
+  send(`${base}/api/v1/mailboxes/${mailbox}/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
+for (const kind of ['embedded', 'nats'] as const) {
+  describe(`mailbox adapter on the ${kind} bus`, () => {
+    let nats: RunningNatsServer | undefined;
+    let service: MailboxService;
+    let base: string;
+    const got: BusMessage[] = [];
+    before(async () => {
+      const env: NodeJS.ProcessEnv = { AIRLOCK_DATA_DIR: mkdtempSync(join(tmpdir(), 'airlock-mailbox-')) };
+      if (kind === 'nats') {
+        nats = await startNatsServer();
+        env['NATS_URL'] = nats.url;
+      }
+      service = await createMailboxService({ env, listen: '127.0.0.1:0' });
+      await service.listen();
+      base = service.url('mailbox');
+      // The adapter's own bus doubles as the subscriber: it sees what any client would.
+      service.bus.subscribe('mailbox.>', (m) => got.push(m));
+      await service.bus.ready();
+    });
+    after(async () => {
+      await service.close();
+      await nats?.stop();
+    });
+
+    const publications = () => service.store.readRows(MAILBOX_PUBLICATIONS).length;
+
+    test(`${kind}: POST publishes to mailbox.<mailbox> with a Nats-Msg-Id and answers 202 once the bus holds it`, async () => {
+      const res = await post(base, 'ops-team', '{"hello":"world"}');
+      assert.equal(res.status, 202);
+      const body = res.json() as { subject: string; msg_id: string; bytes: number; bus: string };
+      assert.equal(body.subject, 'mailbox.ops-team');
+      assert.equal(body.bus, kind);
+      await until(() => got.some((m) => m.headers['Nats-Msg-Id'] === body.msg_id));
+      const message = got.find((m) => m.headers['Nats-Msg-Id'] === body.msg_id)!;
+      assert.equal(message.subject, 'mailbox.ops-team');
+      assert.equal(message.payload.toString(), '{"hello":"world"}');
+      assert.equal(message.headers['Content-Type'], 'application/json');
+    });
+
+    test(`${kind}: the same Nats-Msg-Id sent twice is delivered once`, async () => {
+      const before = got.length;
+      for (let i = 0; i < 2; i++) assert.equal((await post(base, 'dedup', 'x', { 'nats-msg-id': `retry-${kind}-1` })).status, 202);
+      await post(base, 'dedup', 'end', { 'nats-msg-id': `retry-${kind}-end` });
+      await until(() => got.some((m) => m.headers['Nats-Msg-Id'] === `retry-${kind}-end`));
+      assert.equal(got.slice(before).filter((m) => m.headers['Nats-Msg-Id'] === `retry-${kind}-1`).length, 1);
+    });
+
+    test(`${kind}: exactly 131072 bytes pass; 131073 bytes are 413 and nothing is published or recorded`, async () => {
+      const ok = await post(base, 'big', Buffer.alloc(131_072, 0x61), { 'content-type': 'text/plain' });
+      assert.equal(ok.status, 202);
+      const rows = publications();
+      const count = got.length;
+      await until(() => got.length === count); // settle
+      const tooBig = await post(base, 'big', Buffer.alloc(131_073, 0x61), { 'content-type': 'text/plain', 'nats-msg-id': 'too-big' });
+      assert.equal(tooBig.status, 413);
+      assert.match(String(tooBig.headers['content-type']), /problem\+json/);
+      await post(base, 'big', 'marker', { 'nats-msg-id': `marker-${kind}` });
+      await until(() => got.some((m) => m.headers['Nats-Msg-Id'] === `marker-${kind}`));
+      assert.equal(got.some((m) => m.headers['Nats-Msg-Id'] === 'too-big'), false);
+      assert.equal(publications(), rows + 1);
+    });
+
+    test(`${kind}: an announced oversized body is refused before it is sent whole (read no further)`, async () => {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(`${base}/api/v1/mailboxes/big/messages`, { method: 'POST', headers: { 'content-type': 'text/plain', 'content-length': 10_000_000 }, agent: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        });
+        req.on('error', reject);
+        req.write(Buffer.alloc(1024));
+        // The rest is never sent: the 413 must come anyway.
+      });
+      assert.equal(status, 413);
+    });
+
+    test(`${kind}: a streamed (chunked) body over the limit is 413`, async () => {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(`${base}/api/v1/mailboxes/big/messages`, { method: 'POST', headers: { 'content-type': 'text/plain' }, agent: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        });
+        req.on('error', () => undefined);
+        for (let i = 0; i < 20; i++) req.write(Buffer.alloc(8192));
+        req.end();
+        void reject;
+      });
+      assert.equal(status, 413);
+    });
+
+    const badNames: [string, string][] = [
+      ['a.b', 'a dot'],
+      ['%2A', 'a * wildcard'],
+      ['%3E', 'a > wildcard'],
+      ['a%20b', 'a space'],
+      ['x'.repeat(65), '65 characters'],
+      ['caf%C3%A9', 'a non-ASCII letter'],
+    ];
+    for (const [name, what] of badNames) {
+      test(`${kind}: a mailbox name with ${what} is 400 and nothing is published`, async () => {
+        const rows = publications();
+        const res = await post(base, name, '{}');
+        assert.equal(res.status, 400, res.text);
+        assert.equal(publications(), rows);
+      });
+    }
+
+    test(`${kind}: a malformed Nats-Msg-Id is 400; a wrong Content-Type is 415`, async () => {
+      assert.equal((await post(base, 'ok', '{}', { 'nats-msg-id': 'has space' })).status, 400);
+      assert.equal((await post(base, 'ok', '{}', { 'nats-msg-id': 'x'.repeat(129) })).status, 400);
+      assert.equal((await post(base, 'ok', '<a/>', { 'content-type': 'application/xml' })).status, 415);
+    });
+
+    test(`${kind}: GET /healthz names the bus and says connected`, async () => {
+      const res = await send(`${base}/healthz`);
+      assert.equal(res.status, 200);
+      assert.match(String(res.headers['content-type']), /health\+json/);
+      const body = res.json() as { status: string; bus: { kind: string; connected: boolean } };
+      assert.equal(body.status, 'pass');
+      assert.deepEqual([body.bus.kind, body.bus.connected], [kind, true]);
+    });
+
+    if (kind === 'nats') {
+      test('nats: /healthz is 503 fail while the server is down, pass again after it is back', async () => {
+        await nats!.stop();
+        await until(() => !service.bus.health().connected);
+        const down = await send(`${base}/healthz`);
+        assert.equal(down.status, 503);
+        assert.equal((down.json() as { bus: { connected: boolean } }).bus.connected, false);
+        await nats!.start();
+        await until(() => service.bus.health().connected, 10_000);
+        assert.equal((await send(`${base}/healthz`)).status, 200);
+      });
+    }
+  });
+}

@@ -1,0 +1,124 @@
+// The messaging API: health and status (bus, adapter, observers, recovery), no /readyz or
+// /metrics, and configuration outside the seed's bounds refused.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createMailboxService } from '../../src/messaging/mailbox-adapter.ts';
+import type { MailboxService } from '../../src/messaging/mailbox-adapter.ts';
+import { createMessagingApi } from '../../src/messaging/messaging-api.ts';
+import type { MessagingApi } from '../../src/messaging/messaging-api.ts';
+import { send } from '../helpers/http.ts';
+
+const MANUAL_TIMERS = { setTimeout: () => 0, clearTimeout: () => undefined, now: () => Date.parse('2026-11-24T12:00:00Z') };
+
+describe('messaging API', () => {
+  let dir: string;
+  let adapter: MailboxService;
+  let api: MessagingApi;
+  let base: string;
+  let logPath: string;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'airlock-msg-api-'));
+    logPath = join(dir, 'gateway-a.log');
+    writeFileSync(logPath, ['{"time":"2026-11-24T11:59:00Z","msg":"recent"}', '{"time":"2026-11-20T00:00:00Z","msg":"old"}', 'plain line'].join('\n') + '\n');
+    const observers = join(dir, 'observers.json');
+    writeFileSync(observers, JSON.stringify([{ target: 'gateway-a', log_path: logPath, max_lines: 300 }]));
+    adapter = await createMailboxService({ env: { AIRLOCK_DATA_DIR: dir }, listen: '127.0.0.1:0' });
+    await adapter.listen();
+    api = await createMessagingApi({
+      env: { AIRLOCK_DATA_DIR: dir, MESSAGING_MAILBOX_URL: adapter.url('mailbox'), MESSAGING_OBSERVERS_FILE: observers },
+      listen: '127.0.0.1:0',
+      timers: MANUAL_TIMERS,
+      random: () => 0.5,
+    });
+    await api.listen();
+    base = api.url();
+  });
+  after(async () => {
+    await api.close();
+    await adapter.close();
+  });
+
+  test('GET /api/v1/health is health+json naming the bus and the adapter', async () => {
+    const res = await send(`${base}/api/v1/health`);
+    assert.equal(res.status, 200);
+    assert.match(String(res.headers['content-type']), /health\+json/);
+    const body = res.json() as { status: string; checks: Record<string, { status: string }[]> };
+    assert.equal(body.status, 'pass');
+    assert.equal(body.checks['bus:embedded']![0]!.status, 'pass');
+    assert.equal(body.checks['mailbox-adapter']![0]!.status, 'pass');
+  });
+
+  test('GET /api/v1/status shows bus, adapter, observers and recovery with the seed defaults', async () => {
+    await api.lanes.runOnce();
+    const body = (await send(`${base}/api/v1/status`)).json() as Record<string, any>;
+    assert.equal(body['bus'].kind, 'embedded');
+    assert.equal(body['mailbox_adapter'].reachable, true);
+    const [observer] = body['observers'];
+    assert.deepEqual([observer.target, observer.interval_seconds, observer.idle_interval_seconds, observer.max_lines, observer.polls], ['gateway-a', 45, 120, 300, 1]);
+    // The old line is outside the 900 s window; the plain line has no time and is kept.
+    assert.equal(observer.last_lines, 2);
+    assert.deepEqual([body['recovery'].intervalSeconds, body['recovery'].maxBackoffSeconds, body['recovery'].jitterSeconds], [45, 300, 3]);
+    assert.equal(body['recovery'].parts.bus.up, true);
+  });
+
+  test('a second poll of an unchanged log is idle and the next poll waits the idle interval', async () => {
+    await api.lanes.runOnce();
+    const [observer] = api.lanes.observers();
+    assert.equal(observer!.idle, true);
+    assert.equal(observer!.next_poll_in_seconds, 120);
+  });
+
+  for (const path of ['/readyz', '/metrics', '/api/v1/readyz', '/api/v1/metrics']) {
+    test(`GET ${path} is 404 on the API (the seed: it does not exist)`, async () => {
+      assert.equal((await send(`${base}${path}`)).status, 404);
+    });
+  }
+});
+
+describe('messaging API configuration bounds', () => {
+  const cases: [string, Record<string, string>, RegExp][] = [
+    ['an observer interval below the 30 s floor', { MESSAGING_OBSERVER_INTERVAL_SECONDS: '29' }, /below the minimum 30/],
+    ['an observer interval above 120 s', { MESSAGING_OBSERVER_INTERVAL_SECONDS: '121' }, /above the maximum 120/],
+    ['an idle interval below the poll interval', { MESSAGING_OBSERVER_INTERVAL_SECONDS: '60', MESSAGING_OBSERVER_IDLE_INTERVAL_SECONDS: '45' }, /below the poll interval/],
+    ['more than 300 lines per poll', { MESSAGING_OBSERVER_MAX_LINES: '301' }, /above the maximum 300/],
+    ['a recovery interval below 30 s', { MESSAGING_RECOVERY_INTERVAL_SECONDS: '10' }, /below the minimum 30/],
+    ['a recovery backoff above 300 s', { MESSAGING_RECOVERY_MAX_BACKOFF_SECONDS: '301' }, /above the maximum 300/],
+    ['recovery jitter above 3 s', { MESSAGING_RECOVERY_JITTER_SECONDS: '4' }, /above the maximum 3/],
+    ['a non-number', { MESSAGING_OBSERVER_INTERVAL_SECONDS: 'soon' }, /not a whole number/],
+  ];
+  for (const [what, env, reason] of cases) {
+    test(`createMessagingApi() refuses ${what}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'airlock-msg-cfg-'));
+      await assert.rejects(createMessagingApi({ env: { AIRLOCK_DATA_DIR: dir, ...env }, listen: '127.0.0.1:0' }), (error: any) => {
+        assert.equal(error.code, 'config_invalid');
+        assert.match([error.message, ...error.details].join('\n'), reason);
+        return true;
+      });
+    });
+  }
+
+  const observerCases: [string, unknown, RegExp][] = [
+    ['a second observer for the same gateway target', [{ target: 'gw', log_path: '/tmp/a' }, { target: 'gw', log_path: '/tmp/b' }], /already active: one per target/],
+    ['an observer interval of 10 s', [{ target: 'gw', log_path: '/tmp/a', interval_seconds: 10 }], /outside 30 to 120/],
+    ['500 lines per poll', [{ target: 'gw', log_path: '/tmp/a', max_lines: 500 }], /outside 1 to 300/],
+    ['an unknown field', [{ target: 'gw', log_path: '/tmp/a', follow: true }], /unknown field "follow"/],
+    ['a missing log path', [{ target: 'gw' }], /log_path/],
+    ['not an array', { target: 'gw' }, /JSON array/],
+  ];
+  for (const [what, content, reason] of observerCases) {
+    test(`MESSAGING_OBSERVERS_FILE with ${what} is refused`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'airlock-msg-obs-'));
+      const file = join(dir, 'observers.json');
+      writeFileSync(file, JSON.stringify(content));
+      await assert.rejects(createMessagingApi({ env: { AIRLOCK_DATA_DIR: dir, MESSAGING_OBSERVERS_FILE: file }, listen: '127.0.0.1:0' }), (error: any) => {
+        assert.equal(error.code, 'config_invalid');
+        assert.match([error.message, ...error.details].join('\n'), reason);
+        return true;
+      });
+    });
+  }
+});

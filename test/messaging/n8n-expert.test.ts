@@ -1,0 +1,71 @@
+// n8n_expert against a valid export and one broken in one place per check.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { n8nExpertCommand } from '../../scripts/_n8n/command.ts';
+import { runCaptured } from '../helpers/run-command.ts';
+
+const GOOD = JSON.parse(readFileSync(new URL('./fixtures/n8n-good.json', import.meta.url), 'utf8'));
+const dir = mkdtempSync(join(tmpdir(), 'airlock-n8n-'));
+
+async function run(...docs: unknown[]): Promise<{ status: number; body: { ok: boolean; findings: { check: string; message: string }[] } }> {
+  const files = docs.map((doc, i) => {
+    const file = join(dir, `wf-${Math.random().toString(36).slice(2)}-${i}.json`);
+    writeFileSync(file, typeof doc === 'string' ? doc : JSON.stringify(doc));
+    return file;
+  });
+  const out = await runCaptured(n8nExpertCommand, ['check', ...files, '--json']);
+  return { status: out.status, body: out.json };
+}
+
+function broken(change: (doc: any) => void): unknown {
+  const doc = structuredClone(GOOD);
+  change(doc);
+  return doc;
+}
+
+test('n8n_expert passes a valid export (exit 0)', async () => {
+  const { status, body } = await run(GOOD);
+  assert.equal(status, 0);
+  assert.deepEqual(body.findings, []);
+});
+
+const cases: [string, (doc: any) => void, string][] = [
+  ['a repeated node name', (d) => d.nodes.push({ ...d.nodes[1], id: '9' }), 'node_names_unique'],
+  ['a connection to a missing node', (d) => (d.connections.Sign.main[0][0].node = 'Gone'), 'connections_resolve'],
+  ['connections from a missing node', (d) => (d.connections.Ghost = { main: [[{ node: 'Sign', type: 'main', index: 0 }]] }), 'connections_resolve'],
+  ['an inline Authorization header', (d) => d.nodes[2].parameters.headerParameters.parameters.push({ name: 'Authorization', value: 'Bearer abc123' }), 'no_inline_credentials'],
+  ['an inline password parameter', (d) => (d.nodes[1].parameters.password = 'hunter2'), 'no_inline_credentials'],
+  ['a URL with a password', (d) => (d.nodes[1].parameters.endpoint = 'https://user:pw@example.org/'), 'no_inline_credentials'],
+  ['an unsigned callback', (d) => (d.nodes[2].parameters.headerParameters.parameters = []), 'callbacks_signed'],
+  ['a fixed X-Signature', (d) => (d.nodes[2].parameters.headerParameters.parameters[0].value = 'v1=deadbeef'), 'callbacks_signed'],
+];
+for (const [what, change, check] of cases) {
+  test(`n8n_expert finds ${what} (${check}, exit 1)`, async () => {
+    const { status, body } = await run(broken(change));
+    assert.equal(status, 1);
+    assert.deepEqual([...new Set(body.findings.map((f) => f.check))], [check]);
+  });
+}
+
+test('n8n_expert: an expression reading the environment is not an inline credential', async () => {
+  const { status } = await run(broken((d) => d.nodes[2].parameters.headerParameters.parameters.push({ name: 'Authorization', value: '={{ $env.ERP_TOKEN }}' })));
+  assert.equal(status, 0);
+});
+
+test('n8n_expert: the same webhook path in two exports is a finding', async () => {
+  const { status, body } = await run(GOOD, broken((d) => (d.name = 'Copy')));
+  assert.equal(status, 1);
+  assert.deepEqual(body.findings.map((f) => f.check), ['webhook_paths_unique']);
+});
+
+test('n8n_expert exits 2 for a file that is not JSON, not a workflow export, or missing', async () => {
+  assert.equal((await run('{not json')).status, 2);
+  assert.equal((await run({ name: 'x' })).status, 2);
+  assert.equal((await run({ nodes: [{ name: 1 }] })).status, 2);
+  assert.equal((await runCaptured(n8nExpertCommand, [join(dir, 'missing.json')])).status, 2);
+  assert.equal((await runCaptured(n8nExpertCommand, [])).status, 2);
+});

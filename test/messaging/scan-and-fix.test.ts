@@ -1,0 +1,117 @@
+// scan_and_fix against a Gitea-compatible API double and an issues file: every option the seed
+// lists, the 90 s executor floor, outcomes recorded, and --dry-run running nothing.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { scanAndFixCommand } from '../../scripts/_scan/command.ts';
+import { runExecutor } from '../../scripts/_scan/executor.ts';
+import { runCaptured } from '../helpers/run-command.ts';
+import { startGiteaDouble } from './_gitea-double.ts';
+import type { GiteaDouble } from './_gitea-double.ts';
+
+const issue = (number: number, labels: string[], extra: Record<string, unknown> = {}) => ({ number, title: `Issue ${number}`, body: '', html_url: `http://git/x/${number}`, state: 'open', labels: labels.map((name) => ({ name })), updated_at: '2026-11-20T00:00:00Z', ...extra });
+const ISSUES = [
+  issue(1, ['severity/low']),
+  issue(2, ['severity/critical']),
+  issue(3, ['blocked-external', 'severity/critical']),
+  issue(4, ['quality-blocked']),
+  issue(5, ['high', 'bug']),
+  issue(6, [], { updated_at: '2026-01-01T00:00:00Z' }),
+  issue(7, ['bug'], { pull_request: { merged: false } }),
+];
+
+async function scan(args: string[], env: Record<string, string> = {}): Promise<{ status: number; json: any; stderr: string }> {
+  const { SCAN_AND_FIX_TOKEN: _drop, ...base } = process.env;
+  return runCaptured(scanAndFixCommand, [...args, '--json'], { ...base, ...env });
+}
+
+describe('scan_and_fix', () => {
+  let gitea: GiteaDouble;
+  let dir: string;
+  let api: string[];
+  before(async () => {
+    gitea = await startGiteaDouble({ owner: 'ops', repo: 'airlock', token: 'gitea-token', issues: ISSUES });
+    dir = mkdtempSync(join(tmpdir(), 'airlock-scan-'));
+    api = ['--base-url', gitea.url, '--repo-owner', 'ops', '--repo-name', 'airlock'];
+  });
+  after(() => gitea.close());
+
+  test('--dry-run orders by severity, skips the default excluded labels and pull requests, and runs nothing', async () => {
+    const marker = join(dir, 'ran');
+    const { status, json } = await scan([...api, '--dry-run', '--executor-cmd', `touch ${marker}`], { SCAN_AND_FIX_TOKEN: 'gitea-token' });
+    assert.equal(status, 0);
+    assert.deepEqual(json.selected.map((i: any) => i.number), [2, 5, 1, 6]);
+    assert.deepEqual(json.excluded.map((e: any) => e.number).sort(), [3, 4]);
+    assert.equal(existsSync(marker), false);
+    assert.deepEqual(json.outcomes, []);
+  });
+
+  test('--labels, --exclude-labels, --since, --severity-order and --max-issues filter and order', async () => {
+    const env = { SCAN_AND_FIX_TOKEN: 'gitea-token' };
+    assert.deepEqual((await scan([...api, '--dry-run', '--labels', 'bug'], env)).json.selected.map((i: any) => i.number), [5]);
+    assert.deepEqual((await scan([...api, '--dry-run', '--exclude-labels', ''], env)).json.selected.map((i: any) => i.number), [2, 3, 5, 1, 4, 6]);
+    assert.deepEqual((await scan([...api, '--dry-run', '--since', '2026-06-01T00:00:00Z'], env)).json.selected.map((i: any) => i.number), [2, 5, 1]);
+    assert.deepEqual((await scan([...api, '--dry-run', '--severity-order', 'low,critical'], env)).json.selected.map((i: any) => i.number), [1, 2, 5, 6]);
+    assert.deepEqual((await scan([...api, '--dry-run', '--max-issues', '2'], env)).json.selected.map((i: any) => i.number), [2, 5]);
+    assert.deepEqual((await scan([...api, '--dry-run', '--issue', '5'], env)).json.selected.map((i: any) => i.number), [5]);
+  });
+
+  test('--host, --user: HTTP Basic with the token; a wrong token is exit 2', async () => {
+    const withUser = await scan(['--base-url', gitea.url, '--user', 'ops', '--repo-name', 'airlock', '--dry-run'], { SCAN_AND_FIX_TOKEN: 'gitea-token' });
+    assert.equal(withUser.status, 0);
+    const wrong = await scan([...api, '--dry-run'], { SCAN_AND_FIX_TOKEN: 'nope' });
+    assert.equal(wrong.status, 2);
+    assert.ok(!wrong.stderr.includes('nope'));
+    const unreachable = await scan(['--host', '127.0.0.1:1', '--repo-owner', 'o', '--repo-name', 'r', '--dry-run']);
+    assert.equal(unreachable.status, 2);
+  });
+
+  test('the executor runs on each selected issue with the issue on stdin; outcomes are recorded; a failure is exit 1', async () => {
+    const file = join(dir, 'issues.json');
+    writeFileSync(file, JSON.stringify(ISSUES.slice(0, 2)));
+    const outcomes = join(dir, 'outcomes.jsonl');
+    const cmd = `cat > ${dir}/stdin-$SCAN_ISSUE_NUMBER.json; [ "$SCAN_ISSUE_NUMBER" != 1 ]`;
+    const { status, json } = await scan(['--issues-file', file, '--executor-cmd', cmd, '--outcomes', outcomes]);
+    assert.equal(status, 1);
+    assert.deepEqual(json.outcomes.map((o: any) => [o.number, o.outcome]), [[2, 'succeeded'], [1, 'failed']]);
+    assert.equal(JSON.parse(readFileSync(join(dir, 'stdin-2.json'), 'utf8')).number, 2);
+    assert.equal(readFileSync(outcomes, 'utf8').trim().split('\n').length, 2);
+  });
+
+  test('an executor time limit below 90 s is refused (exit 2); bad numbers and missing options too', async () => {
+    const file = join(dir, 'issues.json');
+    for (const args of [
+      ['--issues-file', file, '--executor-cmd', 'true', '--executor-timeout', '89'],
+      ['--issues-file', file, '--executor-cmd', 'true', '--max-issues', '-1'],
+      ['--issues-file', file, '--executor-cmd', 'true', '--since', 'yesterday'],
+      ['--issues-file', file],
+      ['--dry-run'],
+      ['--base-url', gitea.url, '--dry-run'],
+      ['--issues-file', join(dir, 'missing.json'), '--dry-run'],
+    ]) assert.equal((await scan(args)).status, 2, args.join(' '));
+  });
+
+  test('runExecutor() kills an executor (and its children) at the time limit', async () => {
+    const outcome = await runExecutor('sleep 30 & sleep 30', { number: 9, title: 't', body: '', url: '', labels: [], updated_at: undefined, state: 'open' }, { timeoutMs: 200, env: process.env });
+    assert.equal(outcome.outcome, 'timed_out');
+    assert.ok(outcome.duration_ms < 5000);
+  });
+
+  test('scan_and_fix --help lists every option of the seed, with its defaults', async () => {
+    const help = await runCaptured(scanAndFixCommand, ['--help']);
+    assert.equal(help.status, 0);
+    for (const flag of ['--issue', '--dry-run', '--max-issues', '--since', '--labels', '--exclude-labels', '--severity-order', '--host', '--user', '--repo-owner', '--repo-name', '--base-url', '--issues-file', '--executor-cmd']) assert.ok(help.stdout.includes(`${flag} `) || help.stdout.includes(`${flag}\n`), flag);
+    assert.match(help.stdout, /--max-issues N\s+At most N issues \(0 = all\) \(default: 0\)/);
+    assert.match(help.stdout, /default: blocked-external,quality-blocked/);
+  });
+
+  test('scan_and_fix.sh without bundles says how to build them (exit 2)', () => {
+    const run = spawnSync('bash', ['scripts/scan_and_fix.sh', '--dry-run'], { encoding: 'utf8', env: { ...process.env, AIRLOCK_BIN_DIR: join(dir, 'no-bundles'), AIRLOCK_SEA_DIR: join(dir, 'no-sea') } });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /scan_and_fix/);
+  });
+});
