@@ -39,15 +39,6 @@ export interface WriteDeps {
   metrics: ServiceMetrics;
 }
 
-/** Thrown inside the transaction to undo nothing-yet-written and answer the refusal. */
-class Refused extends Error {
-  readonly reply: Reply;
-  constructor(reply: Reply) {
-    super('refused');
-    this.reply = reply;
-  }
-}
-
 export function guardedWrite(route: string, write: GuardedWrite, deps: WriteDeps): Handler {
   return async (context) => {
     const body = (context.body ?? {}) as { authority_context?: unknown };
@@ -64,27 +55,25 @@ export function guardedWrite(route: string, write: GuardedWrite, deps: WriteDeps
       return outcome.reply;
     }
     const authority = outcome.authority;
-    try {
-      const committed = await store.write((sqlite, tx) => {
-        const refusal = write.check(sqlite, context, authority);
-        if (refusal) throw new Refused(refusal);
-        const decision = tx.append(authorityDecisions, { route, verdict: 'admitted', payload: { ...authority, request_id: context.requestId } as unknown as JsonValue });
-        const effect = write.apply(tx, context, authority, sqlite);
-        const event = tx.append(outboxEvents, { event: effect.event.name, subject: effect.event.subject, payload: { ...effect.event.payload, authority_seq: decision.seq } });
-        return { effect, decision, event };
-      });
-      const { effect, decision, event } = committed;
-      deps.metrics.authorityDecisions.inc({ verdict: 'admitted', reason: 'admitted' });
-      deps.metrics.outboxEvents.inc({ event: effect.event.name });
-      write.counted?.(deps.metrics);
-      for (const [table, count] of Object.entries({ ...effect.rows, [authorityDecisions.name]: 1, [outboxEvents.name]: 1 })) deps.metrics.appends.inc({ table }, count);
-      return json(
-        { ...effect.body, authority, evidence: { authority_decision: { seq: decision.seq, sha256: decision.sha256 }, outbox_event: { seq: event.seq, event: event.event, sha256: event.sha256 } } },
-        { status: effect.status },
-      );
-    } catch (error) {
-      if (error instanceof Refused) return error.reply;
-      throw error;
-    }
+    // The check and the effect share one transaction, so no other write slips between them; a
+    // refusal returns before anything is appended.
+    const committed = await store.write((sqlite, tx) => {
+      const refusal = write.check(sqlite, context, authority);
+      if (refusal !== undefined) return { refusal };
+      const decision = tx.append(authorityDecisions, { route, verdict: 'admitted', payload: { ...authority, request_id: context.requestId } as unknown as JsonValue });
+      const effect = write.apply(tx, context, authority, sqlite);
+      const event = tx.append(outboxEvents, { event: effect.event.name, subject: effect.event.subject, payload: { ...effect.event.payload, authority_seq: decision.seq } });
+      return { effect, decision, event };
+    });
+    if ('refusal' in committed) return committed.refusal as Reply;
+    const { effect, decision, event } = committed;
+    deps.metrics.authorityDecisions.inc({ verdict: 'admitted', reason: 'admitted' });
+    deps.metrics.outboxEvents.inc({ event: effect.event.name });
+    write.counted?.(deps.metrics);
+    for (const [table, count] of Object.entries({ ...effect.rows, [authorityDecisions.name]: 1, [outboxEvents.name]: 1 })) deps.metrics.appends.inc({ table }, count);
+    return json(
+      { ...effect.body, authority, evidence: { authority_decision: { seq: decision.seq, sha256: decision.sha256 }, outbox_event: { seq: event.seq, event: event.event, sha256: event.sha256 } } },
+      { status: effect.status },
+    );
   };
 }
