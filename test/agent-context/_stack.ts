@@ -56,7 +56,7 @@ export async function startStack(options: { governance?: boolean; serviceAuthTok
     AIRLOCK_DATA_DIR: dataDir,
     AGENT_CONTEXT_TOKEN: TOKEN,
     ...(token !== '' && { AGENT_CONTEXT_SERVICE_AUTH_TOKEN: token }),
-    // Port 9 (discard) on loopback: nothing listens, so every call is refused at once.
+    // Port 9 on loopback: fetch refuses it at once (a blocked port), so governance is unreachable.
     GOVERNANCE_URL: governance?.worker ?? 'http://127.0.0.1:9',
     AGENT_CONTEXT_UPSTREAM_TIMEOUT_MS: '2000',
     ...options.env,
