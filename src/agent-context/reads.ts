@@ -5,18 +5,19 @@
 
 import { json, problem, readRows, verifyChain } from '../kernel/index.ts';
 import type { Reply, Store } from '../kernel/index.ts';
-import { countRows, databaseBytes, runtimePatches } from './database.ts';
+import { databaseBytes, runtimePatches } from './database.ts';
 import { driftSummary } from './drift.ts';
 import type { GovernanceClient, UpstreamResult } from './governance-client.ts';
 import { EXECUTABLE, SERVICE_NAME } from './identity.ts';
 import type { ServiceMetrics } from './service-metrics.ts';
-import { controlState, persistentAgents } from './state.ts';
-import type { PatchPayload } from './state.ts';
+import type { ControlState, PatchPayload, PersistentAgent } from './state.ts';
 
 export const AUTHORITY_MODULE = 'agent-runtime-control';
 
 export interface ReadDeps {
   store: () => Store;
+  /** Folds of the evidence, kept between commits (state-cache.ts). */
+  folds: { agents: () => Map<string, PersistentAgent>; control: () => ControlState; rows: () => { table: string; rows: number }[] };
   governance: GovernanceClient;
   metrics: ServiceMetrics;
   version: string;
@@ -39,8 +40,8 @@ function unavailable(what: string, result: UpstreamResult & { ok: false }): Repl
   });
 }
 
-function agentList(store: Store) {
-  return [...persistentAgents(store.sqlite).values()].sort((a, b) => (a.agent_id < b.agent_id ? -1 : 1));
+function agentList(deps: ReadDeps): PersistentAgent[] {
+  return [...deps.folds.agents().values()].sort((a, b) => (a.agent_id < b.agent_id ? -1 : 1));
 }
 
 export async function inventoryReply(deps: ReadDeps): Promise<Reply> {
@@ -58,8 +59,8 @@ export async function inventoryReply(deps: ReadDeps): Promise<Reply> {
       uptime_seconds: Math.floor((deps.now() - deps.startedAt) / 1000),
       listener: deps.listenerUrl(),
     },
-    database: { file: store.path, size_bytes: databaseBytes(store), tables: countRows(store) },
-    agents: agentList(store).map((a) => ({ agent_id: a.agent_id, runtime: a.runtime, desired_version: a.desired_version, observed_version: a.observed_version })),
+    database: { file: store.path, size_bytes: databaseBytes(store), tables: deps.folds.rows() },
+    agents: agentList(deps).map((a) => ({ agent_id: a.agent_id, runtime: a.runtime, desired_version: a.desired_version, observed_version: a.observed_version })),
     governance: services.ok ? { state: 'available', declaration: declared ?? 'absent: governance-manifest.json has no entry for this service' } : marker(services),
   });
 }
@@ -71,7 +72,7 @@ export async function topologyDiffReply(deps: ReadDeps): Promise<Reply> {
   const declared = ((services.body as { services?: Declared[] }).services ?? []);
   const self = declared.find((s) => s.service === SERVICE_NAME)?.executables?.find((e) => e.name === EXECUTABLE)?.listeners?.find((l) => l.name === 'main');
   const runningPort = Number(new URL(deps.listenerUrl()).port);
-  const agents = agentList(deps.store()).map((a) => ({
+  const agents = agentList(deps).map((a) => ({
     agent_id: a.agent_id,
     desired_version: a.desired_version,
     observed_version: a.observed_version,
@@ -117,7 +118,7 @@ export async function rolloutsAuditReply(deps: ReadDeps): Promise<Reply> {
 }
 
 export async function controlStatusReply(deps: ReadDeps): Promise<Reply> {
-  const state = controlState(deps.store().sqlite);
+  const state = deps.folds.control();
   const module = await deps.governance.truth(`/api/v1/agent/action-context/${AUTHORITY_MODULE}`);
   return json({
     mode: state.mode,
@@ -130,7 +131,7 @@ export async function controlStatusReply(deps: ReadDeps): Promise<Reply> {
 }
 
 export async function persistentAgentsReply(deps: ReadDeps): Promise<Reply> {
-  const agents = agentList(deps.store());
+  const agents = agentList(deps);
   const module = await deps.governance.truth(`/api/v1/agent/action-context/${AUTHORITY_MODULE}`);
   const intents = module.ok ? (module.body as { admitted_action_intents?: string[] }).admitted_action_intents ?? [] : undefined;
   return json({

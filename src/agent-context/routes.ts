@@ -52,7 +52,11 @@ const WRITE_RESPONSES: readonly ResponseSpec[] = [
 const HEALTH_SCHEMA = { type: 'object', required: ['status', 'version', 'checks'], properties: { status: { enum: ['pass', 'warn', 'fail'] } } };
 
 export function agentContextRoutes(h: AgentContextHandlers): Route[] {
-  const open = (path: string, summary: string, handler: Handler, responses: readonly ResponseSpec[]): Route => ({ method: 'GET', path, auth: 'none', summary, tags: ['self-description'], responses, handler });
+  const open = (path: string, summary: string, handler: Handler, responses: readonly ResponseSpec[]): Route => ({
+    method: 'GET', path, auth: 'none', summary, tags: ['self-description'], responses, handler,
+    // A scrape never sends If-None-Match and changes every time: no ETag to hash.
+    ...(path === '/metrics' && { etag: false }),
+  });
   const read = (path: string, summary: string, handler: Handler, failClosed: boolean): Route => ({
     method: 'GET', path, auth: 'internal', summary, tags: ['internal-read'], handler,
     responses: [{ status: 200, description: summary, schema: { type: 'object' } }, UNAUTHORIZED, ...(failClosed ? [GOVERNANCE_503] : [])],

@@ -3,8 +3,9 @@
 // drift (checks and findings), outbox (events published), control agent (mode, commands) and
 // governance (upstream calls by outcome, authority decisions, last success). Base units only.
 
+import { getHeapStatistics } from 'node:v8';
 import type { Store } from '../kernel/index.ts';
-import { countRows, databaseBytes } from './database.ts';
+import { databaseBytes } from './database.ts';
 import { createMetricsRegistry } from './metrics.ts';
 import type { Counter, MetricsRegistry } from './metrics.ts';
 import type { ControlState } from './state.ts';
@@ -26,6 +27,8 @@ export interface ServiceMetrics {
 export function createServiceMetrics(options: {
   version: string;
   store: () => Store;
+  /** Rows per evidence table (kept between commits). */
+  rows: () => { table: string; rows: number }[];
   control: () => ControlState;
   governanceLastSuccess: () => number | undefined;
   now: () => number;
@@ -36,13 +39,13 @@ export function createServiceMetrics(options: {
   registry.gauge(`${p}build_info`, 'Always 1; the version label is the running version truth', () => [{ labels: { version: options.version }, value: 1 }]);
   const requests = registry.counter(`${p}http_requests_total`, 'Requests answered by a route handler, by method, route pattern and status code');
   const authRefusals = registry.counter(`${p}auth_refusals_total`, 'Internal-route requests refused before the handler, by reason', [{ reason: 'token_missing' }, { reason: 'token_invalid' }]);
-  registry.gauge(`${p}evidence_rows`, 'Rows in each evidence table of the database', () => countRows(options.store()).map((t) => ({ labels: { table: t.table }, value: t.rows })));
+  registry.gauge(`${p}evidence_rows`, 'Rows in each evidence table of the database', () => options.rows().map((t) => ({ labels: { table: t.table }, value: t.rows })));
   const appends = registry.counter(`${p}evidence_appends_total`, 'Evidence rows this process appended, by table');
   registry.gauge(`${p}database_size_bytes`, 'Size of the evidence database (page count times page size)', () => [{ value: databaseBytes(options.store()) }]);
   registry.gauge('process_start_time_seconds', 'Start time of the process since the Unix epoch', () => [{ value: Math.floor(options.startedAt / 1000) }]);
   registry.gauge(`${p}uptime_seconds`, 'Seconds since the process started', () => [{ value: Math.max(0, (options.now() - options.startedAt) / 1000) }]);
   registry.gauge('process_resident_memory_bytes', 'Resident set size of the process', () => [{ value: process.memoryUsage.rss() }]);
-  registry.gauge(`${p}heap_used_bytes`, 'V8 heap in use', () => [{ value: process.memoryUsage().heapUsed }]);
+  registry.gauge(`${p}heap_used_bytes`, 'V8 heap in use', () => [{ value: getHeapStatistics().used_heap_size }]);
   const driftChecks = registry.counter(`${p}drift_checks_total`, 'Drift summaries computed, by outcome', [{ outcome: 'computed' }, { outcome: 'unavailable' }]);
   let driftFindings: number | undefined;
   registry.gauge(`${p}drift_findings`, 'Findings of the last drift summary (declaration of the governance manifest against what runs)', () => (driftFindings === undefined ? [] : [{ value: driftFindings }]));

@@ -21,7 +21,9 @@ import type { WriteName } from './routes.ts';
 import { healthReply, manifestEntry, readyReply, versionReply } from './self-description.ts';
 import { createServiceMetrics } from './service-metrics.ts';
 import type { ServiceMetrics } from './service-metrics.ts';
-import { controlState } from './state.ts';
+import { controlState, persistentAgents } from './state.ts';
+import { memoByCommits } from './state-cache.ts';
+import { countRows } from './database.ts';
 import { CONTROL_PAUSE, CONTROL_RESUME, PATCH_APPLY, PATCH_ROLLBACK, PROPOSAL_REVIEW, PROPOSAL_WRITE, RUN_DISPATCH, RUN_RESULT } from './writes.ts';
 
 export interface AgentContextServiceOptions {
@@ -64,13 +66,18 @@ export function createAgentContextService(config: AgentContextConfig, options: A
   const store = openAgentContextDatabase(config.databasePath, config.dataDir, { now: () => new Date(now()) });
   const startedAt = now();
   let governance: GovernanceClient | undefined;
-  const metrics = createServiceMetrics({ version, store: () => store, control: () => controlState(store.sqlite), governanceLastSuccess: () => governance?.lastSuccess(), now, startedAt });
+  const folds = {
+    agents: memoByCommits(() => store, (s) => persistentAgents(s.sqlite)),
+    control: memoByCommits(() => store, (s) => controlState(s.sqlite)),
+    rows: memoByCommits(() => store, countRows),
+  };
+  const metrics = createServiceMetrics({ version, store: () => store, rows: folds.rows, control: folds.control, governanceLastSuccess: () => governance?.lastSuccess(), now, startedAt });
   governance = createGovernanceClient({ url: config.governanceUrl, token: config.serviceAuthToken, timeoutMs: config.upstreamTimeoutMs, requests: metrics.governanceRequests, now });
   const client = governance;
   let service: Service | undefined;
   const openapi = buildOpenApi(manifest);
   const entry = manifestEntry();
-  const deps: ReadDeps = { store: () => store, governance: client, metrics, version, startedAt, now, listenerUrl: () => service!.url(), surfaces: manifest.routes.length };
+  const deps: ReadDeps = { store: () => store, folds, governance: client, metrics, version, startedAt, now, listenerUrl: () => service!.url(), surfaces: manifest.routes.length };
   const writeDeps = { store: () => store, governance: client, metrics };
   const writes = Object.fromEntries(Object.entries(WRITES).map(([name, [path, write]]) => [name, guardedWrite(path, write, writeDeps)])) as Record<WriteName, Handler>;
 
