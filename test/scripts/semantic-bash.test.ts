@@ -352,14 +352,19 @@ function seed000Checkout(t: TestContext): string {
     doc.services = doc.services.filter((service: { service: string }) => service.service === 'semantic');
     write(path, `${JSON.stringify(doc, null, 2)}\n`);
   }
+  // The semantic module of the QA registry only: other modules' services are not in this checkout.
   const registry = JSON.parse(readFileSync(join(ROOT, 'contracts', 'qa_feature_registry_v1.json'), 'utf8'));
+  registry.modules = registry.modules.filter((m: { module: string }) => m.module === 'semantic');
+  registry.features = registry.features.filter((f: { module: string }) => f.module === 'semantic');
+  write('contracts/qa_feature_registry_v1.json', `${JSON.stringify(registry, null, 2)}\n`);
   for (const file of new Set<string>(registry.features.flatMap((f: { tests: { file: string }[] }) => f.tests.map((test) => test.file)))) copyFile(file);
   for (const path of ['docs/semantic.md', 'docs/commands.md', 'contracts/governance/memory_runtime_claims_v1.json']) copyFile(path);
   cpSync(join(ROOT, 'src', 'semantic'), join(copy, 'src', 'semantic'), { recursive: true });
   const commands = readFileSync(join(ROOT, 'docs', 'commands.md'), 'utf8');
   for (const command of listCommands(ROOT).filter((c) => commands.includes(`\`${c.name}`) && !existsSync(join(copy, c.source)))) write(command.source, '');
   // What docs/commands.md links to, as stubs: their content belongs to other issues.
-  for (const path of ['docs/governance.md', 'docs/sweep.md', 'src/kernel/schema/SUPPORT.md']) write(path, '# stub\n');
+  const linked = new Set([...commands.matchAll(/`((?:docs|src)\/[^`]+\.md)`/g)].map((m) => m[1]!));
+  for (const path of linked) if (!existsSync(join(copy, path))) write(path, '# stub\n');
   write('README.md', `# Airlock (fixture)\n${README_FILE_SURFACES}`);
   return copy;
 }
