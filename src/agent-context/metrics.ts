@@ -15,9 +15,10 @@ export type GaugeRead = () => readonly { labels?: Labels; value: number }[];
 
 interface Family {
   name: string;
-  help: string;
-  type: 'counter' | 'gauge';
-  samples(): readonly { labels?: Labels; value: number }[];
+  /** The HELP and TYPE lines, made once. */
+  header: string;
+  /** Sample lines at scrape time. */
+  lines(): string[];
 }
 
 export interface MetricsRegistry {
@@ -31,34 +32,30 @@ const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 
 export function createMetricsRegistry(): MetricsRegistry {
   const families: Family[] = [];
-  const add = (family: Family) => {
-    if (!NAME.test(family.name)) throw new TypeError(`Metric name "${family.name}" is not a valid Prometheus name`);
-    if (families.some((f) => f.name === family.name)) throw new TypeError(`Metric "${family.name}" is registered twice`);
-    families.push(family);
+  const add = (name: string, help: string, type: 'counter' | 'gauge', lines: () => string[]) => {
+    if (!NAME.test(name)) throw new TypeError(`Metric name "${name}" is not a valid Prometheus name`);
+    if (families.some((f) => f.name === name)) throw new TypeError(`Metric "${name}" is registered twice`);
+    families.push({ name, header: `# HELP ${name} ${escapeHelp(help)}\n# TYPE ${name} ${type}`, lines });
   };
   return {
     counter(name, help, initial = []) {
       if (!name.endsWith('_total')) throw new TypeError(`Counter "${name}" must end in "_total"`);
-      const values = new Map<string, { labels: Labels; value: number }>();
+      // Keyed by the rendered label text, so a scrape formats nothing but the numbers.
+      const values = new Map<string, number>();
       const inc = (labels: Labels = {}, by = 1) => {
         const key = labelText(labels);
-        const entry = values.get(key);
-        if (entry) entry.value += by;
-        else values.set(key, { labels, value: by });
+        values.set(key, (values.get(key) ?? 0) + by);
       };
       for (const labels of initial) inc(labels, 0);
-      add({ name, help, type: 'counter', samples: () => [...values.values()] });
+      add(name, help, 'counter', () => [...values].map(([key, value]) => `${name}${key} ${formatValue(value)}`));
       return { inc };
     },
     gauge(name, help, read) {
-      add({ name, help, type: 'gauge', samples: read });
+      add(name, help, 'gauge', () => read().map((sample) => `${name}${labelText(sample.labels ?? {})} ${formatValue(sample.value)}`));
     },
     render() {
       const lines: string[] = [];
-      for (const family of families) {
-        lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
-        for (const sample of family.samples()) lines.push(`${family.name}${labelText(sample.labels ?? {})} ${formatValue(sample.value)}`);
-      }
+      for (const family of families) lines.push(family.header, ...family.lines());
       return `${lines.join('\n')}\n`;
     },
   };

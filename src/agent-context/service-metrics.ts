@@ -4,8 +4,6 @@
 // governance (upstream calls by outcome, authority decisions, last success). Base units only.
 
 import { getHeapStatistics } from 'node:v8';
-import type { Store } from '../kernel/index.ts';
-import { databaseBytes } from './database.ts';
 import { createMetricsRegistry } from './metrics.ts';
 import type { Counter, MetricsRegistry } from './metrics.ts';
 import type { ControlState } from './state.ts';
@@ -26,9 +24,10 @@ export interface ServiceMetrics {
 
 export function createServiceMetrics(options: {
   version: string;
-  store: () => Store;
   /** Rows per evidence table (kept between commits). */
   rows: () => { table: string; rows: number }[];
+  /** Database size in bytes (kept between commits). */
+  bytes: () => number;
   control: () => ControlState;
   governanceLastSuccess: () => number | undefined;
   now: () => number;
@@ -41,7 +40,7 @@ export function createServiceMetrics(options: {
   const authRefusals = registry.counter(`${p}auth_refusals_total`, 'Internal-route requests refused before the handler, by reason', [{ reason: 'token_missing' }, { reason: 'token_invalid' }]);
   registry.gauge(`${p}evidence_rows`, 'Rows in each evidence table of the database', () => options.rows().map((t) => ({ labels: { table: t.table }, value: t.rows })));
   const appends = registry.counter(`${p}evidence_appends_total`, 'Evidence rows this process appended, by table');
-  registry.gauge(`${p}database_size_bytes`, 'Size of the evidence database (page count times page size)', () => [{ value: databaseBytes(options.store()) }]);
+  registry.gauge(`${p}database_size_bytes`, 'Size of the evidence database (page count times page size)', () => [{ value: options.bytes() }]);
   registry.gauge('process_start_time_seconds', 'Start time of the process since the Unix epoch', () => [{ value: Math.floor(options.startedAt / 1000) }]);
   registry.gauge(`${p}uptime_seconds`, 'Seconds since the process started', () => [{ value: Math.max(0, (options.now() - options.startedAt) / 1000) }]);
   registry.gauge('process_resident_memory_bytes', 'Resident set size of the process', () => [{ value: process.memoryUsage.rss() }]);

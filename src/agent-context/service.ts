@@ -23,7 +23,7 @@ import { createServiceMetrics } from './service-metrics.ts';
 import type { ServiceMetrics } from './service-metrics.ts';
 import { controlState, persistentAgents } from './state.ts';
 import { memoByCommits } from './state-cache.ts';
-import { countRows } from './database.ts';
+import { countRows, databaseBytes } from './database.ts';
 import { CONTROL_PAUSE, CONTROL_RESUME, PATCH_APPLY, PATCH_ROLLBACK, PROPOSAL_REVIEW, PROPOSAL_WRITE, RUN_DISPATCH, RUN_RESULT } from './writes.ts';
 
 export interface AgentContextServiceOptions {
@@ -70,8 +70,9 @@ export function createAgentContextService(config: AgentContextConfig, options: A
     agents: memoByCommits(() => store, (s) => persistentAgents(s.sqlite)),
     control: memoByCommits(() => store, (s) => controlState(s.sqlite)),
     rows: memoByCommits(() => store, countRows),
+    bytes: memoByCommits(() => store, databaseBytes),
   };
-  const metrics = createServiceMetrics({ version, store: () => store, rows: folds.rows, control: folds.control, governanceLastSuccess: () => governance?.lastSuccess(), now, startedAt });
+  const metrics = createServiceMetrics({ version, rows: folds.rows, bytes: folds.bytes, control: folds.control, governanceLastSuccess: () => governance?.lastSuccess(), now, startedAt });
   governance = createGovernanceClient({ url: config.governanceUrl, token: config.serviceAuthToken, timeoutMs: config.upstreamTimeoutMs, requests: metrics.governanceRequests, now });
   const client = governance;
   let service: Service | undefined;
