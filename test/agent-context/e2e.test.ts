@@ -18,8 +18,8 @@ import { rootEnv } from '../governance/_fixtures.ts';
 import { OPERATOR_TOKEN } from '../governance/_service.ts';
 import { authority, INTENTS, stackRoot, TOKEN } from './_stack.ts';
 
-async function start(bundle: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [bundle], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function start(bundle: string, env: Record<string, string>, args: string[] = []): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [bundle, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -36,13 +36,16 @@ test('agent-context-api and governance-api bundles together', { timeout: 60_000 
     await build({ outdir });
     const bin = (name: string) => join(outdir, 'bin', `${name}.mjs`);
     assert.equal(spawnSync(process.execPath, [bin('agent-context-api'), '--help']).status, 0);
+    const unconfigured = spawnSync(process.execPath, [bin('agent-context-api'), '--listen', '127.0.0.1:0'], { env: { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dataDir, GOVERNANCE_URL: 'http://10.1.2.3:18011' }, encoding: 'utf8' });
+    assert.equal(unconfigured.status, 2);
+    assert.match(unconfigured.stderr, /AGENT_CONTEXT_TOKEN: missing/);
     const governance = await start(bin('governance-api'), {
       ...rootEnv(root.root), AIRLOCK_DATA_DIR: dataDir, GOVERNANCE_DEPLOYMENT_ROLE: 'control-api', GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0', GOVERNANCE_OPERATOR_TOKEN: OPERATOR_TOKEN,
     });
     children.push(governance.child);
     const agentContext = await start(bin('agent-context-api'), {
-      AIRLOCK_DATA_DIR: dataDir, AGENT_CONTEXT_LISTEN: '127.0.0.1:0', AGENT_CONTEXT_TOKEN: TOKEN, AGENT_CONTEXT_SERVICE_AUTH_TOKEN: OPERATOR_TOKEN, GOVERNANCE_URL: governance.url,
-    });
+      AIRLOCK_DATA_DIR: dataDir, AGENT_CONTEXT_TOKEN: TOKEN, AGENT_CONTEXT_SERVICE_AUTH_TOKEN: OPERATOR_TOKEN, GOVERNANCE_URL: governance.url,
+    }, ['--listen', '127.0.0.1:0']);
     children.push(agentContext.child);
     const a = agentContext.url;
     const auth = { authorization: `Bearer ${TOKEN}` };

@@ -10,14 +10,19 @@ import type { Stack } from './_stack.ts';
 
 let noToken: Stack;
 let noGovernance: Stack;
+let wrongToken: Stack;
 before(async () => {
-  [noToken, noGovernance] = await Promise.all([startStack({ serviceAuthToken: '' }), startStack({ governance: false })]);
+  [noToken, noGovernance, wrongToken] = await Promise.all([startStack({ serviceAuthToken: '' }), startStack({ governance: false }), startStack({ serviceAuthToken: 'not-the-operator-token' })]);
 });
-after(() => Promise.all([noToken.stop(), noGovernance.stop()]));
+after(() => Promise.all([noToken.stop(), noGovernance.stop(), wrongToken.stop()]));
 
-for (const [name, reason] of [['no service auth token', 'authority_projection_auth_missing'], ['governance unreachable', 'authority_projection_unreachable']] as const) {
+for (const [name, reason] of [
+  ['no service auth token', 'authority_projection_auth_missing'],
+  ['governance unreachable', 'authority_projection_unreachable'],
+  ['a service auth token governance refuses', 'authority_projection_http_error'],
+] as const) {
   test(`every write answers 503 with ${name}, changing no state`, async () => {
-    const stack = name === 'no service auth token' ? noToken : noGovernance;
+    const stack = { 'no service auth token': noToken, 'governance unreachable': noGovernance, 'a service auth token governance refuses': wrongToken }[name];
     for (const [path, intent, body] of WRITES) {
       const before = rowCounts(stack);
       const response = await sendJson(`${stack.url}${path}`, { ...body, authority_context: authority(intent) }, { headers: AUTH });
