@@ -366,7 +366,8 @@ function seed000Checkout(t: TestContext): string {
   const commands = readFileSync(join(ROOT, 'docs', 'commands.md'), 'utf8');
   for (const command of listCommands(ROOT).filter((c) => commands.includes(`\`${c.name}`) && !existsSync(join(copy, c.source)))) write(command.source, '');
   // What docs/commands.md links to, as stubs: their content belongs to other issues.
-  for (const path of ['docs/governance.md', 'docs/sweep.md', 'docs/messaging.md', 'src/kernel/schema/SUPPORT.md']) write(path, '# stub\n');
+  const linked = new Set([...commands.matchAll(/`((?:docs|src)\/[^`]+\.md)`/g)].map((m) => m[1]!));
+  for (const path of linked) if (!existsSync(join(copy, path))) write(path, '# stub\n');
   write('README.md', `# Airlock (fixture)\n${README_FILE_SURFACES}`);
   return copy;
 }

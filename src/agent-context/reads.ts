@@ -1,0 +1,142 @@
+// The six internal reads (seed 002), each computed from this service's evidence and the
+// governance service's published truth. Governance truth a read merely reports is marked
+// `unavailable` with the reason when it cannot be had; a read whose answer IS a comparison with
+// governance truth (topology diff, drift summary) fails closed with 503 instead.
+
+import { json, problem, readRows, verifyChain } from '../kernel/index.ts';
+import type { Reply, Store } from '../kernel/index.ts';
+import { databaseBytes, runtimePatches } from './database.ts';
+import { driftSummary } from './drift.ts';
+import type { GovernanceClient, UpstreamResult } from './governance-client.ts';
+import { EXECUTABLE, SERVICE_NAME } from './identity.ts';
+import type { ServiceMetrics } from './service-metrics.ts';
+import type { ControlState, PatchPayload, PersistentAgent } from './state.ts';
+
+export const AUTHORITY_MODULE = 'agent-runtime-control';
+
+export interface ReadDeps {
+  store: () => Store;
+  /** Folds of the evidence, kept between commits (state-cache.ts). */
+  folds: { agents: () => Map<string, PersistentAgent>; control: () => ControlState; rows: () => { table: string; rows: number }[] };
+  governance: GovernanceClient;
+  metrics: ServiceMetrics;
+  version: string;
+  startedAt: number;
+  now: () => number;
+  listenerUrl: () => string;
+  /** How many surfaces the route table exposes. */
+  surfaces: number;
+}
+
+function marker(result: UpstreamResult & { ok: false }): Record<string, unknown> {
+  return { state: 'unavailable', outcome: result.outcome, reason: result.reason };
+}
+
+function unavailable(what: string, result: UpstreamResult & { ok: false }): Reply {
+  return problem(503, 'Governance truth unavailable', {
+    type: 'governance-truth-unavailable',
+    detail: `Cannot compute ${what} without the governance service's published truth: ${result.reason}`,
+    extensions: { projection_state: 'fail_closed', reason: `governance_${result.outcome}` },
+  });
+}
+
+function agentList(deps: ReadDeps): PersistentAgent[] {
+  return [...deps.folds.agents().values()].sort((a, b) => (a.agent_id < b.agent_id ? -1 : 1));
+}
+
+export async function inventoryReply(deps: ReadDeps): Promise<Reply> {
+  const store = deps.store();
+  const services = await deps.governance.truth('/api/v1/platform/services');
+  const declared = services.ok ? ((services.body as { services?: { service: string }[] }).services ?? []).find((s) => s.service === SERVICE_NAME) ?? null : undefined;
+  return json({
+    service: {
+      name: SERVICE_NAME,
+      executable: EXECUTABLE,
+      version: deps.version,
+      node: process.version,
+      pid: process.pid,
+      started_at: new Date(deps.startedAt).toISOString(),
+      uptime_seconds: Math.floor((deps.now() - deps.startedAt) / 1000),
+      listener: deps.listenerUrl(),
+    },
+    database: { file: store.path, size_bytes: databaseBytes(store), tables: deps.folds.rows() },
+    agents: agentList(deps).map((a) => ({ agent_id: a.agent_id, runtime: a.runtime, desired_version: a.desired_version, observed_version: a.observed_version })),
+    governance: services.ok ? { state: 'available', declaration: declared ?? 'absent: governance-manifest.json has no entry for this service' } : marker(services),
+  });
+}
+
+export async function topologyDiffReply(deps: ReadDeps): Promise<Reply> {
+  const services = await deps.governance.truth('/api/v1/platform/services');
+  if (!services.ok) return unavailable('the topology diff', services);
+  type Declared = { service: string; executables?: { name: string; listeners?: { name: string; port: number }[] }[] };
+  const declared = ((services.body as { services?: Declared[] }).services ?? []);
+  const self = declared.find((s) => s.service === SERVICE_NAME)?.executables?.find((e) => e.name === EXECUTABLE)?.listeners?.find((l) => l.name === 'main');
+  const runningPort = Number(new URL(deps.listenerUrl()).port);
+  const agents = agentList(deps).map((a) => ({
+    agent_id: a.agent_id,
+    desired_version: a.desired_version,
+    observed_version: a.observed_version,
+    state: a.observed_version === null ? 'unobserved' : a.observed_version === a.desired_version ? 'in_sync' : 'drifted',
+  }));
+  const count = (state: string) => agents.filter((a) => a.state === state).length;
+  return json({
+    declared_services: declared.map((s) => ({ service: s.service, executables: (s.executables ?? []).map((e) => ({ name: e.name, ports: (e.listeners ?? []).map((l) => l.port) })) })),
+    self: { declared_port: self?.port ?? null, running_port: runningPort, state: self === undefined ? 'not_declared' : self.port === runningPort ? 'as_declared' : 'overridden' },
+    agents,
+    summary: { agents: agents.length, in_sync: count('in_sync'), drifted: count('drifted'), unobserved: count('unobserved') },
+  });
+}
+
+export async function driftSummaryReply(deps: ReadDeps): Promise<Reply> {
+  const outcome = await driftSummary({ governance: deps.governance, surfaces: deps.surfaces, listenerUrl: deps.listenerUrl(), version: deps.version });
+  if (!outcome.ok) {
+    deps.metrics.driftChecks.inc({ outcome: 'unavailable' });
+    return problem(503, 'Governance truth unavailable', {
+      type: 'governance-truth-unavailable',
+      detail: `Cannot compute the drift summary without the governance manifest: ${outcome.reason}`,
+      extensions: { projection_state: 'fail_closed', reason: `governance_${outcome.outcome}` },
+    });
+  }
+  deps.metrics.driftChecks.inc({ outcome: 'computed' });
+  deps.metrics.setDriftFindings(outcome.summary.findings.length);
+  return json(outcome.summary);
+}
+
+export async function rolloutsAuditReply(deps: ReadDeps): Promise<Reply> {
+  const store = deps.store();
+  const rows = readRows(store.sqlite, runtimePatches);
+  const chain = verifyChain(store.sqlite, runtimePatches);
+  const truth = await deps.governance.truth('/api/v1/platform/version-truth');
+  return json({
+    rollouts: rows.map((row) => {
+      const p = row.payload as unknown as PatchPayload;
+      return { seq: row.seq, recorded_at: row.recorded_at, agent_id: row.agent_id, action: row.action, runtime: p.runtime, version: p.version, ...(p.rolled_back_from && { rolled_back_from: p.rolled_back_from }), actor: p.actor, reason: p.reason, sha256: row.sha256 };
+    }),
+    chain: chain.ok ? { verified: true, rows: chain.rows, head: chain.head } : { verified: false, seq: chain.seq, reason: chain.reason },
+    governance_version_truth: truth.ok ? truth.body : marker(truth),
+  });
+}
+
+export async function controlStatusReply(deps: ReadDeps): Promise<Reply> {
+  const state = deps.folds.control();
+  const module = await deps.governance.truth(`/api/v1/agent/action-context/${AUTHORITY_MODULE}`);
+  return json({
+    mode: state.mode,
+    commands: state.commands,
+    last_command: state.last,
+    execution_dispatch: state.mode === 'paused' ? 'refused: the control agent is paused' : 'admitted with a projected authority context',
+    live_upstream: deps.governance.configured ? 'configured' : 'fail_closed: GOVERNANCE_URL or AGENT_CONTEXT_SERVICE_AUTH_TOKEN is not set',
+    authority_module: module.ok ? module.body : marker(module),
+  });
+}
+
+export async function persistentAgentsReply(deps: ReadDeps): Promise<Reply> {
+  const agents = agentList(deps);
+  const module = await deps.governance.truth(`/api/v1/agent/action-context/${AUTHORITY_MODULE}`);
+  const intents = module.ok ? (module.body as { admitted_action_intents?: string[] }).admitted_action_intents ?? [] : undefined;
+  return json({
+    agents,
+    count: agents.length,
+    governance: intents === undefined ? marker(module as UpstreamResult & { ok: false }) : { state: 'available', module: AUTHORITY_MODULE, admitted_action_intents: intents },
+  });
+}

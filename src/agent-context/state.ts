@@ -1,0 +1,120 @@
+// Current state, folded from the evidence rows (a change of state is a new row): the persistent
+// agents with their desired and observed runtime, the control agent's mode, and the learning
+// proposals. Readers and the writes' precondition checks share these folds.
+
+import type { DatabaseSync } from 'node:sqlite';
+import { readRows } from '../kernel/index.ts';
+import { controlCommands, executionRuns, learningProposals, runtimePatches } from './database.ts';
+
+export interface PatchPayload {
+  runtime: string;
+  version: string;
+  config_sha256: string | null;
+  reason: string;
+  actor: string;
+  /** The version a rollback restored from (rollback rows only). */
+  rolled_back_from?: string;
+}
+
+export interface PersistentAgent {
+  agent_id: string;
+  runtime: string;
+  desired_version: string;
+  config_sha256: string | null;
+  /** Versions applied before the current one, oldest first: what a rollback restores. */
+  previous_versions: string[];
+  patches: number;
+  last_patch: { seq: number; action: string; recorded_at: string; actor: string };
+  observed_version: string | null;
+  runs: { dispatched: number; succeeded: number; failed: number };
+  last_run_id: string | null;
+}
+
+export function persistentAgents(sqlite: DatabaseSync): Map<string, PersistentAgent> {
+  const agents = new Map<string, PersistentAgent>();
+  for (const row of readRows(sqlite, runtimePatches)) {
+    const p = row.payload as unknown as PatchPayload;
+    const current = agents.get(row.agent_id);
+    const previous = current ? (row.action === 'rollback' ? current.previous_versions.slice(0, -1) : [...current.previous_versions, current.desired_version]) : [];
+    agents.set(row.agent_id, {
+      agent_id: row.agent_id,
+      runtime: p.runtime,
+      desired_version: p.version,
+      config_sha256: p.config_sha256,
+      previous_versions: previous,
+      patches: (current?.patches ?? 0) + 1,
+      last_patch: { seq: row.seq, action: row.action, recorded_at: row.recorded_at, actor: p.actor },
+      observed_version: current?.observed_version ?? null,
+      runs: current?.runs ?? { dispatched: 0, succeeded: 0, failed: 0 },
+      last_run_id: current?.last_run_id ?? null,
+    });
+  }
+  for (const row of readRows(sqlite, executionRuns)) {
+    const agent = agents.get(row.agent_id);
+    if (!agent) continue;
+    const p = row.payload as { outcome?: string; observed_version?: string };
+    if (row.kind === 'dispatched') {
+      agent.runs.dispatched += 1;
+      agent.last_run_id = row.run_id;
+    } else {
+      if (p.outcome === 'succeeded') agent.runs.succeeded += 1;
+      else agent.runs.failed += 1;
+      if (typeof p.observed_version === 'string') agent.observed_version = p.observed_version;
+    }
+  }
+  return agents;
+}
+
+export interface RunState {
+  run_id: string;
+  agent_id: string;
+  state: 'dispatched' | 'completed';
+  action: string;
+  outcome: string | null;
+}
+
+export function runState(sqlite: DatabaseSync, runId: string): RunState | undefined {
+  let state: RunState | undefined;
+  for (const row of readRows(sqlite, executionRuns, { where: { run_id: runId } })) {
+    const p = row.payload as { action?: string; outcome?: string };
+    state = row.kind === 'dispatched'
+      ? { run_id: runId, agent_id: row.agent_id, state: 'dispatched', action: p.action ?? '', outcome: null }
+      : { ...state!, state: 'completed', outcome: p.outcome ?? null };
+  }
+  return state;
+}
+
+export interface ControlState {
+  mode: 'running' | 'paused';
+  commands: number;
+  last: { seq: number; command: string; recorded_at: string; actor: string; reason: string } | null;
+}
+
+export function controlState(sqlite: DatabaseSync): ControlState {
+  let state: ControlState = { mode: 'running', commands: 0, last: null };
+  for (const row of readRows(sqlite, controlCommands)) {
+    const p = row.payload as { actor: string; reason: string };
+    state = { mode: row.command === 'pause' ? 'paused' : 'running', commands: state.commands + 1, last: { seq: row.seq, command: row.command, recorded_at: row.recorded_at, actor: p.actor, reason: p.reason } };
+  }
+  return state;
+}
+
+export interface ProposalState {
+  proposal_id: string;
+  agent_id: string;
+  author: string;
+  summary: string;
+  decision: 'pending' | 'approved' | 'rejected' | 'needs_more_context';
+  reviews: number;
+}
+
+export function proposalState(sqlite: DatabaseSync, proposalId: string): ProposalState | undefined {
+  let state: ProposalState | undefined;
+  for (const row of readRows(sqlite, learningProposals, { where: { proposal_id: proposalId } })) {
+    const p = row.payload as { agent_id?: string; actor: string; summary?: string; decision?: ProposalState['decision'] };
+    state = row.kind === 'proposed'
+      ? { proposal_id: proposalId, agent_id: p.agent_id ?? '', author: p.actor, summary: p.summary ?? '', decision: 'pending', reviews: 0 }
+      : { ...state!, decision: p.decision ?? state!.decision, reviews: state!.reviews + 1 };
+  }
+  return state;
+}

@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isAirlockError } from '../../src/kernel/index.ts';
+import { loadAgentContextConfig } from '../../src/agent-context/config.ts';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadAgentContextConfig(env);
+  } catch (error) {
+    if (isAirlockError(error, 'config_invalid')) return [...error.details];
+    throw error;
+  }
+  return [];
+}
+
+test('loadAgentContextConfig() needs AGENT_CONTEXT_TOKEN and defaults to 127.0.0.1:18050', () => {
+  assert.match(problems({}).join('\n'), /AGENT_CONTEXT_TOKEN: missing/);
+  const config = loadAgentContextConfig({ AGENT_CONTEXT_TOKEN: 'a,b' });
+  assert.deepEqual([config.listen.host, config.listen.port, config.serviceAuthToken, config.governanceUrl], ['127.0.0.1', 18050, '', undefined]);
+  assert.equal(loadAgentContextConfig({ AGENT_CONTEXT_TOKEN: 'a' }, { listen: '127.0.0.1:0' }).listen.port, 0);
+});
+
+test('loadAgentContextConfig() refuses a non-loopback governance URL unless opted in, and a bad URL', () => {
+  assert.match(problems({ AGENT_CONTEXT_TOKEN: 'a', GOVERNANCE_URL: 'http://10.0.0.8:18011' }).join('\n'), /not a loopback URL/);
+  assert.equal(loadAgentContextConfig({ AGENT_CONTEXT_TOKEN: 'a', GOVERNANCE_URL: 'http://10.0.0.8:18011', AGENT_CONTEXT_ALLOW_NON_LOOPBACK_UPSTREAMS: '1' }).governanceUrl, 'http://10.0.0.8:18011');
+  assert.match(problems({ AGENT_CONTEXT_TOKEN: 'a', GOVERNANCE_URL: 'ftp://x' }).join('\n'), /GOVERNANCE_URL/);
+  assert.match(problems({ AGENT_CONTEXT_TOKEN: 'a', AGENT_CONTEXT_UPSTREAM_TIMEOUT_MS: '5' }).join('\n'), /AGENT_CONTEXT_UPSTREAM_TIMEOUT_MS/);
+});
+
+test('loadAgentContextConfig() treats a blank service auth token as unset (the live path fails closed)', () => {
+  assert.equal(loadAgentContextConfig({ AGENT_CONTEXT_TOKEN: 'a', AGENT_CONTEXT_SERVICE_AUTH_TOKEN: '   ' }).serviceAuthToken, '');
+});
