@@ -8,11 +8,13 @@
 // worker that planned the same records fail its batch instead of deciding them twice.
 
 import type { DatabaseSync } from 'node:sqlite';
+import { AirlockError, isAirlockError } from '../kernel/index.ts';
 import type { Store } from '../kernel/index.ts';
 import { READBACK_TABLE, RECEIPTS_TABLE } from './control-schema.ts';
 import type { ReadbackPayload, ReceiptPayload } from './control-schema.ts';
 import { recordEvent } from './event-outbox.ts';
 import { decideIngestRecord } from './ingest-record.ts';
+import { checkSchemaIntegrity } from './schema-integrity.ts';
 import type { EdgeMerge, IngestDecision, NodeMerge } from './ingest-record.ts';
 
 export const MAX_BATCH_SIZE = 1000;
@@ -48,6 +50,11 @@ export async function reconcileOnce(store: Store, options: { batchSize: number }
     throw new RangeError(`Invalid batch size ${options.batchSize}: use 1 to ${MAX_BATCH_SIZE}`);
   }
   const sqlite = store.sqlite;
+  // Fail closed: a graph whose schema or CHECK constraints were changed cannot keep compartments apart.
+  const integrity = checkSchemaIntegrity(sqlite);
+  if (integrity.status === 'fail') {
+    throw new AirlockError('environment', 'Cannot reconcile: the control database failed its schema-integrity check, nothing was merged', { details: integrity.reasons });
+  }
   const startedAt = store.now().toISOString();
   const cursor = Number(sqlite.prepare('SELECT coalesce(max(inbox_seq), 0) AS cursor FROM ingest_outcomes').get()?.['cursor'] ?? 0);
   const rows = sqlite.prepare('SELECT seq, record FROM ingest_inbox WHERE seq > ? ORDER BY seq LIMIT ?').all(cursor, options.batchSize);
@@ -82,6 +89,11 @@ export async function reconcileOnce(store: Store, options: { batchSize: number }
     tx.append(READBACK_TABLE, { run_id: runId, payload: snapshot });
   });
   return snapshot;
+}
+
+/** True for the error reconcileOnce() throws when the schema-integrity check fails. */
+export function isIntegrityRefusal(error: unknown): boolean {
+  return isAirlockError(error, 'environment') && error.message.startsWith('Cannot reconcile: the control database failed its schema-integrity check');
 }
 
 function planVisibility(sqlite: DatabaseSync, decided: Decided[]): Plan {
