@@ -83,7 +83,7 @@ async function reconciledDatabase(path: string, migrations = CONTROL_MIGRATIONS)
     record('payments', { kind: 'edge', edge_id: 'az', from: 'a', to: 'z', relation: 'r' }),
     record('payroll', { kind: 'edge', edge_id: 'cross', from: 'c', to: 'a', relation: 'r' }),
   ], { source: 'test' });
-  await reconcileOnce(store, { batchSize: 10 });
+  await reconcileOnce(store, { batchSize: 10, skipIntegrityCheck: migrations !== CONTROL_MIGRATIONS });
   await store.close();
 }
 
