@@ -113,3 +113,10 @@ test('semantic-api exits 2 at start when the operator token equals a consumer to
   assert.equal(short.status, 2);
   assert.match(short.stderr, /SEMANTIC_OPERATOR_TOKEN is shorter than 22 characters/);
 });
+
+test('semantic-api --bogus prints one line and exits 2, no stack', () => {
+  const run = spawnSync(process.execPath, [MAIN, '--bogus'], { env: { PATH: process.env['PATH'] ?? '', SEMANTIC_OPERATOR_TOKEN: OP }, encoding: 'utf8', timeout: 20_000 });
+  assert.equal(run.status, 2);
+  assert.equal(run.stdout, '');
+  assert.equal(run.stderr, "Cannot start: Unknown option '--bogus': run with --help for usage\n");
+});
