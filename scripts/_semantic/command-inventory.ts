@@ -15,15 +15,21 @@ export interface Command {
 
 /** The commands of the checkout at `root`, sorted by name. */
 export function listCommands(root: string): Command[] {
-  const commands: Command[] = existsSync(join(root, 'src'))
-    ? listEntries(root).map(({ name, source }) => ({ name, kind: 'bundle', source: relative(root, source) }))
-    : installedBundles(root);
+  const entries = listEntries(root);
+  const commands: Command[] = isInstallPrefix(root)
+    ? installedBundles(root)
+    : entries.map(({ name, source }) => ({ name, kind: 'bundle', source: relative(root, source) }));
   const scripts = join(root, 'scripts');
   for (const file of existsSync(scripts) ? readdirSync(scripts).sort() : []) {
     if (file.startsWith('_') || !file.endsWith('.sh') || !statSync(join(scripts, file)).isFile()) continue;
     commands.push({ name: file, kind: 'bash', source: `scripts/${file}` });
   }
   return commands.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** True for a root with no bundle sources (an install_memory.sh prefix): its commands are its bundles. */
+export function isInstallPrefix(root: string): boolean {
+  return listEntries(root).length === 0;
 }
 
 /** The bundles of an install prefix: dist/bin/<name>.mjs. */

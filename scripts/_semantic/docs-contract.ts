@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { AirlockError } from '../../src/kernel/index.ts';
 import { check } from './check-report.ts';
 import type { Check } from './check-report.ts';
-import { listCommands } from './command-inventory.ts';
+import { isInstallPrefix, listCommands } from './command-inventory.ts';
 import { scanMarkdown } from './docs-markdown.ts';
 import type { Block } from './docs-markdown.ts';
 import { manifestServices } from './install-root.ts';
@@ -163,7 +163,7 @@ function globMatches(root: string, pattern: string): boolean {
 export function documentedThingsExist(root: string, docs: readonly Doc[], commands: ReadonlySet<string>): { commands: string[]; paths: string[] } {
   const commandReasons: string[] = [];
   const pathReasons: string[] = [];
-  const installed = !existsSync(join(root, 'src'));
+  const installed = isInstallPrefix(root);
   const checkWord = (where: string, raw: string, inTable: boolean) => {
     const word = raw.replace(/[.,;:)]+$/, '').replace(/^\(/, '');
     const bundle = /^(?:\.\/)?dist\/(?:bin|sea)\/([A-Za-z0-9_.-]+?)(?:\.mjs)?$/.exec(word);
