@@ -12,7 +12,9 @@ export interface ChildServer {
 
 /** Runs `node <file>` with env; resolves once it printed {"msg":"listening","url":...}. */
 export function startChildServer(file: string, env: Record<string, string> = {}): Promise<ChildServer> {
-  const child: ChildProcess = spawn(process.execPath, [file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // stderr goes to /dev/null: the access log writes a line per request (as it would to a journal),
+  // which would drown the report. A server that fails to start still says so through its exit.
+  const child: ChildProcess = spawn(process.execPath, [file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     const onExit = (code: number | null) => reject(new Error(`Bench server "${file}" exited with ${code} before listening`));

@@ -19,6 +19,9 @@ export interface HttpComparison {
   expectStatus?: number;
   /** What the baseline server answers for (it answers every request the same way). */
   baselineRequest?: LoadRequest;
+  /** Another baseline than bare node:http (e.g. the same server with a feature off), with its env. */
+  baselineServer?: string;
+  baselineEnv?: Record<string, string>;
 }
 
 /**
@@ -30,7 +33,7 @@ export async function compareHttp(spec: HttpComparison, options: ScenarioOptions
   const baselineRuns: LoadResult[] = [];
   const subjectRuns: LoadResult[] = [];
   for (let round = 0; round < 2; round++) {
-    baselineRuns.push(await measure(BASELINE_SERVER, undefined, { ...half, request: spec.baselineRequest ?? { path: '/' } }));
+    baselineRuns.push(await measure(spec.baselineServer ?? BASELINE_SERVER, spec.baselineEnv, { ...half, request: spec.baselineRequest ?? { path: '/' } }));
     subjectRuns.push(await measure(spec.server, spec.env, { ...half, request: spec.request, ...(spec.expectStatus !== undefined && { expectStatus: spec.expectStatus }) }));
   }
   const baseline = combine(baselineRuns);
