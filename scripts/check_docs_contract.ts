@@ -9,7 +9,8 @@ const command = defineCommand({
   name: 'check_docs_contract',
   summary: 'Verifies that README.md and docs/*.md name every command, endpoint and file surface that exists, and nothing that does not',
   description: [
-    'Commands: every bundle (src/<service>/main*.ts, scripts/<name>.ts) and every scripts/<name>.sh, by name. Endpoints: every',
+    'Commands: every bundle (src/<service>/main*.ts, scripts/<name>.ts; in an install prefix dist/bin/<name>.mjs) and every',
+    'scripts/<name>.sh, by name, in docs/commands.md (the page that lists every command). Endpoints: every',
     'path of every contracts/api/*_openapi_v1.json, written out, or as its parent path beside its last segment in one',
     `paragraph or table row. File surfaces (named in README.md): ${FILE_SURFACES.join(', ')}.`,
     'The other direction, in code spans and fenced blocks: dist/bin/<name>(.mjs) names an existing command; a path under',

@@ -1,7 +1,8 @@
 // npm start: runs every executable of configs/stack-contract.json from this checkout on
 // loopback, with embedded dev defaults (each service's src/<service>/dev-defaults.ts, if it has
 // one: generated tokens in var/dev-secrets.json, sample artifacts), prints each listening URL and
-// working curl lines, and stops everything on Ctrl-C. Variables already set in the environment
+// working curl lines, and stops everything on Ctrl-C. The URLs are the ones the services printed
+// in their listening lines: when *_LISTEN moves a listener, the curl lines follow it. Variables already set in the environment
 // win over the defaults. Operators on a host without a checkout run the bundles instead.
 
 import { spawn } from 'node:child_process';
@@ -16,7 +17,7 @@ interface StackExecutable {
   role: string;
   source: string;
   args?: string[];
-  listeners: { name: string; env: string; port: number }[];
+  listeners: { name: string; env: string; port: number; host?: string }[];
 }
 interface StackService {
   service: string;
@@ -45,6 +46,9 @@ async function devDefaults(service: string): Promise<{ env: Record<string, strin
 
 const children = new Set<ChildProcess>();
 const curl: string[] = [];
+/** Default base URL of a listener (what dev defaults print) -> the URL it actually bound. */
+const bound = new Map<string, string>();
+const listening: string[] = [];
 let expectedLines = 0;
 let stopping = false;
 
@@ -60,7 +64,7 @@ for (const service of contract.services) {
       env: { AIRLOCK_DATA_DIR: varDir, ...defaults.env, ...process.env },
     });
     children.add(child);
-    createInterface({ input: child.stdout! }).on('line', (line) => onStdout(label, line));
+    createInterface({ input: child.stdout! }).on('line', (line) => onStdout(label, executable, line));
     createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`[${label}] ${line}\n`));
     child.on('exit', (code, signal) => {
       children.delete(child);
@@ -72,7 +76,7 @@ for (const service of contract.services) {
   }
 }
 
-function onStdout(label: string, line: string): void {
+function onStdout(label: string, executable: StackExecutable, line: string): void {
   let parsed: { msg?: string; url?: string; listener?: string } | undefined;
   try {
     parsed = JSON.parse(line) as typeof parsed;
@@ -84,9 +88,20 @@ function onStdout(label: string, line: string): void {
     return;
   }
   process.stdout.write(`${line}\n`);
+  const declared = executable.listeners.find((l) => l.name === parsed.listener);
+  if (declared !== undefined && parsed.url !== undefined) bound.set(`http://${declared.host ?? '127.0.0.1'}:${declared.port}`, parsed.url);
+  listening.push(`  ${label} (${parsed.listener ?? 'main'}): ${parsed.url}`);
   if (--expectedLines === 0) {
-    process.stdout.write(`\nThe stack is up (data in ${varDir}). Try:\n${curl.join('\n')}\n\nCtrl-C stops everything.\n`);
+    const lines = curl.map((text) => boundUrls(text, bound));
+    process.stdout.write(`\nThe stack is up (data in ${varDir}), listening on:\n${listening.join('\n')}\n\nTry:\n${lines.join('\n')}\n\nCtrl-C stops everything.\n`);
   }
+}
+
+/** `text` with every default base URL replaced by the URL its listener bound (a port is never a prefix of another). */
+function boundUrls(text: string, urls: ReadonlyMap<string, string>): string {
+  let out = text;
+  for (const [fallback, actual] of urls) out = out.replace(new RegExp(`${fallback.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\d)`, 'g'), actual);
+  return out;
 }
 
 function stop(code: number): void {

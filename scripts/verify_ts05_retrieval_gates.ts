@@ -6,7 +6,7 @@
 import { defineCommand, EXIT_FAILED, EXIT_OK, main, usageError } from '../src/kernel/index.ts';
 import { ACTIVATION_STAGES } from '../src/semantic/index.ts';
 import { readJsonAt } from './_semantic/json-file.ts';
-import { EVALUATED_STAGE, REDACTION_POSTURES, RUNTIME_METRICS, evaluateRetrievalGate } from './_semantic/retrieval-gates.ts';
+import { EVALUATED_STAGE, RECEIPT_KIND, RECEIPT_VERSION, REDACTION_POSTURES, RUNTIME_METRICS, evaluateRetrievalGate } from './_semantic/retrieval-gates.ts';
 
 const DEPRECATION = '--metrics-file is deprecated: its metrics are reported but never promote evidence; give --runtime-owner-receipt-file';
 
@@ -14,7 +14,8 @@ const command = defineCommand({
   name: 'verify_ts05_retrieval_gates',
   summary: 'Verifies the retrieval-gate receipt: runtime evidence is promoted only from a complete runtime-owner receipt at S1_read_only',
   description: [
-    `The receipt is evaluated only when the stage is ${EVALUATED_STAGE}. It promotes evidence when it names runtime_owner and`,
+    `The receipt is evaluated only when the stage is ${EVALUATED_STAGE}. Its identity is checked first: "receipt": "${RECEIPT_KIND}",`,
+    `"version": ${RECEIPT_VERSION} and "stage": "${EVALUATED_STAGE}"; anything else is read no further. It promotes evidence when it names runtime_owner and`,
     `environment, source_id, run_id and receipt_id, a redaction_posture (${REDACTION_POSTURES.join(', ')}), composed_result`,
     `{"executed": true, "reference": ...}, and every metric of metrics: ${RUNTIME_METRICS.join(', ')}.`,
     'Anything less is not promoted (exit 1) and each missing item is listed. S0 fixture fields (synthetic, fixture,',

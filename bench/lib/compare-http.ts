@@ -2,7 +2,7 @@
 // tree, and reports the ratio, so that the figure means something on a noisy machine.
 
 import { fileURLToPath } from 'node:url';
-import { startChildServer } from './child-server.ts';
+import { cpuMs, startChildServer } from './child-server.ts';
 import { percentile, round3 } from './percentile.ts';
 import { runLoad } from './load.ts';
 import type { LoadRequest, LoadResult } from './load.ts';
@@ -19,6 +19,9 @@ export interface HttpComparison {
   expectStatus?: number;
   /** What the baseline server answers for (it answers every request the same way). */
   baselineRequest?: LoadRequest;
+  /** Another baseline than bare node:http (e.g. the same server with a feature off), with its env. */
+  baselineServer?: string;
+  baselineEnv?: Record<string, string>;
 }
 
 /**
@@ -27,10 +30,10 @@ export interface HttpComparison {
  */
 export async function compareHttp(spec: HttpComparison, options: ScenarioOptions): Promise<BenchRecord> {
   const half = { concurrency: options.concurrency, durationMs: Math.max(1, Math.round(options.durationMs / 2)), warmupMs: options.warmupMs };
-  const baselineRuns: LoadResult[] = [];
-  const subjectRuns: LoadResult[] = [];
+  const baselineRuns: (LoadResult & { cpuMs?: number })[] = [];
+  const subjectRuns: (LoadResult & { cpuMs?: number })[] = [];
   for (let round = 0; round < 2; round++) {
-    baselineRuns.push(await measure(BASELINE_SERVER, undefined, { ...half, request: spec.baselineRequest ?? { path: '/' } }));
+    baselineRuns.push(await measure(spec.baselineServer ?? BASELINE_SERVER, spec.baselineEnv, { ...half, request: spec.baselineRequest ?? { path: '/' } }));
     subjectRuns.push(await measure(spec.server, spec.env, { ...half, request: spec.request, ...(spec.expectStatus !== undefined && { expectStatus: spec.expectStatus }) }));
   }
   const baseline = combine(baselineRuns);
@@ -50,16 +53,29 @@ export async function compareHttp(spec: HttpComparison, options: ScenarioOptions
     duration_ms: options.durationMs,
     requests: subject.requests,
     statuses: subject.statuses,
+    cpu_us_per_request: cpuPerRequest(subjectRuns),
+    baseline_cpu_us_per_request: cpuPerRequest(baselineRuns),
   };
 }
 
-async function measure(server: string, env: Record<string, string> | undefined, load: Parameters<typeof runLoad>[1]): Promise<LoadResult> {
+async function measure(server: string, env: Record<string, string> | undefined, load: Parameters<typeof runLoad>[1]): Promise<LoadResult & { cpuMs?: number }> {
   const child = await startChildServer(server, env);
   try {
-    return await runLoad(child.url, load);
+    await runLoad(child.url, { ...load, durationMs: load.warmupMs, warmupMs: 0 });
+    const before = cpuMs(child.pid);
+    const result = await runLoad(child.url, { ...load, warmupMs: 0 });
+    const after = cpuMs(child.pid);
+    return { ...result, ...(before !== undefined && after !== undefined && { cpuMs: after - before }) };
   } finally {
     await child.stop();
   }
+}
+
+/** Server CPU microseconds per request over the runs, when /proc told. */
+function cpuPerRequest(runs: (LoadResult & { cpuMs?: number })[]): number | null {
+  if (runs.some((r) => r.cpuMs === undefined)) return null;
+  const requests = runs.reduce((sum, r) => sum + r.requests, 0);
+  return requests === 0 ? null : round3((runs.reduce((sum, r) => sum + r.cpuMs!, 0) * 1000) / requests);
 }
 
 /** Throughput over the summed time; latency percentiles from the merged samples. */

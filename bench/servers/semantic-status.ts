@@ -31,7 +31,7 @@ await worker.close();
 
 await runService(() => {
   const service = createSemanticService(
-    loadApiConfig({ AIRLOCK_DATA_DIR: dir, SEMANTIC_LISTEN: '127.0.0.1:0', SEMANTIC_OPERATOR_TOKEN: 'bench-operator', SEMANTIC_CONSUMER_TOKENS_FILE: join(dir, 'tokens.json') }),
+    loadApiConfig({ AIRLOCK_DATA_DIR: dir, SEMANTIC_LISTEN: '127.0.0.1:0', SEMANTIC_OPERATOR_TOKEN: 'bench-operator-token-0123456789', SEMANTIC_CONSUMER_TOKENS_FILE: join(dir, 'tokens.json') }),
     { log: createLogger({ name: 'semantic', service: 'semantic', level: 'warn' }) },
   );
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { AirlockError } from '../../src/kernel/index.ts';
 import { check } from './check-report.ts';
 import type { Check } from './check-report.ts';
-import { listCommands } from './command-inventory.ts';
+import { isInstallPrefix, listCommands } from './command-inventory.ts';
 import { scanMarkdown } from './docs-markdown.ts';
 import type { Block } from './docs-markdown.ts';
 import { manifestServices } from './install-root.ts';
@@ -28,6 +28,8 @@ export const FILE_SURFACES: readonly string[] = [
 ];
 
 const REPO_DIRS = /^(?:\.\/)?(?:contracts|configs|docs|src|scripts|test|bench)\//;
+/** Paths only a checkout has (sources, tests, benchmarks). */
+const SOURCE_PATH = /^(?:\.\/)?(?:(?:src|test|bench)\/|scripts\/[^/]*\.ts$)/;
 const COMMAND_COLUMNS = new Set(['command', 'commands', 'executable', 'executables']);
 const LAUNCHERS = new Set(['node', 'npx', 'tsx', 'bash', 'sh', 'env', 'sudo', 'exec']);
 const METHOD_SPAN = /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (\S+)/;
@@ -89,11 +91,14 @@ function exemptBlock(block: Block): boolean {
   return block.kind === 'paragraph' && /^\s*(?:[-*]\s+)?(?:Planned|Reserved)\b/.test(block.text);
 }
 
-/** Each command is named somewhere in the docs. */
+/** The page that lists every command, one line each (it says so itself). */
+export const COMMANDS_PAGE = 'docs/commands.md';
+
+/** Each command is listed in docs/commands.md, as that page promises. */
 export function commandsNamed(docs: readonly Doc[], commands: readonly string[]): string[] {
-  const all = docs.map((d) => d.text).join('\n');
-  return commands.filter((name) => !new RegExp(`(?<![A-Za-z0-9_.-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_-])`).test(all))
-    .map((name) => `command "${name}" is not named in README.md or docs/*.md`);
+  const page = docs.find((d) => d.path === COMMANDS_PAGE)?.text ?? '';
+  return commands.filter((name) => !new RegExp(`(?<![A-Za-z0-9_.-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_-])`).test(page))
+    .map((name) => `command "${name}" is not listed in ${COMMANDS_PAGE}`);
 }
 
 /** Each served endpoint is named: its path, or its parent path beside its last segment in one block. */
@@ -158,6 +163,7 @@ function globMatches(root: string, pattern: string): boolean {
 export function documentedThingsExist(root: string, docs: readonly Doc[], commands: ReadonlySet<string>): { commands: string[]; paths: string[] } {
   const commandReasons: string[] = [];
   const pathReasons: string[] = [];
+  const installed = isInstallPrefix(root);
   const checkWord = (where: string, raw: string, inTable: boolean) => {
     const word = raw.replace(/[.,;:)]+$/, '').replace(/^\(/, '');
     const bundle = /^(?:\.\/)?dist\/(?:bin|sea)\/([A-Za-z0-9_.-]+?)(?:\.mjs)?$/.exec(word);
@@ -166,6 +172,8 @@ export function documentedThingsExist(root: string, docs: readonly Doc[], comman
       return;
     }
     if (REPO_DIRS.test(word)) {
+      // An install prefix ships the docs but no sources: their paths are the checkout's, not its own.
+      if (installed && SOURCE_PATH.test(word)) return;
       if (!globMatches(root, word)) pathReasons.push(`${where}: ${word} does not exist`);
       return;
     }

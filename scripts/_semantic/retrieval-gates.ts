@@ -9,6 +9,9 @@ import type { ActivationStage, MetricValue } from '../../src/semantic/index.ts';
 import { isObject, objectOf } from './json-file.ts';
 
 export const EVALUATED_STAGE: ActivationStage = 'S1_read_only';
+/** The receipt's identity: what it is (`receipt`) and which version of it (`version`). */
+export const RECEIPT_KIND = 'semantic_retrieval_gate_runtime_owner';
+export const RECEIPT_VERSION = 1;
 export const REDACTION_POSTURES = ['redacted', 'hashed', 'no_content'] as const;
 export const RUNTIME_METRICS: readonly string[] = FIXTURES_CONTRACT.fixtures['retrieval-gate'].runtime_metrics;
 /** Members that only a synthetic S0 fixture receipt carries. */
@@ -69,8 +72,13 @@ export function evaluateRetrievalGate(inputs: GateInputs): GateVerdict {
     const markers = FIXTURE_MARKERS.filter((m) => m in receipt);
     if (markers.length > 0 || receipt['stage'] === 'S0') {
       missing.push(`S0 fixture fields never promote runtime evidence (${[...markers, ...(receipt['stage'] === 'S0' ? ['stage S0'] : [])].join(', ')})`);
-    } else if (receipt['stage'] !== undefined && receipt['stage'] !== EVALUATED_STAGE) {
-      missing.push(`receipt stage ${JSON.stringify(receipt['stage'])}: only a ${EVALUATED_STAGE} receipt is evaluated`);
+    }
+    // Identity first: a document that is not this receipt, at this version and stage, is not read further.
+    const wrongIdentity = markers.length > 0 || receipt['stage'] === 'S0' ? [] : identityProblems(receipt);
+    missing.push(...wrongIdentity);
+    if (missing.length > 0) {
+      metrics = Object.fromEntries(RUNTIME_METRICS.map((name) => [name, unavailable('the receipt\'s identity (receipt, version, stage) was not verified')]));
+      return finish({ inputs, evaluated, missing, identity, metrics });
     }
     for (const key of ['runtime_owner', 'environment', 'source_id', 'run_id', 'receipt_id'] as const) if (identity[key] === null) missing.push(key);
     const posture = identity.redaction_posture;
@@ -84,7 +92,23 @@ export function evaluateRetrievalGate(inputs: GateInputs): GateVerdict {
   } else if (inputs.stage !== EVALUATED_STAGE) {
     metrics = Object.fromEntries(RUNTIME_METRICS.map((name) => [name, unavailable(`stage ${inputs.stage}: runtime metrics are not evaluated`)]));
   }
+  return finish({ inputs, evaluated, missing, identity, metrics });
+}
+
+function finish(parts: { inputs: GateInputs; evaluated: boolean; missing: string[]; identity: GateVerdict['identity']; metrics: GateVerdict['metrics'] }): GateVerdict {
+  const { inputs, evaluated, missing, identity, metrics } = parts;
   const verdict: GateVerdict = { stage: inputs.stage, evaluated, promoted: evaluated && missing.length === 0, missing, identity, metrics };
   if (inputs.metricsFile !== undefined) verdict.deprecated_metrics_file = { promotes: false, metrics: readMetrics(inputs.metricsFile, 'metrics file') };
   return verdict;
+}
+
+/** Why the document is not a runtime-owner retrieval-gate receipt of this version at S1_read_only; empty when it is. */
+export function identityProblems(receipt: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const shown = (value: unknown) => (value === undefined ? 'missing' : JSON.stringify(value));
+  if (receipt['receipt'] !== RECEIPT_KIND) problems.push(`receipt kind ${shown(receipt['receipt'])}: expected "${RECEIPT_KIND}"`);
+  if (receipt['version'] !== RECEIPT_VERSION) problems.push(`receipt version ${shown(receipt['version'])}: expected ${RECEIPT_VERSION}`);
+  if (receipt['stage'] === undefined) problems.push(`receipt stage missing: only a ${EVALUATED_STAGE} receipt is evaluated`);
+  else if (receipt['stage'] !== EVALUATED_STAGE) problems.push(`receipt stage ${JSON.stringify(receipt['stage'])}: only a ${EVALUATED_STAGE} receipt is evaluated`);
+  return problems;
 }

@@ -53,7 +53,7 @@ export function createSweepCommand(dependencies: SweepDependencies = {}) {
       include: { type: 'string', valueName: 'GLOB', multiple: true, description: 'Sweep only path templates matching GLOB (* within a segment, ** across)' },
       exclude: { type: 'string', valueName: 'GLOB', multiple: true, description: 'Skip path templates matching GLOB' },
     },
-    async run({ values, json, print, printJson, progress }) {
+    async run({ values, json, print, printJson, progress, io }) {
       const baseUrl = parseBaseUrl(values['base-url']);
       const settings: SweepSettings = {
         rate_limit_rpm: parseNumber('rate-limit-rpm', values['rate-limit-rpm'], { integer: true, min: 1 }),
@@ -73,6 +73,14 @@ export function createSweepCommand(dependencies: SweepDependencies = {}) {
       const budget = createBudget({ rpm: settings.rate_limit_rpm, batchSize: settings.batch_size, batchSleepMs: settings.batch_sleep_seconds * 1000, clock });
       const bar = progress(plan.operations.length, 'sweep');
       const startedAt = clock.now();
+      // Off a terminal (CI, a log file) the bar is silent: one JSON line per batch says the sweep is alive.
+      const offTerminal = io.stderr.isTTY !== true;
+      const classes: Record<string, number> = {};
+      const batchLine = (result: { class: string }, done: number) => {
+        classes[result.class] = (classes[result.class] ?? 0) + 1;
+        if (!offTerminal || (done % settings.batch_size !== 0 && done !== plan.operations.length)) return;
+        io.stderr.write(`${JSON.stringify({ msg: 'sweep progress', done, total: plan.operations.length, elapsed_ms: Math.round(clock.now() - startedAt), classes })}\n`);
+      };
       const requests = await runSweep(plan.operations, {
         baseUrl,
         prefix: plan.prefix,
@@ -82,7 +90,10 @@ export function createSweepCommand(dependencies: SweepDependencies = {}) {
         retry429: settings.retry_429,
         timeoutMs,
         reachable: values.openapi === undefined,
-        onResult: (_, done) => bar.tick(done),
+        onResult: (result, done) => {
+          bar.tick(done);
+          batchLine(result, done);
+        },
       });
       bar.done();
       const evidence = buildEvidence({ baseUrl, exportInfo: loaded, settings, startedAt, finishedAt: clock.now(), filteredOut: plan.filteredOut, requests });

@@ -4,6 +4,7 @@
 
 import { parseArgs } from 'node:util';
 import type { ParseArgsOptionsConfig } from 'node:util';
+import { exitQuietlyOnBrokenPipe } from './_broken-pipe.ts';
 import { AirlockError, isAirlockError } from './errors.ts';
 
 /** 0: every check passed. */
@@ -103,7 +104,7 @@ export async function runCommand<O extends OptionSpecs>(
   } catch (error) {
     const message = (error as Error).message;
     if (argv.includes('--json')) io.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'usage', message, details: [] } }, null, 2)}\n`);
-    io.stderr.write(`${spec.name}: ${message}\nRun "${spec.name} --help" for usage\n`);
+    io.stderr.write(`${spec.name}: ${parseArgsSummary(message)}: run "${spec.name} --help" for usage\n`);
     return EXIT_USAGE;
   }
   if (parsed.values['help'] === true) {
@@ -129,8 +130,20 @@ export async function runCommand<O extends OptionSpecs>(
   }
 }
 
+/**
+ * One line from a parseArgs error: its first sentence (the rest explains how to pass a value that
+ * starts with "-", which is noise for a mistyped flag).
+ */
+export function parseArgsSummary(message: string): string {
+  const first = message.split('\n')[0]!;
+  const end = first.indexOf('. ');
+  return end === -1 ? first.replace(/\.$/, '') : first.slice(0, end);
+}
+
 /** Runs a command as the process's entry point: sets process.exitCode. */
 export async function main<O extends OptionSpecs>(spec: CommandSpec<O>): Promise<void> {
+  exitQuietlyOnBrokenPipe(process.stdout);
+  exitQuietlyOnBrokenPipe(process.stderr);
   process.exitCode = await runCommand(spec, process.argv.slice(2));
 }
 

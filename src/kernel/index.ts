@@ -25,6 +25,8 @@ export { isLoopbackHost, checkListenHost, ALLOW_NON_LOOPBACK_VARIABLE } from './
 export { createService, MAIN_LISTENER, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './http/service.ts';
 export type { Service, ServiceOptions, ListenerOptions, ListeningLine, SchemaCompiler } from './http/service.ts';
 export { runService } from './http/run-service.ts';
+export { ACCESS_LOG_VARIABLE, ACCESS_LOG_MESSAGE, accessLogEnabled } from './http/access-log.ts';
+export { clientErrorReply } from './http/client-error.ts';
 export type { RunServiceOptions } from './http/run-service.ts';
 
 export { versionTruth } from './version.ts';

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { AirlockError, isAirlockError, isLoopbackHost, readConfig } from '../kernel/index.ts';
 import type { ConfigSpec, ConfigValues, ListenAddress } from '../kernel/index.ts';
-import { readConsumerTokens } from './consumer-tokens.ts';
+import { MIN_CONSUMER_TOKEN_LENGTH, readConsumerTokens } from './consumer-tokens.ts';
 import type { ConsumerToken } from './consumer-tokens.ts';
 
 export const ACTIVATION_STAGES = ['S0', 'S1_read_only', 'stage_2'] as const;
@@ -95,6 +95,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv, overrides: { listen?: stri
     problems.push(...read.reasons.map((reason) => `SEMANTIC_CONSUMER_TOKENS_FILE: ${reason}`));
     consumerTokens = read.tokens;
   }
+  if (values.SEMANTIC_OPERATOR_TOKEN !== undefined) problems.push(...checkOperatorToken(values.SEMANTIC_OPERATOR_TOKEN, consumerTokens));
   if (problems.length > 0) {
     const noun = problems.length === 1 ? 'problem' : 'problems';
     throw new AirlockError('config_invalid', `Invalid configuration: ${problems.length} ${noun}`, { details: problems.sort() });
@@ -114,6 +115,23 @@ export function loadApiConfig(env: NodeJS.ProcessEnv, overrides: { listen?: stri
     upstreams,
     receiptTtlSeconds: all.SEMANTIC_RECEIPT_TTL_SECONDS,
   };
+}
+
+/**
+ * The operator token opens more than any consumer token, so it is at least as long, and no
+ * consumer may hold it (a consumer would then be an operator). Reasons never quote a token.
+ */
+export function checkOperatorToken(value: string, consumerTokens: readonly ConsumerToken[]): string[] {
+  const problems: string[] = [];
+  value.split(',').map((v) => v.trim()).forEach((token, index, all) => {
+    const which = all.length === 1 ? 'SEMANTIC_OPERATOR_TOKEN' : `SEMANTIC_OPERATOR_TOKEN: value ${index + 1} of ${all.length}`;
+    if (token.length < MIN_CONSUMER_TOKEN_LENGTH) {
+      problems.push(`${which} is shorter than ${MIN_CONSUMER_TOKEN_LENGTH} characters (the consumer-token minimum): generate a longer one`);
+    }
+    const holder = consumerTokens.find((c) => c.token === token);
+    if (holder !== undefined) problems.push(`${which} equals the token of consumer "${holder.consumer}": give the operator a token of its own`);
+  });
+  return problems;
 }
 
 export interface WorkerConfig {

@@ -114,6 +114,20 @@ CREATE TABLE event_outbox (
 ) STRICT;
 `,
   },
+  {
+    // Re-ingesting a file is a no-op per record_id and content; other content under a known
+    // record_id is a conflict. Decided records keep no raw tenant id in the inbox.
+    name: 'ingest inbox: record_id and content digest per record; raw tenant ids of decided records removed',
+    up: `
+ALTER TABLE ingest_inbox ADD COLUMN record_id TEXT;
+ALTER TABLE ingest_inbox ADD COLUMN content_sha256 TEXT;
+CREATE INDEX ingest_inbox_record_id ON ingest_inbox (record_id, content_sha256);
+UPDATE ingest_inbox SET record_id = json_extract(record, '$.record_id')
+  WHERE json_valid(record) AND json_type(record, '$.record_id') = 'text';
+UPDATE ingest_inbox SET record = json_remove(record, '$.tenant_id')
+  WHERE json_valid(record) AND seq IN (SELECT inbox_seq FROM ingest_outcomes);
+`,
+  },
 ];
 
 /** The user_version a fully migrated control database has. */

@@ -4,7 +4,9 @@
 
 import type { Store } from '../kernel/index.ts';
 import { isObject } from './_json.ts';
+import { digestOf, sha256Hex } from './digest.ts';
 import { findUnfaithfulValue } from './ingest-record.ts';
+import { tenantHash } from './tenant-hash.ts';
 
 /** Longest record line the inbox accepts. */
 export const MAX_RECORD_BYTES = 64 * 1024;
@@ -41,16 +43,83 @@ export function parseJsonLines(text: string): ParsedLines {
   return { records, reasons };
 }
 
+/** A record's identity in the inbox: its record_id (when it has one) and the digest of its content. */
+export interface InboxIdentity {
+  recordId: string | null;
+  contentSha256: string;
+}
+
+/** The identity of a record's text: canonical JSON, so key order and spacing do not matter. */
+export function inboxIdentity(text: string): InboxIdentity {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { recordId: null, contentSha256: sha256Hex(text) };
+  }
+  const recordId = isObject(value) && typeof value['record_id'] === 'string' ? value['record_id'].slice(0, 128) : null;
+  try {
+    return { recordId, contentSha256: digestOf(value) };
+  } catch {
+    // canonicalJson refuses what it cannot write faithfully; the text itself still identifies it.
+    return { recordId, contentSha256: sha256Hex(text) };
+  }
+}
+
+export interface EnqueueResult {
+  /** Inbox seqs of the records put in, in order. */
+  seqs: number[];
+  /** Records already in the inbox with the same record_id and content (or, without a record_id, the same content): not put in again. */
+  duplicates: number;
+}
+
 /**
- * Appends records to the inbox in one transaction; resolves with their inbox seqs.
+ * Appends records to the inbox in one transaction. A record whose record_id (or, without one,
+ * whose content) is already in the inbox with the same content is a no-op; the same record_id
+ * with other content goes in, and the worker quarantines it as a conflict.
+ *
+ * @example
+ * const { seqs, duplicates } = await putRecords(store, ['{"record_id":"r1", ...}'], { source: 'ops.jsonl' });
+ */
+export function putRecords(store: Store, records: readonly string[], options: { source: string }): Promise<EnqueueResult> {
+  const receivedAt = store.now().toISOString();
+  return store.write((sqlite) => {
+    const insert = sqlite.prepare('INSERT INTO ingest_inbox (received_at, source, record, record_id, content_sha256) VALUES (?, ?, ?, ?, ?)');
+    const known = sqlite.prepare('SELECT 1 FROM ingest_inbox WHERE record_id IS ? AND content_sha256 = ? LIMIT 1');
+    const seqs: number[] = [];
+    let duplicates = 0;
+    for (const record of records) {
+      const { recordId, contentSha256 } = inboxIdentity(record);
+      if (known.get(recordId, contentSha256) !== undefined) {
+        duplicates++;
+        continue;
+      }
+      seqs.push(Number(insert.run(receivedAt, options.source, record, recordId, contentSha256).lastInsertRowid));
+    }
+    return { seqs, duplicates };
+  });
+}
+
+/**
+ * Appends records to the inbox (see putRecords); resolves with the inbox seqs of those put in.
  *
  * @example
  * await enqueueRecords(store, ['{"record_id":"r1", ...}'], { source: 'ops.jsonl' });
  */
-export function enqueueRecords(store: Store, records: readonly string[], options: { source: string }): Promise<number[]> {
-  const receivedAt = store.now().toISOString();
-  return store.write((sqlite) => {
-    const insert = sqlite.prepare('INSERT INTO ingest_inbox (received_at, source, record) VALUES (?, ?, ?)');
-    return records.map((record) => Number(insert.run(receivedAt, options.source, record).lastInsertRowid));
-  });
+export async function enqueueRecords(store: Store, records: readonly string[], options: { source: string }): Promise<number[]> {
+  return (await putRecords(store, records, options)).seqs;
+}
+
+/** The record as the inbox keeps it once decided: the raw tenant id replaced by its tenant hash. */
+export function redactDecidedRecord(text: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return JSON.stringify({ redacted: 'record was not JSON; its text is not kept after the decision' });
+  }
+  if (!isObject(value)) return JSON.stringify({ redacted: 'record was not a JSON object; its text is not kept after the decision' });
+  if (!('tenant_id' in value)) return text;
+  const { tenant_id: tenantId, ...rest } = value;
+  return JSON.stringify(typeof tenantId === 'string' && tenantId.isWellFormed() ? { ...rest, tenant_hash: tenantHash(tenantId) } : rest);
 }

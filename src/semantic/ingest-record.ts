@@ -10,7 +10,7 @@ import { tenantHash } from './tenant-hash.ts';
 
 export const INGEST_RECORD_SCHEMA: unknown = RECORD_SCHEMA;
 
-export type QuarantineReason = 'record_malformed' | 'isolation_domain_ref_missing' | 'isolation_domain_ref_unknown' | 'record_invalid';
+export type QuarantineReason = 'record_malformed' | 'isolation_domain_ref_missing' | 'isolation_domain_ref_unknown' | 'record_invalid' | 'record_id_conflict';
 
 export interface NodeMerge {
   kind: 'node';
@@ -80,7 +80,7 @@ export function decideIngestRecord(text: string): IngestDecision {
   return { state: 'MERGED', merge: { kind: 'edge', ...common, edgeId: record['edge_id']!, from: record['from']!, to: record['to']!, relation: record['relation']! } };
 }
 
-function quarantine(reason: QuarantineReason, detail: string, recordId: string | null): IngestDecision {
+export function quarantine(reason: QuarantineReason, detail: string, recordId: string | null): IngestDecision {
   return { state: 'QUARANTINED', reason, detail, recordId };
 }
 

@@ -8,7 +8,7 @@ import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, main, readConfig, us
 import { DATA_SPEC, DATABASE_FILE } from './config.ts';
 import { openControlDatabase } from './control-schema.ts';
 import { environmentHelp } from './help-text.ts';
-import { enqueueRecords, parseJsonLines } from './ingest-inbox.ts';
+import { parseJsonLines, putRecords } from './ingest-inbox.ts';
 
 /** Largest file read at once. */
 export const MAX_INGEST_FILE_BYTES = 64 * 1024 * 1024;
@@ -20,7 +20,9 @@ const command = defineCommand({
   description: [
     'One JSON object per line (contracts/semantic_ingest_record_v1.json). The reconciliation worker later merges each record into its',
     'declared isolation domain, or QUARANTINES it when isolation_domain_ref is missing or unknown. Exit 1 and nothing enqueued when a',
-    'line is not a JSON object; exit 2 when the file cannot be read.',
+    'line is not a JSON object; exit 2 when the file cannot be read. A record already in the inbox with the same record_id and',
+    'content is not enqueued again (ingesting a file twice changes nothing); the same record_id with other content is enqueued',
+    'and QUARANTINED as record_id_conflict. Once decided, a record keeps no raw tenant_id in the inbox (its tenant hash instead).',
     '',
     environmentHelp(DATA_SPEC),
   ].join('\n'),
@@ -54,9 +56,9 @@ const command = defineCommand({
     const { AIRLOCK_DATA_DIR } = readConfig(DATA_SPEC, io.env);
     const store = openControlDatabase(join(AIRLOCK_DATA_DIR, DATABASE_FILE));
     try {
-      const seqs = await enqueueRecords(store, records, { source: values.source ?? basename(file) });
-      if (json) printJson({ ok: true, enqueued: seqs.length, first_seq: seqs[0] ?? null, last_seq: seqs.at(-1) ?? null });
-      else print(`enqueued ${seqs.length} records${seqs.length > 0 ? ` (inbox seq ${seqs[0]} to ${seqs.at(-1)})` : ''}`);
+      const { seqs, duplicates } = await putRecords(store, records, { source: values.source ?? basename(file) });
+      if (json) printJson({ ok: true, enqueued: seqs.length, duplicates, first_seq: seqs[0] ?? null, last_seq: seqs.at(-1) ?? null });
+      else print(`enqueued ${seqs.length} records${seqs.length > 0 ? ` (inbox seq ${seqs[0]} to ${seqs.at(-1)})` : ''}${duplicates > 0 ? `; ${duplicates} already in the inbox with the same content, not enqueued again` : ''}`);
       return EXIT_OK;
     } finally {
       await store.close();

@@ -2,11 +2,11 @@
 // bounded batches (SEMANTIC_WORKER_BATCH), quarantines or merges them, repairs edge visibility,
 // and writes projection_reconciliation_readback and _receipts. --once runs one batch and exits.
 
-import { createLogger, defineCommand, EXIT_OK, main } from '../kernel/index.ts';
+import { createLogger, defineCommand, EXIT_FAILED, EXIT_OK, main } from '../kernel/index.ts';
 import { loadWorkerConfig, WORKER_SPEC } from './config.ts';
 import { openControlDatabase } from './control-schema.ts';
 import { environmentHelp } from './help-text.ts';
-import { reconcileOnce } from './reconcile.ts';
+import { isIntegrityRefusal, reconcileOnce } from './reconcile.ts';
 import { startReconciliationWorker } from './reconciliation-worker.ts';
 
 const command = defineCommand({
@@ -14,6 +14,7 @@ const command = defineCommand({
   summary: 'Runs the semantic reconciliation worker over the control database $AIRLOCK_DATA_DIR/semantic.sqlite',
   description: [
     'Resident by default: prints one JSON "running" line on stdout, logs JSON lines on stderr, and on SIGTERM or SIGINT finishes the batch in progress and exits 0.',
+    'Fails closed: when the control database fails its schema-integrity check nothing is merged, the reasons are logged and the exit is 1.',
     '',
     environmentHelp(WORKER_SPEC),
   ].join('\n'),
@@ -26,7 +27,16 @@ const command = defineCommand({
     const log = createLogger({ name: 'semantic.worker', service: 'semantic' });
     try {
       if (values.once) {
-        const run = await reconcileOnce(store, { batchSize: config.batchSize });
+        let run;
+        try {
+          run = await reconcileOnce(store, { batchSize: config.batchSize });
+        } catch (error) {
+          if (!isIntegrityRefusal(error)) throw error;
+          const reasons = (error as { details: readonly string[] }).details;
+          log.error('reconciliation refused: schema integrity failed', { reasons });
+          if (json) printJson({ ok: false, run: null, reasons });
+          return EXIT_FAILED;
+        }
         if (json) printJson({ ok: true, run: run ?? null });
         else print(run ? `${run.run_id}: took ${run.taken} (merged ${run.merged}, quarantined ${run.quarantined}), ${run.backlog_remaining} waiting` : 'inbox has nothing undecided');
         return EXIT_OK;
@@ -40,7 +50,7 @@ const command = defineCommand({
       process.once('SIGTERM', stop);
       process.once('SIGINT', stop);
       await worker.stopped;
-      return EXIT_OK;
+      return worker.failure === undefined ? EXIT_OK : EXIT_FAILED;
     } finally {
       await store.close();
     }

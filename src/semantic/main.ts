@@ -1,7 +1,6 @@
 // semantic-api: the semantic runtime service's loopback API. Configuration comes from the
 // environment (see --help); --listen overrides SEMANTIC_LISTEN.
 
-import { parseArgs } from 'node:util';
 import { runService } from '../kernel/index.ts';
 import { API_SPEC, loadApiConfig } from './config.ts';
 import { helpText } from './help-text.ts';
@@ -17,7 +16,7 @@ const HELP = helpText({
   ],
 });
 
-await runService(() => {
-  const { values } = parseArgs({ options: { listen: { type: 'string' } }, strict: true });
-  return createSemanticService(loadApiConfig(process.env, values.listen === undefined ? {} : { listen: values.listen }));
-}, { help: HELP });
+await runService((flags) => {
+  const listen = flags['listen'];
+  return createSemanticService(loadApiConfig(process.env, typeof listen === 'string' ? { listen } : {}));
+}, { help: HELP, flags: { listen: { type: 'string' } } });

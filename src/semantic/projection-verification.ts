@@ -8,6 +8,7 @@ import type { JsonSchema, Store } from '../kernel/index.ts';
 import { CASE_REF_PREFIX } from './config.ts';
 import type { ActivationStage } from './config.ts';
 import { deriveId, digestOf } from './digest.ts';
+import { projectionEventLog, replayAndRebuild } from './projection-replay.ts';
 import { recordEvent } from './event-outbox.ts';
 import { unavailable } from './runtime-owner-artifact.ts';
 
@@ -44,7 +45,9 @@ export function projectionRunBody(request: ProjectionRequest, stage: ActivationS
     executed: false,
     ...content,
   });
-  const digest = (what: string) => digestOf([what, namespace, request.source_event_id]);
+  const replay = replayAndRebuild(projectionEventLog(namespace, request.source_event_id));
+  // Zero by construction, not by counting: an S0 run creates and scans nothing, and says so.
+  const notCounted = (reason: string) => ({ value: 0, basis: 'synthetic', reason });
   return {
     run_id: runId,
     stage,
@@ -62,12 +65,32 @@ export function projectionRunBody(request: ProjectionRequest, stage: ActivationS
         duplicate_delivery_effect: 'none',
         outcome: 'idempotent',
       }),
-      reconciliation: receipt('reconciliation', { namespace, drift_items: 0, outcome: 'reconciled' }),
-      replay_rebuild: receipt('replay_rebuild', { replay_digest: digest('replay'), rebuild_digest: digest('replay'), outcome: 'equivalent' }),
+      reconciliation: receipt('reconciliation', {
+        namespace,
+        drift_items: replay.drift_items,
+        drift_basis: 'computed: replayed state against rebuilt state of the run\'s event log',
+        outcome: replay.drift_items === 0 ? 'reconciled' : 'drift_found',
+      }),
+      replay_rebuild: receipt('replay_rebuild', {
+        events: replay.events,
+        keys: replay.keys,
+        replay_digest: replay.replay_digest,
+        rebuild_digest: replay.rebuild_digest,
+        outcome: replay.outcome,
+      }),
       // An S0 run measures nothing: latency stays unavailable rather than zero.
       latency: receipt('latency', { p95_ms: unavailable('S0 synthetic run: no runtime latency is measured'), outcome: 'not_measured' }),
-      cleanup: receipt('cleanup', { namespace, artifacts_created: 0, outcome: 'nothing_to_clean' }),
-      residual_scan: receipt('residual_scan', { namespace, scope: ['graph', 'vector', 'cache'], residual_entries_asserted: 0, outcome: 'zero_residual_asserted' }),
+      cleanup: receipt('cleanup', {
+        namespace,
+        artifacts_created: notCounted('an S0 run writes no projection artifact; nothing was counted'),
+        outcome: 'nothing_to_clean',
+      }),
+      residual_scan: receipt('residual_scan', {
+        namespace,
+        scope: ['graph', 'vector', 'cache'],
+        residual_entries_asserted: notCounted('asserted by the S0 policy, not scanned: no graph, vector store or cache was read'),
+        outcome: 'zero_residual_asserted',
+      }),
     },
   };
 }

@@ -8,11 +8,14 @@
 // worker that planned the same records fail its batch instead of deciding them twice.
 
 import type { DatabaseSync } from 'node:sqlite';
+import { AirlockError, isAirlockError } from '../kernel/index.ts';
 import type { Store } from '../kernel/index.ts';
 import { READBACK_TABLE, RECEIPTS_TABLE } from './control-schema.ts';
 import type { ReadbackPayload, ReceiptPayload } from './control-schema.ts';
 import { recordEvent } from './event-outbox.ts';
-import { decideIngestRecord } from './ingest-record.ts';
+import { redactDecidedRecord } from './ingest-inbox.ts';
+import { decideIngestRecord, quarantine } from './ingest-record.ts';
+import { checkSchemaIntegrity } from './schema-integrity.ts';
 import type { EdgeMerge, IngestDecision, NodeMerge } from './ingest-record.ts';
 
 export const MAX_BATCH_SIZE = 1000;
@@ -20,6 +23,8 @@ export const MAX_BATCH_SIZE = 1000;
 interface Decided {
   seq: number;
   decision: IngestDecision;
+  /** The inbox text kept once decided (no raw tenant id). */
+  redacted: string;
 }
 
 interface EdgeKey {
@@ -43,16 +48,31 @@ interface Plan {
  * @example
  * const run = await reconcileOnce(store, { batchSize: 100 });
  */
-export async function reconcileOnce(store: Store, options: { batchSize: number }): Promise<ReadbackPayload | undefined> {
+export async function reconcileOnce(store: Store, options: { batchSize: number; /** Verifiers that audit a schema on purpose (never the service). */ skipIntegrityCheck?: boolean }): Promise<ReadbackPayload | undefined> {
   if (!Number.isSafeInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > MAX_BATCH_SIZE) {
     throw new RangeError(`Invalid batch size ${options.batchSize}: use 1 to ${MAX_BATCH_SIZE}`);
   }
   const sqlite = store.sqlite;
+  // Fail closed: a graph whose schema or CHECK constraints were changed cannot keep compartments apart.
+  const integrity = options.skipIntegrityCheck === true ? undefined : checkSchemaIntegrity(sqlite);
+  if (integrity?.status === 'fail') {
+    throw new AirlockError('environment', 'Cannot reconcile: the control database failed its schema-integrity check, nothing was merged', { details: integrity.reasons });
+  }
   const startedAt = store.now().toISOString();
   const cursor = Number(sqlite.prepare('SELECT coalesce(max(inbox_seq), 0) AS cursor FROM ingest_outcomes').get()?.['cursor'] ?? 0);
-  const rows = sqlite.prepare('SELECT seq, record FROM ingest_inbox WHERE seq > ? ORDER BY seq LIMIT ?').all(cursor, options.batchSize);
+  const rows = sqlite.prepare('SELECT seq, record, record_id, content_sha256 FROM ingest_inbox WHERE seq > ? ORDER BY seq LIMIT ?').all(cursor, options.batchSize);
   if (rows.length === 0) return undefined;
-  const decided = rows.map((row) => ({ seq: Number(row['seq']), decision: decideIngestRecord(String(row['record'])) }));
+  const earlier = sqlite.prepare('SELECT seq FROM ingest_inbox WHERE record_id = ? AND seq < ? AND content_sha256 IS NOT ? ORDER BY seq LIMIT 1');
+  const decided = rows.map((row) => {
+    const seq = Number(row['seq']);
+    const recordId = row['record_id'];
+    // The same record_id with other content: neither version may silently win.
+    const clash = typeof recordId === 'string' ? earlier.get(recordId, seq, row['content_sha256'] ?? null) : undefined;
+    const decision = clash === undefined
+      ? decideIngestRecord(String(row['record']))
+      : quarantine('record_id_conflict', `record_id was ingested before with other content (inbox seq ${Number(clash['seq'])})`, recordId as string);
+    return { seq, decision, redacted: redactDecidedRecord(String(row['record'])) };
+  });
   const plan = planVisibility(sqlite, decided);
   const lastSeq = decided.at(-1)!.seq;
   const runId = `recon-${decided[0]!.seq}-${lastSeq}`;
@@ -82,6 +102,11 @@ export async function reconcileOnce(store: Store, options: { batchSize: number }
     tx.append(READBACK_TABLE, { run_id: runId, payload: snapshot });
   });
   return snapshot;
+}
+
+/** True for the error reconcileOnce() throws when the schema-integrity check fails. */
+export function isIntegrityRefusal(error: unknown): boolean {
+  return isAirlockError(error, 'environment') && error.message.startsWith('Cannot reconcile: the control database failed its schema-integrity check');
 }
 
 function planVisibility(sqlite: DatabaseSync, decided: Decided[]): Plan {
@@ -138,7 +163,9 @@ function applyPlan(sqlite: DatabaseSync, options: { plan: Plan; runId: string; a
       from_node = excluded.from_node, to_node = excluded.to_node, relation = excluded.relation, properties = excluded.properties,
       source_record_id = excluded.source_record_id, inbox_seq = excluded.inbox_seq, visible = excluded.visible`);
   const restore = sqlite.prepare('UPDATE graph_edges SET visible = 1 WHERE tenant_hash = ? AND isolation_domain_ref = ? AND edge_id = ? AND visible = 0');
-  for (const { seq, decision } of plan.decided) {
+  const redact = sqlite.prepare('UPDATE ingest_inbox SET record = ? WHERE seq = ? AND record IS NOT ?');
+  for (const { seq, decision, redacted } of plan.decided) {
+    redact.run(redacted, seq, redacted);
     if (decision.state === 'QUARANTINED') {
       outcome.run(seq, decision.recordId, 'QUARANTINED', decision.reason, null, runId);
       recordEvent(sqlite, 'semantic.ingest.record_quarantined', {

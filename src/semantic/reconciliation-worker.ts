@@ -1,16 +1,19 @@
 // The resident reconciliation worker: runs bounded batches back to back while the inbox has a
 // backlog, sleeps `intervalMs` when it is drained, and on stop() finishes the run in progress
-// before resolving (a batch is never cut half way).
+// before resolving (a batch is never cut half way). A failed schema-integrity check stops it for
+// good (fail closed): nothing is merged, the reason is logged and kept in `failure`.
 
 import type { Logger, Store } from '../kernel/index.ts';
 import type { ReadbackPayload } from './control-schema.ts';
-import { reconcileOnce } from './reconcile.ts';
+import { isIntegrityRefusal, reconcileOnce } from './reconcile.ts';
 
 export interface ReconciliationWorker {
   /** Resolves when the worker has stopped (after stop(), once the current run finished). */
   readonly stopped: Promise<void>;
   /** Asks the worker to stop; resolves once it has. */
   stop(): Promise<void>;
+  /** Why the worker stopped on its own (schema integrity failed); undefined otherwise. */
+  readonly failure: string | undefined;
 }
 
 export interface WorkerOptions {
@@ -31,6 +34,7 @@ export interface WorkerOptions {
  */
 export function startReconciliationWorker(options: WorkerOptions): ReconciliationWorker {
   let stopping = false;
+  let failure: string | undefined;
   let wake: (() => void) | undefined;
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -47,6 +51,12 @@ export function startReconciliationWorker(options: WorkerOptions): Reconciliatio
       try {
         run = await reconcileOnce(options.store, { batchSize: options.batchSize });
       } catch (error) {
+        if (isIntegrityRefusal(error)) {
+          const reasons = (error as { details: readonly string[] }).details;
+          options.log.error('reconciliation refused: schema integrity failed', { reasons });
+          failure = `schema integrity failed: ${reasons.join('; ')}`;
+          break;
+        }
         // A failed batch rolled back whole; the same records are planned again next time.
         options.log.error('reconciliation run failed', { error });
       }
@@ -61,6 +71,9 @@ export function startReconciliationWorker(options: WorkerOptions): Reconciliatio
 
   return {
     stopped,
+    get failure() {
+      return failure;
+    },
     stop() {
       stopping = true;
       wake?.();

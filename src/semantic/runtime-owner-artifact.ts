@@ -1,11 +1,17 @@
 // The runtime-owner artifact (SEMANTIC_RUNTIME_OWNER_ARTIFACT): a JSON file the runtime owner
 // writes, from which topology metrics and retrieval runtime metrics are read. Anything missing,
 // unreadable or not a finite non-negative number is reported as unavailable with its reason,
-// never as zero. Reasons never include the file's path or content.
+// never as zero; so is every metric of a file that does not name itself as this artifact
+// (`artifact`, `version`), and a count that is not a whole number. Reasons never include the
+// file's path or content.
 
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { isObject } from './_json.ts';
+
+/** The artifact's identity: what it is and which version of its layout. */
+export const ARTIFACT_NAME = 'semantic_runtime_owner';
+export const ARTIFACT_VERSION = 1;
 
 /** Largest artifact read. */
 export const MAX_ARTIFACT_BYTES = 1024 * 1024;
@@ -44,14 +50,18 @@ export function readRuntimeOwnerArtifact(path: string | undefined): ArtifactRead
     return { ok: false, reason: 'runtime-owner artifact is not JSON' };
   }
   if (!isObject(doc)) return { ok: false, reason: 'runtime-owner artifact is not a JSON object' };
+  // Another file at this path (or another layout) must not be read as if it were this one.
+  if (doc['artifact'] !== ARTIFACT_NAME) return { ok: false, reason: `runtime-owner artifact does not name itself "${ARTIFACT_NAME}" (member "artifact")` };
+  if (doc['version'] !== ARTIFACT_VERSION) return { ok: false, reason: `runtime-owner artifact version is not ${ARTIFACT_VERSION} (member "version")` };
   return { ok: true, doc, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
 
 /**
  * The allowlisted metrics of one section of the artifact (`topology_metrics`, `runtime_metrics`),
- * each available with its value or unavailable with a reason. Other members are ignored.
+ * each available with its value or unavailable with a reason. Other members are ignored. Names in
+ * `counts` must be whole numbers: 3.5 nodes is not a count.
  */
-export function pickMetrics(read: ArtifactRead, section: string, names: readonly string[]): Record<string, MetricValue> {
+export function pickMetrics(read: ArtifactRead, section: string, names: readonly string[], options: { counts?: readonly string[] } = {}): Record<string, MetricValue> {
   const metrics: Record<string, MetricValue> = {};
   const values = read.ok && isObject(read.doc[section]) ? (read.doc[section] as Record<string, unknown>) : undefined;
   for (const name of names) {
@@ -60,9 +70,11 @@ export function pickMetrics(read: ArtifactRead, section: string, names: readonly
     else if (!(name in values)) metrics[name] = unavailable(`metric "${name}" is absent from the runtime-owner artifact`);
     else {
       const value = values[name];
-      metrics[name] = typeof value === 'number' && Number.isFinite(value) && value >= 0
-        ? { status: 'available', value }
-        : unavailable(`metric "${name}" is not a finite non-negative number in the runtime-owner artifact`);
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+        metrics[name] = unavailable(`metric "${name}" is not a finite non-negative number in the runtime-owner artifact`);
+      } else if (options.counts?.includes(name) === true && !Number.isSafeInteger(value)) {
+        metrics[name] = unavailable(`metric "${name}" is a count, and ${value} is not a whole number in the runtime-owner artifact`);
+      } else metrics[name] = { status: 'available', value };
     }
   }
   return metrics;

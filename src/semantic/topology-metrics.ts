@@ -14,6 +14,15 @@ export const TOPOLOGY_METRICS = [
   'projection_lag_seconds',
 ] as const;
 
+/** The metrics that count things: whole numbers only (projection_lag_seconds is a duration). */
+export const TOPOLOGY_COUNTS: readonly (typeof TOPOLOGY_METRICS)[number][] = [
+  'graph_nodes_total',
+  'graph_edges_total',
+  'hidden_edges_total',
+  'isolation_domains_active',
+  'tenant_compartments_active',
+];
+
 export const TOPOLOGY_METRIC_DESCRIPTIONS: Record<(typeof TOPOLOGY_METRICS)[number], string> = {
   graph_nodes_total: 'Nodes in the runtime graph',
   graph_edges_total: 'Edges in the runtime graph, visible or hidden',
@@ -31,5 +40,5 @@ export interface TopologyReadback {
 /** Reads the artifact afresh and returns the six metrics. */
 export function readTopologyMetrics(artifactPath: string | undefined): TopologyReadback {
   const read = readRuntimeOwnerArtifact(artifactPath);
-  return { source: artifactSource(read), metrics: pickMetrics(read, 'topology_metrics', TOPOLOGY_METRICS) as TopologyReadback['metrics'] };
+  return { source: artifactSource(read), metrics: pickMetrics(read, 'topology_metrics', TOPOLOGY_METRICS, { counts: TOPOLOGY_COUNTS }) as TopologyReadback['metrics'] };
 }

@@ -60,7 +60,7 @@ test('runCommand() exits 2 on an unknown option, a positional, or a missing valu
   for (const argv of [['--nope'], ['extra'], ['--db']]) {
     const c = capture();
     assert.equal(await runCommand(command, argv, c.io), EXIT_USAGE, argv.join(' '));
-    assert.match(c.err(), /^check_things: .*\nRun "check_things --help" for usage\n$/);
+    assert.match(c.err(), /^check_things: [^\n]*: run "check_things --help" for usage\n$/, 'one line');
     assert.equal(c.out(), '');
   }
 });
@@ -93,4 +93,20 @@ test('runCommand() prints a JSON error on stdout for a usage error under --json'
   assert.equal(doc.ok, false);
   assert.equal(doc.error.code, 'usage');
   assert.match(doc.error.message, /bogus/);
+});
+
+test('a command piped into a reader that stops early (| head) exits without an EPIPE stack', async () => {
+  const { spawn } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const script = fileURLToPath(new URL('./fixtures/long-output-command.ts', import.meta.url));
+  for (let i = 0; i < 3; i++) {
+    const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 15_000 });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    // Read one chunk, then close the pipe, as `head -c 1` does.
+    await new Promise<void>((resolve) => child.stdout.once('data', () => { child.stdout.destroy(); resolve(); }));
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    assert.equal(stderr, '', 'no EPIPE stack');
+    assert.equal(code, 0);
+  }
 });

@@ -334,3 +334,50 @@ test('service refuses a JSON body that repeats a member name (I-JSON) with 400 n
   const inString = await sendJson(`${base}/items`, { name: '{"k":1,"k":2}' });
   assert.equal(inString.status, 201, 'names inside a string value are just text');
 });
+
+test('service answers a 20 KB header with 431 and a problem body, and keeps serving', async () => {
+  const url = new URL(base);
+  const text = await new Promise<string>((resolve) => {
+    let received = '';
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`));
+    socket.on('data', (d) => (received += d.toString()));
+    socket.on('close', () => resolve(received));
+    socket.on('error', () => {});
+  });
+  assert.match(text, /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+  assert.match(text, /\r\ncontent-type: application\/problem\+json\r\n/);
+  const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+  assert.deepEqual([body['status'], body['title'], body['type']], [431, 'Request header fields too large', 'urn:airlock:problem:request-header-fields-too-large']);
+  assert.equal((await send(`${base}/health`)).status, 200);
+});
+
+test('service writes one access-log line per request: method, path without query, status, duration, request id', async () => {
+  logLines.length = 0;
+  const res = await send(`${base}/items/7?q=private-query-value`, { headers: { 'x-request-id': 'req-access-1' } });
+  assert.equal(res.status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const access = records().filter((r) => r['logger'] === 'test.access');
+  assert.equal(access.length, 1);
+  const { time, duration_ms: duration, ...rest } = access[0]!;
+  assert.equal(typeof time, 'string');
+  assert.ok(typeof duration === 'number' && duration >= 0);
+  assert.deepEqual(rest, { level: 'info', logger: 'test.access', service: 'test', msg: 'request', method: 'GET', path: '/items/7', status: 200, request_id: 'req-access-1' });
+  assert.ok(!logLines.join('').includes('private-query-value'), 'the query is never logged');
+  await send(`${base}/nowhere`);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(records().filter((r) => r['logger'] === 'test.access').map((r) => [r['path'], r['status']]), [['/items/7', 200], ['/nowhere', 404]]);
+});
+
+test('service writes no access log with AIRLOCK_ACCESS_LOG=0', async (t) => {
+  const lines: string[] = [];
+  const quiet = createService({
+    name: 'quiet', version: '0', env: { AIRLOCK_ACCESS_LOG: '0' },
+    log: createLogger({ name: 'quiet', write: (l) => void lines.push(l) }),
+    routes: [{ method: 'GET', path: '/a', auth: 'none', summary: 'a', handler: () => json({}) }],
+  });
+  await quiet.listen();
+  t.after(() => quiet.close());
+  assert.equal((await send(`${quiet.url()}/a`)).status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(lines, []);
+});

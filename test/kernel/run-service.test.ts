@@ -78,3 +78,33 @@ test('runService() prints its help and exits 0 on --help without reading configu
   assert.equal(await run.firstLine, 'Usage: fixture [--help]');
   assert.equal(run.stderr(), '');
 });
+
+test('runService() with declared flags refuses an unknown flag or a stray argument with one line and exit 2, before building', async () => {
+  const { runService } = await import('../../src/kernel/index.ts');
+  for (const argv of [['--bogus'], ['--listen'], ['stray'], ['--listen', '127.0.0.1:0', '--bogus=1']]) {
+    let stderr = '';
+    let code: number | undefined;
+    let built = false;
+    const result = await runService(() => {
+      built = true;
+      throw new Error('not reached');
+    }, { argv, flags: { listen: { type: 'string' } }, stderr: { write: (t: string) => (stderr += t) }, stdout: { write: () => true }, exit: (c) => void (code = c), signals: false });
+    assert.equal(result, undefined);
+    assert.equal(code, 2, argv.join(' '));
+    assert.equal(built, false);
+    assert.match(stderr, /^Cannot start: [^\n]+: run with --help for usage\n$/, `${argv.join(' ')}: one line, no stack`);
+  }
+});
+
+test('runService() reports a parseArgs error thrown while building as one line, exit 2', async () => {
+  const { runService } = await import('../../src/kernel/index.ts');
+  const { parseArgs } = await import('node:util');
+  let stderr = '';
+  let code: number | undefined;
+  await runService(() => {
+    parseArgs({ args: ['--bogus'], options: {}, strict: true });
+    throw new Error('not reached');
+  }, { argv: [], stderr: { write: (t: string) => (stderr += t) }, exit: (c) => void (code = c), signals: false });
+  assert.equal(code, 2);
+  assert.equal(stderr, "Cannot start: Unknown option '--bogus': run with --help for usage\n");
+});

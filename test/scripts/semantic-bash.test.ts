@@ -398,7 +398,26 @@ test('governance-selfcheck.sh exits 1 naming the step that failed', async (t) =>
   assert.equal(result.code, 1);
   assert.match(result.stdout, /^FAIL check_semantic_cdc_matrix \(exit 1\)$/m);
   assert.match(result.stdout, /^FAIL check_docs_contract \(exit 1\)$/m);
-  assert.match(result.stdout, /command "undocumented_check" is not named in README\.md or docs\/\*\.md/);
+  assert.match(result.stdout, /command "undocumented_check" is not listed in docs\/commands\.md/);
   assert.match(result.stdout, /^selfcheck FAILED: 3 failed, 0 could not run$/m);
   assert.equal((await bash('governance-selfcheck.sh', ['--root', join(copy, 'absent')])).code, 2);
+});
+
+test('the selfcheck installed by install_memory.sh passes on its own prefix', async (t) => {
+  const prefix = tempDir(t);
+  const installed = await install(prefix);
+  assert.equal(installed.code, 0, installed.stdout + installed.stderr);
+  const child = spawn('bash', [join(prefix, 'scripts', 'governance-selfcheck.sh'), '--root', prefix, '--json'], {
+    env: { PATH, HOME: process.env['HOME'] ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.resume();
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const result = JSON.parse(stdout) as { ok: boolean; steps: { step: string; exit_code: number; result: { checks?: { name: string; ok: boolean; reasons: string[] }[] } | null }[] };
+  const failed = result.steps.filter((s) => s.exit_code !== 0).map((s) => `${s.step}: ${JSON.stringify(s.result?.checks?.filter((c) => !c.ok))}`);
+  assert.deepEqual(failed, []);
+  assert.equal(code, 0);
+  assert.equal(result.ok, true);
 });

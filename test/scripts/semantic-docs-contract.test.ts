@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { pathTokens } from '../../scripts/_semantic/docs-contract.ts';
@@ -59,6 +59,7 @@ function docsTree(t: TestContext): string {
   const files: Record<string, string> = {
     'README.md': README,
     'docs/demo.md': DOCS,
+    'docs/commands.md': '# Commands\n\n| command | what |\n|---|---|\n| `demo-api` | serves |\n| `demo_check` | checks |\n| `demo.sh` | wraps |\n',
     'scripts/demo_check.ts': '',
     'scripts/demo.sh': '',
     'scripts/_lib.ts': '',
@@ -90,9 +91,11 @@ test('check_docs_contract passes docs that name every command, endpoint and file
 
 const GAPS: [string, (root: string) => void, Record<string, string[]>][] = [
   ['a command is not named', (root) => writeFileSync(join(root, 'scripts', 'demo_export.ts'), ''),
-    { commands_named: ['command "demo_export" is not named in README.md or docs/*.md'] }],
+    { commands_named: ['command "demo_export" is not listed in docs/commands.md'] }],
   ['a shell script is not named', (root) => writeFileSync(join(root, 'scripts', 'install.sh'), ''),
-    { commands_named: ['command "install.sh" is not named in README.md or docs/*.md'] }],
+    { commands_named: ['command "install.sh" is not listed in docs/commands.md'] }],
+  ['a command is named elsewhere but missing from docs/commands.md', (root) => writeFileSync(join(root, 'docs', 'commands.md'), '# Commands\n\n| command | what |\n|---|---|\n| `demo-api` | serves |\n| `demo.sh` | wraps |\n'),
+    { commands_named: ['command "demo_check" is not listed in docs/commands.md'] }],
   ['an endpoint is not named', (root) => writeFileSync(join(root, 'contracts', 'api', 'demo_openapi_v1.json'), JSON.stringify({ ...OPENAPI, paths: { ...OPENAPI.paths, '/api/v1/demo/orders': { get: { responses: {} } } } })),
     { endpoints_named: ['endpoint /api/v1/demo/orders is not named in README.md or docs/*.md'] }],
   ['README leaves out a file surface', (root) => writeFileSync(join(root, 'README.md'), README.replace('`contracts/qa_feature_registry_v1.json`,', '')),
@@ -116,6 +119,19 @@ for (const [name, breakIt, expected] of GAPS) {
     assert.deepEqual(failing(root), expected);
   });
 }
+
+test('check_docs_contract on an install prefix takes its commands from dist/bin, having no sources', (t) => {
+  const root = docsTree(t);
+  rmSync(join(root, 'src'), { recursive: true });
+  rmSync(join(root, 'scripts', 'demo_check.ts'));
+  mkdirSync(join(root, 'dist', 'bin'), { recursive: true });
+  writeFileSync(join(root, 'dist', 'bin', 'demo-api.mjs'), '');
+  writeFileSync(join(root, 'dist', 'bin', 'demo_check.mjs'), '');
+  const result = runScript('check_docs_contract', ['--root', root]);
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  writeFileSync(join(root, 'dist', 'bin', 'demo_new.mjs'), '');
+  assert.deepEqual(failing(root), { commands_named: ['command "demo_new" is not listed in docs/commands.md'] });
+});
 
 test('check_docs_contract exits 2 without a README', (t) => {
   const result = runScript('check_docs_contract', ['--root', tempDir(t)]);

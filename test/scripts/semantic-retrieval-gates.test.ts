@@ -55,6 +55,12 @@ const INCOMPLETE: [string, (r: Record<string, any>) => void, string][] = [
   ['a missing metric', (r) => delete r.metrics.warm_cache_hit_ratio, 'metric "warm_cache_hit_ratio" unavailable: metric "warm_cache_hit_ratio" is absent from the runtime-owner receipt'],
   ['a negative metric', (r) => (r.metrics.retrieval_error_rate = -1), 'metric "retrieval_error_rate" unavailable: metric "retrieval_error_rate" is not a finite non-negative number in the runtime-owner receipt'],
   ['a receipt of another stage', (r) => (r.stage = 'stage_2'), 'receipt stage "stage_2": only a S1_read_only receipt is evaluated'],
+  ['no stage', (r) => delete r.stage, 'receipt stage missing: only a S1_read_only receipt is evaluated'],
+  ['another kind', (r) => (r.receipt = 'semantic_retrieval_gate_fixture'), 'receipt kind "semantic_retrieval_gate_fixture": expected "semantic_retrieval_gate_runtime_owner"'],
+  ['no kind', (r) => delete r.receipt, 'receipt kind missing: expected "semantic_retrieval_gate_runtime_owner"'],
+  ['another version', (r) => (r.version = 2), 'receipt version 2: expected 1'],
+  ['a version as text', (r) => (r.version = '1'), 'receipt version "1": expected 1'],
+  ['no version', (r) => delete r.version, 'receipt version missing: expected 1'],
 ];
 
 for (const [name, change, item] of INCOMPLETE) {

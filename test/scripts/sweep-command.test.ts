@@ -33,7 +33,13 @@ test('throttled_api_sweep as a script exits 0 green, 1 failed, 2 unreachable, an
   assert.equal(green.code, 0, green.stderr);
   assert.match(green.stdout, /^sweep green: ok 1, sample_dependent 1; 2 operations, 2 requests in /);
   assert.equal(JSON.parse(readFileSync(output, 'utf8')).ok, true);
-  assert.equal(green.stderr, '', 'no progress line off a terminal');
+  // Off a terminal: one JSON progress line per batch (batch size 1 here), nothing else.
+  const progress = green.stderr.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.deepEqual(progress.map((p) => [p['msg'], p['done'], p['total']]), [['sweep progress', 1, 2], ['sweep progress', 2, 2]]);
+  assert.ok(typeof progress[1]!['elapsed_ms'] === 'number');
+  assert.deepEqual(progress[1]!['classes'], { ok: 1, sample_dependent: 1 });
+  const batched = await runScript(['--base-url', target.url, '--include', '/ok', '--include', '/items/*', '--batch-size', '5', '--batch-sleep-seconds', '0']);
+  assert.equal(batched.stderr.trim().split('\n').length, 1, 'a batch larger than the sweep: one line, at the end');
 
   const failed = await runScript(['--base-url', target.url, '--include', '/boom', '--include', '/missing']);
   assert.equal(failed.code, 1);

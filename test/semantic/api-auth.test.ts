@@ -85,11 +85,11 @@ test('a consumer token opens no operator endpoint, and the operator token no con
 });
 
 test('the operator token accepts every comma-separated value (rotation)', async (t) => {
-  const s = await startTestService(t, { SEMANTIC_OPERATOR_TOKEN: `old-token-0123456789,${OPERATOR_TOKEN}` });
+  const s = await startTestService(t, { SEMANTIC_OPERATOR_TOKEN: `old-operator-token-0123456789,${OPERATOR_TOKEN}` });
   const topology = ENDPOINTS.find((e) => e.auth === 'operator')!;
-  assert.equal((await call(s, topology, { 'x-semantic-operator-token': 'old-token-0123456789' })).status, 200);
+  assert.equal((await call(s, topology, { 'x-semantic-operator-token': 'old-operator-token-0123456789' })).status, 200);
   assert.equal((await call(s, topology, s.operator)).status, 200);
-  assert.equal((await call(s, topology, { 'x-semantic-operator-token': `old-token-0123456789,${OPERATOR_TOKEN}` })).status, 401);
+  assert.equal((await call(s, topology, { 'x-semantic-operator-token': `old-operator-token-0123456789,${OPERATOR_TOKEN}` })).status, 401);
 });
 
 test('health and readiness are open on loopback', async (t) => {

@@ -185,6 +185,23 @@ test('topology readback marks missing or bad evidence unavailable, never zero', 
   assert.deepEqual(missing.source, { status: 'unavailable', reason: 'runtime-owner artifact cannot be read: ENOENT' });
   for (const name of TOPOLOGY_METRICS) assert.deepEqual(missing.metrics[name], { status: 'unavailable', reason: 'runtime-owner artifact cannot be read: ENOENT' });
   assert.ok(!JSON.stringify(missing).includes(s.dir), 'no host path in the answer');
+  writeFileSync(artifact, JSON.stringify({ ...SAMPLE_ARTIFACT, topology_metrics: { ...SAMPLE_ARTIFACT.topology_metrics, graph_nodes_total: 3.5, projection_lag_seconds: 2.5 } }));
+  const fractional = await read();
+  assert.deepEqual(fractional.metrics['graph_nodes_total'], { status: 'unavailable', reason: 'metric "graph_nodes_total" is a count, and 3.5 is not a whole number in the runtime-owner artifact' });
+  assert.deepEqual(fractional.metrics['projection_lag_seconds'], { status: 'available', value: 2.5 }, 'a duration may be fractional');
+  const identities: [Record<string, unknown>, string][] = [
+    [{ ...SAMPLE_ARTIFACT, artifact: 'semantic_other_artifact' }, 'runtime-owner artifact does not name itself "semantic_runtime_owner" (member "artifact")'],
+    [{ ...SAMPLE_ARTIFACT, artifact: undefined }, 'runtime-owner artifact does not name itself "semantic_runtime_owner" (member "artifact")'],
+    [{ ...SAMPLE_ARTIFACT, version: 2 }, 'runtime-owner artifact version is not 1 (member "version")'],
+    [{ ...SAMPLE_ARTIFACT, version: '1' }, 'runtime-owner artifact version is not 1 (member "version")'],
+    [{ ...SAMPLE_ARTIFACT, version: undefined }, 'runtime-owner artifact version is not 1 (member "version")'],
+  ];
+  for (const [doc, reason] of identities) {
+    writeFileSync(artifact, JSON.stringify(doc));
+    const other = await read();
+    assert.deepEqual(other.source, { status: 'unavailable', reason });
+    for (const name of TOPOLOGY_METRICS) assert.deepEqual(other.metrics[name], { status: 'unavailable', reason });
+  }
   const unset = await startTestService(t, { SEMANTIC_RUNTIME_OWNER_ARTIFACT: undefined });
   const none = (await send(`${unset.url}${TOPOLOGY_PATH}`, { headers: unset.operator })).json() as Body;
   assert.equal(none.metrics.graph_nodes_total.reason, 'SEMANTIC_RUNTIME_OWNER_ARTIFACT is not set');

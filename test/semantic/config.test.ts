@@ -10,9 +10,10 @@ import { tempDir } from './fixtures/semantic-fixtures.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/semantic/main.ts', import.meta.url));
 const TOKEN = 'a-consumer-token-of-enough-length';
+const OP = 'an-operator-token-of-enough-length';
 
 test('loadApiConfig() reads defaults: loopback 18020, stage S0, 900 s receipts, no allowlist', () => {
-  const config = loadApiConfig({ SEMANTIC_OPERATOR_TOKEN: 'op' });
+  const config = loadApiConfig({ SEMANTIC_OPERATOR_TOKEN: OP });
   assert.deepEqual(config.listen, { host: '127.0.0.1', port: 18020 });
   assert.equal(config.stage, 'S0');
   assert.equal(config.receiptTtlSeconds, 900);
@@ -45,7 +46,7 @@ test('loadApiConfig() lists every problem at once', () => {
 });
 
 test('loadApiConfig() admits a non-loopback upstream only with the opt-in', () => {
-  const config = loadApiConfig({ SEMANTIC_OPERATOR_TOKEN: 'op', SEMANTIC_VECTOR_STORE_URL: 'http://vectors.internal:6333/', SEMANTIC_ALLOW_NON_LOOPBACK_UPSTREAMS: '1' });
+  const config = loadApiConfig({ SEMANTIC_OPERATOR_TOKEN: OP, SEMANTIC_VECTOR_STORE_URL: 'http://vectors.internal:6333/', SEMANTIC_ALLOW_NON_LOOPBACK_UPSTREAMS: '1' });
   assert.equal(config.upstreams.vector_store, 'http://vectors.internal:6333');
 });
 
@@ -69,7 +70,7 @@ test('semantic-api exits 2 at start when the tokens file names a consumer the ma
   const file = join(dir, 'tokens.json');
   writeFileSync(file, JSON.stringify({ 'live-runtime-contract-check': TOKEN, 'shadow-consumer': 'shadow-token-0123456789abcdef' }));
   const run = spawnSync(process.execPath, [MAIN], {
-    env: { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir, SEMANTIC_OPERATOR_TOKEN: 'op', SEMANTIC_CONSUMER_TOKENS_FILE: file, SEMANTIC_LISTEN: '127.0.0.1:0' },
+    env: { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir, SEMANTIC_OPERATOR_TOKEN: OP, SEMANTIC_CONSUMER_TOKENS_FILE: file, SEMANTIC_LISTEN: '127.0.0.1:0' },
     encoding: 'utf8',
     timeout: 20_000,
   });
@@ -84,4 +85,38 @@ test('loadWorkerConfig() bounds the batch to 1..1000', () => {
   assert.equal(loadWorkerConfig({ SEMANTIC_WORKER_BATCH: '1000' }).batchSize, 1000);
   assert.throws(() => loadWorkerConfig({ SEMANTIC_WORKER_BATCH: '1001' }), /Invalid configuration/);
   assert.throws(() => loadWorkerConfig({ SEMANTIC_WORKER_INTERVAL_MS: '10' }), /Invalid configuration/);
+});
+
+test('loadApiConfig() refuses an operator token shorter than the consumer-token minimum, never quoting it', () => {
+  assert.throws(() => loadApiConfig({ SEMANTIC_OPERATOR_TOKEN: 'short-op-token' }), (error: Error & { details: string[] }) => {
+    assert.deepEqual(error.details, ['SEMANTIC_OPERATOR_TOKEN is shorter than 22 characters (the consumer-token minimum): generate a longer one']);
+    return true;
+  });
+  assert.throws(() => loadApiConfig({ SEMANTIC_OPERATOR_TOKEN: `${OP},tiny` }), /config/i, 'every rotated value counts');
+});
+
+test('semantic-api exits 2 at start when the operator token equals a consumer token, or is short', (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, 'tokens.json');
+  writeFileSync(file, JSON.stringify({ 'live-runtime-contract-check': TOKEN }));
+  const start = (operator: string) => spawnSync(process.execPath, [MAIN], {
+    env: { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir, SEMANTIC_OPERATOR_TOKEN: operator, SEMANTIC_CONSUMER_TOKENS_FILE: file, SEMANTIC_LISTEN: '127.0.0.1:0' },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  const same = start(TOKEN);
+  assert.equal(same.status, 2);
+  assert.equal(same.stdout, '');
+  assert.match(same.stderr, /SEMANTIC_OPERATOR_TOKEN equals the token of consumer "live-runtime-contract-check"/);
+  assert.ok(!same.stderr.includes(TOKEN));
+  const short = start('op');
+  assert.equal(short.status, 2);
+  assert.match(short.stderr, /SEMANTIC_OPERATOR_TOKEN is shorter than 22 characters/);
+});
+
+test('semantic-api --bogus prints one line and exits 2, no stack', () => {
+  const run = spawnSync(process.execPath, [MAIN, '--bogus'], { env: { PATH: process.env['PATH'] ?? '', SEMANTIC_OPERATOR_TOKEN: OP }, encoding: 'utf8', timeout: 20_000 });
+  assert.equal(run.status, 2);
+  assert.equal(run.stdout, '');
+  assert.equal(run.stderr, "Cannot start: Unknown option '--bogus': run with --help for usage\n");
 });

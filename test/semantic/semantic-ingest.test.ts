@@ -36,7 +36,7 @@ test('semantic-ingest enqueues every record of a file, including ones the worker
   writeFileSync(file, [nodeRecord(), nodeRecord({ record_id: 'no-domain', isolation_domain_ref: undefined })].map((r) => JSON.stringify(r)).join('\n'));
   const run = ingest(dir, [file, '--json']);
   assert.equal(run.status, 0, run.stderr);
-  assert.deepEqual(JSON.parse(run.stdout), { ok: true, enqueued: 2, first_seq: 1, last_seq: 2 });
+  assert.deepEqual(JSON.parse(run.stdout), { ok: true, enqueued: 2, duplicates: 0, first_seq: 1, last_seq: 2 });
   assert.equal(inboxCount(dir), 2);
 });
 
@@ -68,4 +68,51 @@ test('semantic-ingest refuses a file that is not valid UTF-8 (exit 1) and enqueu
   assert.equal(run.status, 1);
   assert.match(run.stderr, /is not valid UTF-8/);
   assert.equal(inboxCount(dir), 0);
+});
+
+test('semantic-ingest of the same file twice is a no-op; the same record_id with other content is quarantined as a conflict', async (t) => {
+  const { reconcileOnce } = await import('../../src/semantic/reconcile.ts');
+  const dir = tempDir(t);
+  const file = join(dir, 'records.jsonl');
+  const records = [nodeRecord(), nodeRecord({ record_id: 'no-domain', node_id: 'n9', isolation_domain_ref: undefined })];
+  writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n'));
+  assert.equal(ingest(dir, [file]).status, 0);
+  const store = openControlDatabase(join(dir, 'semantic.sqlite'));
+  t.after(() => store.close());
+  await reconcileOnce(store, { batchSize: 10 });
+  const again = ingest(dir, [file, '--json']);
+  assert.equal(again.status, 0, again.stderr);
+  assert.deepEqual(JSON.parse(again.stdout), { ok: true, enqueued: 0, duplicates: 2, first_seq: null, last_seq: null });
+  // Key order is not content: the same record written another way is still the same record.
+  const reordered = join(dir, 'reordered.jsonl');
+  writeFileSync(reordered, JSON.stringify(Object.fromEntries(Object.entries(nodeRecord()).reverse())));
+  assert.equal(JSON.parse(ingest(dir, [reordered, '--json']).stdout).duplicates, 1);
+  assert.equal(inboxCount(dir), 2, 'no inbox row doubled');
+  assert.equal(await reconcileOnce(store, { batchSize: 10 }), undefined, 'nothing new to decide, so no quarantine doubled');
+  const changed = join(dir, 'changed.jsonl');
+  writeFileSync(changed, JSON.stringify(nodeRecord({ label: 'Changed' })));
+  assert.equal(JSON.parse(ingest(dir, [changed, '--json']).stdout).enqueued, 1);
+  const run = await reconcileOnce(store, { batchSize: 10 });
+  assert.deepEqual([run?.merged, run?.quarantined], [0, 1]);
+  const outcome = store.sqlite.prepare('SELECT state, reason, record_id FROM ingest_outcomes WHERE inbox_seq = 3').get();
+  assert.deepEqual({ ...outcome }, { state: 'QUARANTINED', reason: 'record_id_conflict', record_id: 'r-node-1' });
+  assert.equal(store.sqlite.prepare('SELECT label FROM graph_nodes').get()?.['label'], 'Payment', 'the first version stays; the conflict did not win');
+});
+
+test('a decided record keeps no raw tenant id in the inbox: its tenant hash instead', async (t) => {
+  const { reconcileOnce } = await import('../../src/semantic/reconcile.ts');
+  const { tenantHash } = await import('../../src/semantic/tenant-hash.ts');
+  const dir = tempDir(t);
+  const file = join(dir, 'records.jsonl');
+  writeFileSync(file, [nodeRecord({ tenant_id: 'raw-tenant-merged' }), nodeRecord({ record_id: 'q', tenant_id: 'raw-tenant-quarantined', isolation_domain_ref: 'nowhere' })].map((r) => JSON.stringify(r)).join('\n'));
+  assert.equal(ingest(dir, [file]).status, 0);
+  const store = openControlDatabase(join(dir, 'semantic.sqlite'));
+  t.after(() => store.close());
+  const undecided = store.sqlite.prepare('SELECT group_concat(record) AS all_records FROM ingest_inbox').get()?.['all_records'];
+  assert.match(String(undecided), /raw-tenant-merged/, 'the worker still needs it before deciding');
+  await reconcileOnce(store, { batchSize: 10 });
+  const rows = store.sqlite.prepare('SELECT record FROM ingest_inbox ORDER BY seq').all().map((r) => JSON.parse(String(r['record'])) as Record<string, unknown>);
+  assert.ok(!JSON.stringify(rows).includes('raw-tenant'), 'no raw tenant id left after the decision');
+  assert.deepEqual(rows.map((r) => [r['tenant_id'], r['tenant_hash']]), [[undefined, tenantHash('raw-tenant-merged')], [undefined, tenantHash('raw-tenant-quarantined')]]);
+  assert.equal(rows[0]!['isolation_domain_ref'], 'payments', 'the rest of the record stays for audits');
 });

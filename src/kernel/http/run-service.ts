@@ -2,6 +2,9 @@
 // listen (a refused address exits 2), print the "listening" lines on stdout, and drain on
 // SIGTERM/SIGINT before exiting 0.
 
+import { parseArgs } from 'node:util';
+import { ignoreBrokenPipe } from '../_broken-pipe.ts';
+import { parseArgsSummary } from '../cli.ts';
 import { isAirlockError } from '../errors.ts';
 import type { Service } from './service.ts';
 
@@ -15,7 +18,15 @@ export interface RunServiceOptions {
   help?: string;
   /** Arguments to look at for --help; process.argv.slice(2) by default. */
   argv?: readonly string[];
+  /**
+   * The flags the executable takes besides --help. When given, argv is parsed strictly before
+   * build() (which receives the values): an unknown flag or a stray argument exits 2 with one line.
+   */
+  flags?: Record<string, { type: 'string' | 'boolean' }>;
 }
+
+/** Flag values parsed from argv when RunServiceOptions.flags is given. */
+export type ServiceFlags = Record<string, string | boolean | undefined>;
 
 /**
  * Builds and runs a service until a signal arrives. Resolves with the running service, or
@@ -24,7 +35,8 @@ export interface RunServiceOptions {
  * @example
  * await runService(() => createSemanticService(readConfig(SPEC)));
  */
-export async function runService(build: () => Service | Promise<Service>, options: RunServiceOptions = {}): Promise<Service | undefined> {
+export async function runService(build: (flags: ServiceFlags) => Service | Promise<Service>, options: RunServiceOptions = {}): Promise<Service | undefined> {
+  if (options.stdout === undefined) ignoreBrokenPipe(process.stdout);
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const exit = options.exit ?? ((code: number) => process.exit(code));
@@ -36,7 +48,10 @@ export async function runService(build: () => Service | Promise<Service>, option
   }
   let service: Service;
   try {
-    service = await build();
+    const flags = options.flags === undefined
+      ? {}
+      : (parseArgs({ args: [...argv], options: { ...options.flags, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }).values as ServiceFlags);
+    service = await build(flags);
   } catch (error) {
     stderr.write(`${startFailure(error)}\n`);
     exit(2);
@@ -69,12 +84,17 @@ export async function runService(build: () => Service | Promise<Service>, option
 }
 
 function startFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
+    // A usage mistake, not a crash: one line, no stack.
+    return `Cannot start: ${parseArgsSummary((error as Error).message)}: run with --help for usage`;
+  }
   if (isAirlockError(error)) {
     return [`Cannot start: ${error.message}`, ...error.details.map((d) => `  ${d}`)].join('\n');
   }
-  const code = (error as NodeJS.ErrnoException)?.code;
   if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
     return `Cannot start: ${(error as Error).message}: choose another address or port`;
   }
   return `Cannot start: ${(error as Error)?.stack ?? String(error)}`;
 }
+

@@ -6,6 +6,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '../log.ts';
 import type { Logger } from '../log.ts';
+import { accessLogEnabled, logAccess } from './access-log.ts';
+import { answerClientError } from './client-error.ts';
 import { checkListenHost } from './loopback.ts';
 import { handleRequest, SERVER_ERROR_LOGGER } from './pipeline.ts';
 import type { BodyCheck } from './pipeline.ts';
@@ -44,6 +46,8 @@ export interface ServiceOptions {
   timeouts?: { headersMs?: number; requestMs?: number; checkIntervalMs?: number; drainMs?: number };
   /** Current time in milliseconds; Date.now by default (tests inject a clock). */
   now?: () => number;
+  /** One JSON line per request on `<name>.access`; by default on unless AIRLOCK_ACCESS_LOG=0 in `env`. */
+  accessLog?: boolean;
   /** Runs after the last connection closed: close databases here. */
   onClose?: () => void | Promise<void>;
 }
@@ -94,6 +98,7 @@ export function createService(options: ServiceOptions): Service {
   let closing: Promise<void> | undefined;
   const serverErrorLog = log.child(SERVER_ERROR_LOGGER);
   const internalLog = log.child(`${options.name}.internal`);
+  const accessLog = options.accessLog ?? accessLogEnabled(env) ? log.child(`${options.name}.access`) : undefined;
 
   for (const [listener, listenerOptions] of Object.entries(listeners)) {
     const router = createRouter(options.routes.filter((r) => (r.listener ?? MAIN_LISTENER) === listener));
@@ -103,6 +108,7 @@ export function createService(options: ServiceOptions): Service {
       connectionsCheckingInterval: options.timeouts?.checkIntervalMs ?? 1_000,
     });
     server.on('request', (request, response) => {
+      if (accessLog) logAccess(request, response, accessLog);
       void handleRequest(request, response, {
         listener,
         router,
@@ -116,13 +122,8 @@ export function createService(options: ServiceOptions): Service {
         now: options.now ?? Date.now,
       });
     });
-    server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-      // Malformed requests and timeouts: answer when the socket still can, never crash.
-      if (socket.writable && error.code !== 'ECONNRESET') {
-        const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
-        socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
-      } else socket.destroy();
-    });
+    // Malformed requests, oversized headers and timeouts: a problem body when the socket still can, never a crash.
+    server.on('clientError', answerClientError);
     servers.set(listener, server);
   }
 

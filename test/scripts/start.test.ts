@@ -1,0 +1,43 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from '../kernel/fixtures/store-fixtures.ts';
+
+const START = fileURLToPath(new URL('../../scripts/start.ts', import.meta.url));
+
+test('npm start prints the URLs the services bound, and builds its curl lines from them when *_LISTEN moves them', async (t) => {
+  const dir = tempDir(t);
+  const env = { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir, AIRLOCK_ACCESS_LOG: '0', SEMANTIC_LISTEN: '127.0.0.1:0', GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0', GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0' };
+  const child = spawn(process.execPath, [START], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  t.after(() => child.kill('SIGKILL'));
+  child.stderr.resume();
+  const lines: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not finish starting:\n${lines.join('\n')}`)), 30_000);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      if (line === 'Ctrl-C stops everything.') {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  const urls = lines.flatMap((line) => (line.startsWith('{') ? [(JSON.parse(line) as { url: string }).url] : []));
+  assert.equal(urls.length, 3);
+  const text = lines.join('\n');
+  for (const url of urls) {
+    assert.doesNotMatch(url, /:(18010|18011|18020)$/);
+    assert.ok(text.includes(`: ${url}`), `the summary lists ${url}`);
+  }
+  const curl = lines.filter((line) => line.trim().startsWith('curl'));
+  assert.ok(curl.length > 5);
+  for (const line of curl) {
+    assert.doesNotMatch(line, /127\.0\.0\.1:(18010|18011|18020)\b/, line);
+    assert.ok(urls.some((url) => line.includes(url)), line);
+  }
+  child.kill('SIGINT');
+  assert.equal(await exited, 0);
+});
