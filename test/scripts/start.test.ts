@@ -2,14 +2,22 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../kernel/fixtures/store-fixtures.ts';
 
 const START = fileURLToPath(new URL('../../scripts/start.ts', import.meta.url));
+const CONTRACT = JSON.parse(readFileSync(new URL('../../configs/stack-contract.json', import.meta.url), 'utf8')) as {
+  services: { executables: { listeners: { env: string; port: number }[] }[] }[];
+};
+const LISTENERS = CONTRACT.services.flatMap((s) => s.executables.flatMap((e) => e.listeners));
+const DEFAULT_PORT = new RegExp(`127\\.0\\.0\\.1:(${LISTENERS.map((l) => l.port).join('|')})\\b`);
 
 test('npm start prints the URLs the services bound, and builds its curl lines from them when *_LISTEN moves them', async (t) => {
   const dir = tempDir(t);
-  const env = { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir, AIRLOCK_ACCESS_LOG: '0', SEMANTIC_LISTEN: '127.0.0.1:0', GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0', GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0' };
+  // Every listener of the stack contract moved to a free port: none may answer on its default.
+  const moved = Object.fromEntries(LISTENERS.map((l) => [l.env, '127.0.0.1:0']));
+  const env = { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir, AIRLOCK_ACCESS_LOG: '0', ...moved };
   const child = spawn(process.execPath, [START], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   t.after(() => child.kill('SIGKILL'));
@@ -26,16 +34,16 @@ test('npm start prints the URLs the services bound, and builds its curl lines fr
     });
   });
   const urls = lines.flatMap((line) => (line.startsWith('{') ? [(JSON.parse(line) as { url: string }).url] : []));
-  assert.equal(urls.length, 3);
+  assert.equal(urls.length, LISTENERS.length);
   const text = lines.join('\n');
   for (const url of urls) {
-    assert.doesNotMatch(url, /:(18010|18011|18020)$/);
+    assert.doesNotMatch(url, DEFAULT_PORT);
     assert.ok(text.includes(`: ${url}`), `the summary lists ${url}`);
   }
   const curl = lines.filter((line) => line.trim().startsWith('curl'));
   assert.ok(curl.length > 5);
   for (const line of curl) {
-    assert.doesNotMatch(line, /127\.0\.0\.1:(18010|18011|18020)\b/, line);
+    assert.doesNotMatch(line, DEFAULT_PORT, line);
     assert.ok(urls.some((url) => line.includes(url)), line);
   }
   child.kill('SIGINT');
