@@ -49,7 +49,7 @@ test('build() bundles executables with a shebang and source map, and is reproduc
     assert.ok(text.startsWith('#!/usr/bin/env node\n'));
     assert.match(text, /\/\/# sourceMappingURL=demo-api\.mjs\.map/);
     assert.equal(statSync(bundle).mode & 0o111, 0o111, 'executable bit');
-    assert.deepEqual(first.files.map((f: { path: string }) => f.path), ['bin/demo-api.mjs', 'bin/demo-api.mjs.map']);
+    assert.deepEqual(first.files.map((f: { path: string }) => f.path), ['bin/airlock.mjs', 'bin/demo-api.mjs', 'bin/demo-api.mjs.map']);
     assert.equal(first.version, '0.0.0+unknown');
     assert.match(execFileSync(process.execPath, [bundle], { encoding: 'utf8' }), /^hello /);
     const second = await build({ root, outdir: join(root, 'dist') });
