@@ -16,7 +16,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync 
 import { basename, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
-import { airlockSource, bundleBodies, commandSummaries } from './delivery/airlock-bundle.ts';
+import { airlockSource, bundleBodies, commandSummaries, seaParts } from './delivery/airlock-bundle.ts';
 import { builtinsAsGlobals, prologueSource } from './delivery/prologue.ts';
 import { verifyNode } from './delivery/toolchain.ts';
 import { listEntries as listEntriesIn } from './scripts/_bundle-entries.ts';
@@ -58,6 +58,7 @@ export async function build({ outdir = join(ROOT, 'dist'), root = ROOT } = {}) {
   const entries = listEntries(root);
   const { version, revision } = versionTruth(root);
   const define = { AIRLOCK_BUILD_VERSION: JSON.stringify(version) };
+  let inputs = [];
   if (entries.length > 0) {
     const result = await esbuild.build({
       absWorkingDir: root,
@@ -84,6 +85,8 @@ export async function build({ outdir = join(ROOT, 'dist'), root = ROOT } = {}) {
       throw new Error(`Bundles may import only node: built-ins; found:\n${foreign.map((f) => `  ${f.output} imports "${f.path}"`).join('\n')}`);
     }
     for (const { name } of entries) chmodSync(join(binDir, `${name}.mjs`), 0o755);
+    // Source files bundled (built-ins excluded: they are namespaced), for the release's SBOM.
+    inputs = Object.keys(result.metafile.inputs).filter((path) => !path.includes(':')).sort();
     const bodies = await bundleBodies(root, entries, define);
     const summaries = await commandSummaries(binDir, entries.map((e) => e.name));
     const commands = entries.map(({ name }) => ({ name, summary: summaries.get(name) ?? '', body: bodies.get(name) ?? '' }));
@@ -96,7 +99,7 @@ export async function build({ outdir = join(ROOT, 'dist'), root = ROOT } = {}) {
   });
   const metadata = { name: 'airlock', version, revision, entries: entries.map((e) => ({ name: e.name, source: relative(root, e.source) })), files };
   writeFileSync(join(outdir, 'package-metadata.json'), `${JSON.stringify(metadata, null, 2)}\n`);
-  return metadata;
+  return { ...metadata, inputs };
 }
 
 /** Thrown for a usage mistake (exit 2), e.g. an unknown --only name. */
@@ -116,11 +119,26 @@ export function buildSea({ outdir = join(ROOT, 'dist'), names, pinFile } = {}) {
   mkdirSync(seaDir, { recursive: true });
   const made = [];
   for (const name of names ?? ['airlock']) {
-    const configPath = join(seaDir, `${name}.sea.json`);
-    const config = { main: join(binDir, `${name}.mjs`), mainFormat: 'module', output: join(seaDir, name), disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false };
+    const work = join(seaDir, `${name}.work`);
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(work);
+    let main = join(binDir, `${name}.mjs`);
+    const assets = {};
+    if (name === 'airlock') {
+      // The dispatcher is the main script; each command is an asset read only when it runs.
+      const parts = seaParts(readFileSync(main, 'utf8'));
+      main = join(work, 'airlock-main.mjs');
+      writeFileSync(main, parts.main);
+      for (const [command, body] of parts.bodies) {
+        assets[command] = join(work, `${command}.js`);
+        writeFileSync(assets[command], body);
+      }
+    }
+    const configPath = join(work, 'sea.json');
+    const config = { main, mainFormat: 'module', output: join(seaDir, name), disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false, assets };
     writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
     execFileSync(process.execPath, ['--build-sea', configPath], { stdio: ['ignore', 'ignore', 'inherit'] });
-    rmSync(configPath);
+    rmSync(work, { recursive: true, force: true });
     made.push(join(seaDir, name));
   }
   return made;

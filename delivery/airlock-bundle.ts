@@ -1,6 +1,8 @@
 // dist/bin/airlock.mjs: every command in one file. Each command is bundled on its own (no
-// imports left: see prologue.ts) and kept as a string; only the one that runs is compiled, with
-// `new AsyncFunction`, so a start costs a string scan of the others, not their evaluation.
+// imports left: see prologue.ts) and stored as text in one block comment at the end of the file,
+// which the parser skips at memchr speed; the dispatcher reads only the chosen command's bytes
+// back from its own file and compiles them with `new AsyncFunction`. In the standalone binary
+// the same texts are SEA assets (seaParts), so the others are never even read.
 // The command is the link name (`ln -s airlock semantic-api`) or the first argument.
 
 import { execFile } from 'node:child_process';
@@ -94,21 +96,63 @@ export function summaryOf(help: string): string {
   return lines.slice(1).find((line) => line.trim() !== '')?.trim() ?? '';
 }
 
+/** Where the bodies start; a body's `*` + `/` is stored as `*`, NUL, `/` so the comment stays one. */
+export const BODIES_MARKER = '\n/*AIRLOCK-BODIES\n';
+const COMMENT_END = '*/';
+const ESCAPED_END = '*\u0000/';
+
+interface TableRow {
+  summary: string;
+  /** Bytes after BODIES_MARKER where the escaped body starts, and its length in bytes. */
+  offset: number;
+  length: number;
+}
+
 /** The source of airlock.mjs. */
 export function airlockSource(commands: readonly EmbeddedCommand[], version: string): string {
-  const table = commands.map((c) => `  ${JSON.stringify(c.name)}: { summary: ${JSON.stringify(c.summary)}, body: ${JSON.stringify(c.body)} },`).join('\n');
-  return `#!/usr/bin/env node\n${prologueSource()}\nconst VERSION = ${JSON.stringify(version)};\nconst COMMANDS = {\n${table}\n};\n${DISPATCH}`;
+  const table: Record<string, TableRow> = {};
+  const stored: string[] = [];
+  let offset = 0;
+  for (const c of commands) {
+    if (c.body.includes('\u0000')) throw new Error(`airlock: the command "${c.name}" holds a NUL character, which its storage escape uses: remove it`);
+    const text = c.body.replaceAll(COMMENT_END, ESCAPED_END);
+    const length = Buffer.byteLength(text);
+    table[c.name] = { summary: c.summary, offset, length };
+    stored.push(text);
+    offset += length;
+  }
+  return `#!/usr/bin/env node\n${prologueSource()}\nconst VERSION = ${JSON.stringify(version)};\nconst MARKER = ${JSON.stringify(BODIES_MARKER)};\nconst COMMANDS = ${JSON.stringify(table)};\n${DISPATCH}${BODIES_MARKER}${stored.join('')}${COMMENT_END}\n`;
+}
+
+/** airlock.mjs split for a SEA: the dispatcher alone as main, and each command's body as an asset. */
+export function seaParts(source: string): { main: string; bodies: Map<string, string> } {
+  const at = source.indexOf(BODIES_MARKER);
+  const row = /^const COMMANDS = (.*);$/m.exec(source);
+  if (at < 0 || !row) throw new Error('Not an airlock.mjs made by this build: no command table or bodies');
+  const table = JSON.parse(row[1] as string) as Record<string, TableRow>;
+  const block = Buffer.from(source.slice(at + BODIES_MARKER.length));
+  const bodies = new Map(Object.entries(table).map(([name, { offset, length }]) => [name, block.toString('utf8', offset, offset + length).replaceAll(ESCAPED_END, COMMENT_END)]));
+  return { main: `${source.slice(0, at)}\n`, bodies };
 }
 
 // Kept as plain JavaScript: it is the start of airlock.mjs.
 const DISPATCH = String.raw`
 const { basename, dirname, join } = process.getBuiltinModule('node:path');
-const { realpathSync } = process.getBuiltinModule('node:fs');
+const { readFileSync, realpathSync } = process.getBuiltinModule('node:fs');
 const { fileURLToPath, pathToFileURL } = process.getBuiltinModule('node:url');
-const isSea = process.getBuiltinModule('node:sea')?.isSea() === true;
+const sea = process.getBuiltinModule('node:sea');
+const isSea = sea?.isSea() === true;
 // Installed as <root>/bin/airlock (binary) or <root>/dist/bin/airlock.mjs: the root is two folders up.
 const self = realpathSync(isSea ? process.execPath : fileURLToPath(import.meta.url));
 const invokedAs = basename(isSea ? process.argv0 : String(process.argv[1] ?? '')).replace(/\.mjs$/, '');
+// Only the chosen command's bytes are read: a SEA asset, or a slice of this file's last comment.
+const loadBody = (name) => {
+  if (isSea) return sea.getAsset(name, 'utf8');
+  const file = readFileSync(self);
+  const start = file.indexOf(MARKER) + Buffer.byteLength(MARKER);
+  const { offset, length } = COMMANDS[name];
+  return file.toString('utf8', start + offset, start + offset + length).replaceAll('*\0/', '*/');
+};
 const has = (name) => typeof name === 'string' && Object.hasOwn(COMMANDS, name);
 const linked = has(invokedAs);
 const name = linked ? invokedAs : process.argv[2];
@@ -133,6 +177,6 @@ if (name === '--help' || name === '-h' || name === 'help') {
   process.argv = [process.argv[0], filename, ...args];
   const meta = { main: true, filename, dirname: dirname(filename), url: pathToFileURL(filename).href };
   const AsyncFunction = (async () => {}).constructor;
-  await new AsyncFunction('__airlock_meta', COMMANDS[name].body)(meta);
+  await new AsyncFunction('__airlock_meta', loadBody(name))(meta);
 }
 `;
