@@ -142,7 +142,7 @@ const { readFileSync, realpathSync } = process.getBuiltinModule('node:fs');
 const { fileURLToPath, pathToFileURL } = process.getBuiltinModule('node:url');
 const sea = process.getBuiltinModule('node:sea');
 const isSea = sea?.isSea() === true;
-// Installed as <root>/bin/airlock (binary) or <root>/dist/bin/airlock.mjs: the root is two folders up.
+// Installed as <root>/bin/airlock (binary) or <root>/dist/bin/airlock.mjs beside the bundles.
 const self = realpathSync(isSea ? process.execPath : fileURLToPath(import.meta.url));
 const invokedAs = basename(isSea ? process.argv0 : String(process.argv[1] ?? '')).replace(/\.mjs$/, '');
 // Only the chosen command's bytes are read: a SEA asset, or a slice of this file's last comment.
@@ -173,7 +173,8 @@ if (name === '--help' || name === '-h' || name === 'help') {
   process.stderr.write(name === undefined ? usage() : 'airlock: unknown command "' + name + '"; run "airlock --help" for the list\n');
   process.exitCode = 2;
 } else {
-  const filename = join(dirname(dirname(self)), 'dist', 'bin', name + '.mjs');
+  // The command sees the import.meta its own bundle would: <root>/dist/bin/<name>.mjs.
+  const filename = join(isSea ? join(dirname(dirname(self)), 'dist', 'bin') : dirname(self), name + '.mjs');
   process.argv = [process.argv[0], filename, ...args];
   const meta = { main: true, filename, dirname: dirname(filename), url: pathToFileURL(filename).href };
   const AsyncFunction = (async () => {}).constructor;
