@@ -93,21 +93,21 @@ changed=0 unchanged=0
 declare -a written=()
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-# put SOURCE TARGET MODE: copies SOURCE unless TARGET has its bytes and mode.
+# put SOURCE TARGET MODE: copies SOURCE unless TARGET has its bytes and mode (then nothing is
+# touched, not even the folder).
 put() {
   local target=$2 tmp
+  written+=("$target")
+  if [ -f "$target" ] && [ ! -L "$target" ] && [ "$(stat -c %a "$target")" = "${3#0}" ] && cmp -s "$1" "$target"; then
+    unchanged=$((unchanged + 1))
+    return
+  fi
   mkdir -p "$(dirname "$target")"
   tmp=$(mktemp "$(dirname "$target")/.airlock.XXXXXX")
   cat "$1" >"$tmp"
   chmod "$3" "$tmp"
-  written+=("$target")
-  if [ -f "$target" ] && [ ! -L "$target" ] && [ "$(stat -c %a "$target")" = "${3#0}" ] && cmp -s "$tmp" "$target"; then
-    rm -f "$tmp"
-    unchanged=$((unchanged + 1))
-  else
-    mv -f "$tmp" "$target"
-    changed=$((changed + 1))
-  fi
+  mv -f "$tmp" "$target"
+  changed=$((changed + 1))
 }
 
 # 2. The release's files.
@@ -115,7 +115,6 @@ while IFS= read -r path; do
   case $path in systemd/*|install.sh) continue ;; esac
   mode=0644
   [ -x "$path" ] && mode=0755
-  mkdir -p "$prefix/$(dirname "$path")"
   put "$path" "$prefix/$path" "$mode"
 done < <(printf '%s\n' "$listed")
 put SHA256SUMS "$prefix/SHA256SUMS" 0644
@@ -144,11 +143,10 @@ for user in "${service_users[@]}"; do
     chmod 0750 "$dir"
     changed=$((changed + 1))
   fi
-  if [ "$users" = 1 ] && getent passwd "$user" >/dev/null 2>&1 && [ "$(stat -c %U "$dir")" != "$user" ]; then chown "$user:$user" "$dir"; changed=$((changed + 1)); fi
+  if [ "$users" = 1 ] && id -u "$user" >/dev/null 2>&1 && [ "$(stat -c %U "$dir")" != "$user" ]; then chown "$user:$user" "$dir"; changed=$((changed + 1)); fi
 done
 
 # 5. The units, with this install's paths.
-mkdir -p "$unit_dir"
 for unit in systemd/*; do
   sed -e "s|@AIRLOCK_PREFIX@|$prefix|g" -e "s|@AIRLOCK_DATA_DIR@|$data_dir|g" "$unit" >"$scratch/unit"
   put "$scratch/unit" "$unit_dir/$(basename "$unit")" 0644

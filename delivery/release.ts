@@ -5,7 +5,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
@@ -85,6 +85,8 @@ export async function release(options: { root?: string; outdir?: string } = {}):
     ...files.map((f) => ({ path: `${base}/${f.path}`, bytes: f.bytes, mode: f.mode })),
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
   const archive = join(outdir, 'release', `${base}.tar.gz`);
+  // One archive in the folder: the one of this commit.
+  rmSync(dirname(archive), { recursive: true, force: true });
   mkdirSync(dirname(archive), { recursive: true });
   writeFileSync(archive, tarGzip(entries, mtime));
   return { archive, files, version: metadata.version };
