@@ -9,6 +9,14 @@ export interface UnitPaths {
   prefix: string;
   /** Parent of the per-service data directories (<dataDir>/<service>). */
   dataDir: string;
+  /** ExecStart before the arguments, `{name}` standing for the bundle (default: `<prefix>/bin/airlock {name}`). */
+  exec?: string;
+  /**
+   * One data directory and one user (`airlock`) for every service, for installs whose
+   * airlock.env sets AIRLOCK_DATA_DIR itself (install_memory.sh): an EnvironmentFile= value
+   * overrides Environment=, so a per-service directory could not be enforced there.
+   */
+  sharedDataDir?: boolean;
 }
 
 export interface GeneratedUnit {
@@ -36,7 +44,6 @@ export function serviceUser(service: string): string {
 const SANDBOX = [
   'NoNewPrivileges=yes',
   'ProtectSystem=strict',
-  'ProtectHome=yes',
   'PrivateTmp=yes',
   'PrivateDevices=yes',
   'PrivateUsers=yes',
@@ -80,7 +87,7 @@ export function generateUnits(stackContract: unknown, governanceManifest: unknow
     const usesHttp = manifests.get(service.service)?.dependencies.some((d) => d.kind === 'http') ?? false;
     for (const executable of service.executables) {
       const networked = usesHttp || executable.listeners.length > 0;
-      const exec = [`${paths.prefix}/bin/airlock`, executable.name, ...(executable.args ?? [])].join(' ');
+      const exec = [execFor(executable.name, paths), ...(executable.args ?? [])].join(' ');
       units.push({
         file: `${unitName(executable)}.service`,
         text: serviceUnit(service.service, `${executable.name} (${executable.role})`, exec, networked, paths, ['Type=simple', 'Restart=on-failure', 'RestartSec=2s', 'KillSignal=SIGTERM', 'TimeoutStopSec=20s']),
@@ -92,8 +99,10 @@ export function generateUnits(stackContract: unknown, governanceManifest: unknow
 }
 
 function serviceUnit(service: string, what: string, exec: string, networked: boolean, paths: UnitPaths, kind: string[]): string {
-  const user = serviceUser(service);
-  const data = `${paths.dataDir}/${service}`;
+  const user = paths.sharedDataDir ? 'airlock' : serviceUser(service);
+  const data = paths.sharedDataDir ? paths.dataDir : `${paths.dataDir}/${service}`;
+  // A Node outside the install (a checkout under /root or /home) must stay readable.
+  const home = /^\/(root|home)(\/|$)/.test(exec) ? 'ProtectHome=read-only' : 'ProtectHome=yes';
   return [
     `# Generated from configs/stack-contract.json (src/${service}/manifest.ts) by npm run release;`,
     '# install.sh writes it. Regenerate rather than edit.',
@@ -106,11 +115,12 @@ function serviceUnit(service: string, what: string, exec: string, networked: boo
     `User=${user}`,
     `Group=${user}`,
     `EnvironmentFile=-${paths.prefix}/etc/airlock.env`,
-    `Environment=AIRLOCK_DATA_DIR=${data}`,
+    ...(paths.sharedDataDir ? [] : [`Environment=AIRLOCK_DATA_DIR=${data}`]),
     `WorkingDirectory=${data}`,
     `ExecStart=${exec}`,
     `ReadWritePaths=${data}`,
     `RestrictAddressFamilies=${networked ? 'AF_INET AF_INET6' : 'AF_UNIX'}`,
+    home,
     ...SANDBOX,
     '',
     '[Install]',
@@ -152,13 +162,17 @@ function healthcheckUnits(service: string, check: ContractHealthcheck, paths: Un
 }
 
 /** The probe as an ExecStart: an http URL goes to `airlock healthcheck`, `node dist/bin/X.mjs` to `airlock X`. */
+/** How a unit starts the command `name`. */
+function execFor(name: string, paths: UnitPaths): string {
+  return (paths.exec ?? `${paths.prefix}/bin/airlock {name}`).replaceAll('{name}', name);
+}
+
 export function probeCommand(check: ContractHealthcheck, paths: UnitPaths): string {
-  const airlock = `${paths.prefix}/bin/airlock`;
   const probe = check.probe.trim().replace(/^curl( -[a-zA-Z]+)* (?=https?:)/, '');
   if (/^https?:\/\//.test(probe)) {
-    return [airlock, 'healthcheck', '--url', probe, '--timeout', String(check.timeoutSeconds ?? 10), '--retries', String(check.retries ?? 0)].join(' ');
+    return [execFor('healthcheck', paths), '--url', probe, '--timeout', String(check.timeoutSeconds ?? 10), '--retries', String(check.retries ?? 0)].join(' ');
   }
   const bundle = /^node dist\/bin\/([A-Za-z0-9_-]+)\.mjs(.*)$/.exec(probe);
-  if (bundle) return `${airlock} ${bundle[1]}${bundle[2]}`;
+  if (bundle) return `${execFor(bundle[1] as string, paths)}${bundle[2]}`;
   return `/bin/sh -c ${JSON.stringify(probe)}`;
 }

@@ -150,7 +150,10 @@ test('install_memory.sh installs bundles, contracts, configuration and units, an
   }
   const unit = readFileSync(join(prefix, 'systemd', 'airlock-governance-api-control-api.service'), 'utf8');
   assert.match(unit, new RegExp(`^ExecStart=${process.execPath} ${prefix}/dist/bin/governance-api\\.mjs --role control-api$`, 'm'));
-  assert.match(unit, new RegExp(`^EnvironmentFile=${prefix}/etc/airlock\\.env$`, 'm'));
+  assert.match(unit, new RegExp(`^EnvironmentFile=-${prefix}/etc/airlock\\.env$`, 'm'));
+  for (const hardening of ['User=airlock', 'NoNewPrivileges=yes', 'ProtectSystem=strict', `ReadWritePaths=${prefix}/var`, 'IPAddressDeny=any', 'CapabilityBoundingSet=']) {
+    assert.ok(unit.split('\n').includes(hardening), `the unit lacks ${hardening}`);
+  }
   const state = JSON.parse(readFileSync(join(prefix, 'install-state.json'), 'utf8'));
   assert.deepEqual([state.current.version, state.rollback], [JSON.parse(readFileSync(join(OUTDIR, 'package-metadata.json'), 'utf8')).version, []]);
 
@@ -166,12 +169,16 @@ test('install_memory.sh --enable copies the units and enables them through syste
   const prefix = tempDir(t);
   const fake = tempDir(t);
   writeFileSync(join(fake, 'systemctl'), `#!/usr/bin/env bash\necho "$*" >> ${join(fake, 'calls')}\n`);
-  chmodSync(join(fake, 'systemctl'), 0o755);
+  // Stand-ins, so the test records the user the units need instead of adding it to this host.
+  writeFileSync(join(fake, 'getent'), '#!/usr/bin/env bash\nexit 2\n');
+  writeFileSync(join(fake, 'useradd'), `#!/usr/bin/env bash\necho "useradd \${@: -1}" >> ${join(fake, 'calls')}\n`);
+  for (const stub of ['systemctl', 'getent', 'useradd']) chmodSync(join(fake, stub), 0o755);
   const units = join(tempDir(t), 'units');
   const result = await bash('install_memory.sh', ['--prefix', prefix, '--from', ROOT, '--dist', OUTDIR, '--node', process.execPath, '--enable', '--unit-dir', units], { PATH: `${fake}:${PATH}` });
   assert.equal(result.code, 0, result.stderr);
   assert.deepEqual(readdirSync(units).sort(), ['airlock-governance-api-control-api.service', 'airlock-governance-api-platform-api.service', 'airlock-semantic-api.service', 'airlock-semantic-worker.service']);
   assert.deepEqual(readFileSync(join(fake, 'calls'), 'utf8').trim().split('\n'), [
+    'useradd airlock',
     'daemon-reload',
     'enable --now airlock-governance-api-platform-api.service airlock-governance-api-control-api.service airlock-semantic-api.service airlock-semantic-worker.service',
   ]);
