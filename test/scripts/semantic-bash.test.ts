@@ -361,12 +361,12 @@ function seed000Checkout(t: TestContext): string {
   }
   const registry = JSON.parse(readFileSync(join(ROOT, 'contracts', 'qa_feature_registry_v1.json'), 'utf8'));
   for (const file of new Set<string>(registry.features.flatMap((f: { tests: { file: string }[] }) => f.tests.map((test) => test.file)))) copyFile(file);
-  for (const path of ['docs/semantic.md', 'docs/commands.md', 'contracts/governance/memory_runtime_claims_v1.json']) copyFile(path);
+  for (const path of ['docs/semantic.md', 'docs/commands.md', 'contracts/governance/memory_runtime_claims_v1.json', 'toolchain/node-sha256.json']) copyFile(path);
   cpSync(join(ROOT, 'src', 'semantic'), join(copy, 'src', 'semantic'), { recursive: true });
   const commands = readFileSync(join(ROOT, 'docs', 'commands.md'), 'utf8');
   for (const command of listCommands(ROOT).filter((c) => commands.includes(`\`${c.name}`) && !existsSync(join(copy, c.source)))) write(command.source, '');
   // What docs/commands.md links to, as stubs: their content belongs to other issues.
-  for (const path of ['docs/governance.md', 'docs/sweep.md', 'src/kernel/schema/SUPPORT.md']) write(path, '# stub\n');
+  for (const path of ['docs/governance.md', 'docs/sweep.md', 'docs/delivery.md', 'src/kernel/schema/SUPPORT.md']) write(path, '# stub\n');
   write('README.md', `# Airlock (fixture)\n${README_FILE_SURFACES}`);
   return copy;
 }
