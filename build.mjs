@@ -145,7 +145,13 @@ export function buildSea({ outdir = join(ROOT, 'dist'), names, pinFile } = {}) {
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { sea: { type: 'boolean' }, only: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } });
+  let values;
+  try {
+    ({ values } = parseArgs({ options: { sea: { type: 'boolean' }, only: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (error) {
+    process.stderr.write(`build: ${error.message}; run node build.mjs --help\n`);
+    process.exit(2);
+  }
   if (values.help) {
     process.stdout.write('Usage: node build.mjs [--sea [--only NAME]...]\n\nBundles dist/bin/<name>.mjs for every service and verifier and dist/bin/airlock.mjs holding them all;\n--sea also makes the standalone binary dist/sea/airlock (--only NAME: dist/sea/NAME instead).\nRefuses a Node binary that does not match toolchain/node-sha256.json.\nExit codes: 0 built, 1 build failed, 2 usage error (e.g. --only names no bundle)\n');
   } else {

@@ -121,7 +121,10 @@ export function airlockSource(commands: readonly EmbeddedCommand[], version: str
     stored.push(text);
     offset += length;
   }
-  return `#!/usr/bin/env node\n${prologueSource()}\nconst VERSION = ${JSON.stringify(version)};\nconst MARKER = ${JSON.stringify(BODIES_MARKER)};\nconst COMMANDS = ${JSON.stringify(table)};\n${DISPATCH}${BODIES_MARKER}${stored.join('')}${COMMENT_END}\n`;
+  // The byte where the bodies start, written fixed-width so that writing it moves nothing.
+  const head = (start: number) => `#!/usr/bin/env node\n${prologueSource()}\nconst VERSION = ${JSON.stringify(version)};\nconst BODIES_AT = ${String(start).padStart(12, ' ')};\nconst COMMANDS = ${JSON.stringify(table)};\n${DISPATCH}${BODIES_MARKER}`;
+  const start = Buffer.byteLength(head(0));
+  return `${head(start)}${stored.join('')}${COMMENT_END}\n`;
 }
 
 /** airlock.mjs split for a SEA: the dispatcher alone as main, and each command's body as an asset. */
@@ -138,20 +141,25 @@ export function seaParts(source: string): { main: string; bodies: Map<string, st
 // Kept as plain JavaScript: it is the start of airlock.mjs.
 const DISPATCH = String.raw`
 const { basename, dirname, join } = process.getBuiltinModule('node:path');
-const { readFileSync, realpathSync } = process.getBuiltinModule('node:fs');
+const { closeSync, openSync, readSync, realpathSync } = process.getBuiltinModule('node:fs');
 const { fileURLToPath, pathToFileURL } = process.getBuiltinModule('node:url');
 const sea = process.getBuiltinModule('node:sea');
 const isSea = sea?.isSea() === true;
 // Installed as <root>/bin/airlock (binary) or <root>/dist/bin/airlock.mjs beside the bundles.
 const self = realpathSync(isSea ? process.execPath : fileURLToPath(import.meta.url));
 const invokedAs = basename(isSea ? process.argv0 : String(process.argv[1] ?? '')).replace(/\.mjs$/, '');
-// Only the chosen command's bytes are read: a SEA asset, or a slice of this file's last comment.
+// Only the chosen command's bytes are read: a SEA asset, or BODIES_AT + offset of this file.
 const loadBody = (name) => {
   if (isSea) return sea.getAsset(name, 'utf8');
-  const file = readFileSync(self);
-  const start = file.indexOf(MARKER) + Buffer.byteLength(MARKER);
   const { offset, length } = COMMANDS[name];
-  return file.toString('utf8', start + offset, start + offset + length).replaceAll('*\0/', '*/');
+  const bytes = Buffer.alloc(length);
+  const fd = openSync(self, 'r');
+  try {
+    for (let done = 0; done < length;) done += readSync(fd, bytes, done, length - done, BODIES_AT + offset + done) || length;
+  } finally {
+    closeSync(fd);
+  }
+  return bytes.toString('utf8').replaceAll('*\0/', '*/');
 };
 const has = (name) => typeof name === 'string' && Object.hasOwn(COMMANDS, name);
 const linked = has(invokedAs);

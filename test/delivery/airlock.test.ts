@@ -16,7 +16,7 @@ if (process.argv.includes('--help')) {
   new DatabaseSync(':memory:').close();
   process.emitWarning('something to know');
   process.emitWarning('an experiment', 'ExperimentalWarning');
-  process.stdout.write(JSON.stringify({ argv: process.argv.slice(2), dirname: import.meta.dirname, main: import.meta.main }) + '\\n');
+  process.stdout.write(JSON.stringify({ argv: process.argv.slice(2), dirname: import.meta.dirname, main: import.meta.main, text: '/* kept */' }) + '\\n');
 }
 `;
 // Evaluating it at all prints a line: a run of another command must not show it.
@@ -54,7 +54,7 @@ test('airlock <command> runs only that command, with its arguments and the bundl
   const { code, stdout, stderr } = run(AIRLOCK, ['demo-api', 'a', '--b']);
   assert.equal(code, 0, stderr);
   assert.doesNotMatch(stderr, /noisy evaluated/);
-  assert.deepEqual(JSON.parse(stdout), { argv: ['a', '--b'], dirname: join(root, 'dist', 'bin'), main: true });
+  assert.deepEqual(JSON.parse(stdout), { argv: ['a', '--b'], dirname: join(root, 'dist', 'bin'), main: true, text: '/* kept */' });
   const noisy = run(AIRLOCK, ['noisy']);
   assert.equal(noisy.stderr, 'noisy evaluated\n', 'a command with exports of its own embeds and runs');
 });
