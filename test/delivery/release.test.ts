@@ -28,8 +28,8 @@ const stubs = join(work, 'stubs');
 mkdirSync(stubs);
 writeFileSync(join(stubs, 'useradd'), `#!/bin/sh\nfor last; do :; done\necho "$*" >> ${stubs}/useradd.log\ntouch ${stubs}/user-$last\n`);
 writeFileSync(join(stubs, 'getent'), `#!/bin/sh\n[ -e ${stubs}/user-$2 ] && echo "$2:x:999:999::/nonexistent:/usr/sbin/nologin"\n`);
-chmodSync(join(stubs, 'useradd'), 0o755);
-chmodSync(join(stubs, 'getent'), 0o755);
+writeFileSync(join(stubs, 'systemctl'), `#!/bin/sh\necho "$*" >> ${stubs}/systemctl.log\n`);
+for (const stub of ['useradd', 'getent', 'systemctl']) chmodSync(join(stubs, stub), 0o755);
 
 function install(args: string[]) {
   const result = spawnSync('bash', [join(REL, 'install.sh'), ...args], { encoding: 'utf8', env: { PATH: `${stubs}:${process.env['PATH'] ?? ''}` } });
@@ -109,6 +109,16 @@ test('install.sh verifies, installs, creates a user per service and writes units
   assert.match(second.stdout, /^install\.sh: 0 changed, \d+ unchanged/);
   const after = execFileSync('find', [prefix, units, '-printf', '%p %s %T@ %m\n'], { encoding: 'utf8' });
   assert.deepEqual(after.split('\n').filter((line) => !before.includes(line)), [], 'not a file or folder touched');
+});
+
+test('install.sh --enable reloads systemd and enables every service unit, changing no file', () => {
+  const prefix = join(work, 'opt');
+  const result = install(['--prefix', prefix, '--data-dir', join(work, 'data'), '--unit-dir', join(work, 'units'), '--enable']);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^install\.sh: 0 changed/);
+  const calls = readFileSync(join(stubs, 'systemctl.log'), 'utf8').trim().split('\n');
+  assert.equal(calls[0], 'daemon-reload');
+  assert.deepEqual(calls.slice(1).sort(), readdirSync(join(REL, 'systemd')).filter((f) => f.endsWith('.service')).map((f) => `enable --now ${f}`).sort());
 });
 
 test('the installed units pass systemd-analyze verify and rate 2.0 or lower', () => {
