@@ -84,9 +84,10 @@ export function generateUnits(stackContract: unknown, governanceManifest: unknow
   const manifests = new Map((governanceManifest as { services: ManifestService[] }).services.map((s) => [s.service, s]));
   const units: GeneratedUnit[] = [];
   for (const service of services) {
-    const usesHttp = manifests.get(service.service)?.dependencies.some((d) => d.kind === 'http') ?? false;
+    // Any dependency but a local file or database may be reached over a socket (HTTP, a bus).
+    const usesNetwork = manifests.get(service.service)?.dependencies.some((d) => d.kind !== 'sqlite' && d.kind !== 'file') ?? false;
     for (const executable of service.executables) {
-      const networked = usesHttp || executable.listeners.length > 0;
+      const networked = usesNetwork || executable.listeners.length > 0;
       const exec = [execFor(executable.name, paths), ...(executable.args ?? [])].join(' ');
       units.push({
         file: `${unitName(executable)}.service`,

@@ -53,12 +53,15 @@ test('each unit runs airlock from the prefix as its service user, writing only i
   }
 });
 
-test('address families: internet for listeners and HTTP dependencies, none but AF_UNIX otherwise', () => {
+test('address families: internet for listeners and networked dependencies, none but AF_UNIX otherwise', () => {
   const { stack, manifest } = contracts();
   const units = new Map(generateUnits(stack, manifest, PATHS).map((u) => [u.file, u.text]));
   assert.match(units.get('airlock-demo-api.service') ?? '', /^RestrictAddressFamilies=AF_INET AF_INET6$/m);
   assert.match(units.get('airlock-demo-worker.service') ?? '', /^RestrictAddressFamilies=AF_UNIX$/m);
   assert.match(units.get('airlock-semantic-worker.service') ?? '', /^RestrictAddressFamilies=AF_INET AF_INET6$/m, 'semantic declares HTTP dependencies');
+  manifest.services.find((m) => m.service === 'demo')?.dependencies.push({ kind: 'nats' });
+  const withBus = new Map(generateUnits(stack, manifest, PATHS).map((u) => [u.file, u.text]));
+  assert.match(withBus.get('airlock-demo-worker.service') ?? '', /^RestrictAddressFamilies=AF_INET AF_INET6$/m, 'a bus dependency is reached over a socket');
 });
 
 test('a timer and a oneshot service per declared healthcheck, with the declared numbers', () => {
