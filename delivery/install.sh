@@ -11,7 +11,8 @@ die() { printf 'install.sh: %s\n' "$1" >&2; exit "${2:-2}"; }
 
 usage() {
   cat <<'USAGE'
-Usage: install.sh [--prefix DIR] [--data-dir DIR] [--unit-dir DIR] [--no-users] [--enable] [--uninstall] [--help]
+Usage: install.sh [--prefix DIR] [--data-dir DIR] [--unit-dir DIR] [--profile NAME] [--no-users] [--enable]
+                  [--uninstall] [--help]
 
 Verifies SHA256SUMS of this unpacked release, then installs it:
   <prefix>/bin/airlock, <prefix>/bin/<command> -> airlock   every service and verifier
@@ -23,6 +24,8 @@ Options:
   --prefix DIR    install prefix (default: /opt/airlock)
   --data-dir DIR  parent of the per-service data directories (default: /var/lib/airlock)
   --unit-dir DIR  where the units go (default: /etc/systemd/system)
+  --profile NAME  healthcheck intervals of a deployment profile the manifests name (low_cpu, production, ...)
+                  where a timer has one; the default interval elsewhere
   --no-users      create no system users (the units still name them)
   --enable        systemctl daemon-reload, then enable --now every unit and timer
   --uninstall     remove what an earlier run installed; keep the data directories and users
@@ -32,12 +35,12 @@ Exit codes: 0 installed (or removed), 1 SHA256SUMS does not match, 2 usage or en
 USAGE
 }
 
-prefix=/opt/airlock data_dir=/var/lib/airlock unit_dir=/etc/systemd/system users=1 enable=0 uninstall=0
+prefix=/opt/airlock data_dir=/var/lib/airlock unit_dir=/etc/systemd/system profile=default users=1 enable=0 uninstall=0
 while [ $# -gt 0 ]; do
   case $1 in
-    --prefix|--data-dir|--unit-dir)
+    --prefix|--data-dir|--unit-dir|--profile)
       [ -n "${2-}" ] && [ "${2#--}" = "$2" ] || die "$1 needs a value; run install.sh --help"
-      case $1 in --prefix) prefix=$2 ;; --data-dir) data_dir=$2 ;; *) unit_dir=$2 ;; esac
+      case $1 in --prefix) prefix=$2 ;; --data-dir) data_dir=$2 ;; --profile) profile=$2 ;; *) unit_dir=$2 ;; esac
       shift 2 ;;
     --no-users) users=0; shift ;;
     --enable) enable=1; shift ;;
@@ -50,6 +53,7 @@ for path in "$prefix" "$data_dir" "$unit_dir"; do
   case $path in /*) ;; *) die "\"$path\" is not an absolute path" ;; esac
   case $path in *[!A-Za-z0-9/._-]*) die "\"$path\" holds characters other than letters, digits and / . _ -: choose a plain path" ;; esac
 done
+case $profile in *[!a-z0-9_-]*) die "--profile \"$profile\" is not a profile name (letters, digits, _ and -)" ;; esac
 prefix=${prefix%/} data_dir=${data_dir%/} unit_dir=${unit_dir%/}
 record=$prefix/.airlock-installed
 
@@ -149,6 +153,9 @@ done
 # 5. The units, with this install's paths.
 for unit in systemd/*; do
   sed -e "s|@AIRLOCK_PREFIX@|$prefix|g" -e "s|@AIRLOCK_DATA_DIR@|$data_dir|g" "$unit" >"$scratch/unit"
+  # A timer lists each profile's interval as "# profile NAME: OnUnitActiveSec=Ns".
+  interval=$(sed -n "s/^# profile $profile: \(OnUnitActiveSec=[0-9]*s\)\$/\1/p" "$unit")
+  [ -z "$interval" ] || sed -i "s/^OnUnitActiveSec=.*/$interval/" "$scratch/unit"
   put "$scratch/unit" "$unit_dir/$(basename "$unit")" 0644
 done
 
