@@ -47,6 +47,9 @@ test('build() bundles executables with a shebang and source map, and is reproduc
     const bundle = join(root, 'dist', 'bin', 'demo-api.mjs');
     const text = readFileSync(bundle, 'utf8');
     assert.ok(text.startsWith('#!/usr/bin/env node\n'));
+    // The Node-version prologue runs first: no static import may be linked before it.
+    assert.ok(text.indexOf('needs Node.js 24 or newer') < text.indexOf('process.getBuiltinModule("node:os")'));
+    assert.doesNotMatch(text, /^import /m);
     assert.match(text, /\/\/# sourceMappingURL=demo-api\.mjs\.map/);
     assert.equal(statSync(bundle).mode & 0o111, 0o111, 'executable bit');
     assert.deepEqual(first.files.map((f: { path: string }) => f.path), ['bin/airlock.mjs', 'bin/demo-api.mjs', 'bin/demo-api.mjs.map']);
