@@ -70,10 +70,12 @@ if [ "$uninstall" = 1 ]; then
   while IFS= read -r path; do
     case $path in "$data_dir"|"$data_dir"/*) continue ;; esac
     if [ -e "$path" ] || [ -L "$path" ]; then rm -f "$path"; removed=$((removed + 1)); fi
+    # Its folders inside the prefix, when that left them empty (never anything above the prefix).
+    dir=$(dirname "$path")
+    while [ "${dir#"$prefix"/}" != "$dir" ] && rmdir "$dir" 2>/dev/null; do dir=$(dirname "$dir"); done
   done <"$record"
   rm -f "$record"
-  # Folders the release made, deepest first, when they are left empty.
-  find "$prefix" -depth -type d -empty -delete 2>/dev/null || true
+  rmdir "$prefix" 2>/dev/null || true
   command -v systemctl >/dev/null 2>&1 && [ "$unit_dir" = /etc/systemd/system ] && systemctl daemon-reload >/dev/null 2>&1 || true
   printf 'install.sh: removed %s files; kept %s and the service users\n' "$removed" "$data_dir"
   exit 0

@@ -63,3 +63,15 @@ test('a user per service, created once; a second run reports nothing changed', (
   const second = install(args);
   assert.match(second.stdout, /^install\.sh: 0 changed, \d+ unchanged/);
 });
+
+test('--uninstall removes its files and the folders they leave empty, nothing else', () => {
+  const prefix = join(work, 'opt');
+  mkdirSync(join(prefix, 'operator-empty'), { recursive: true });
+  mkdirSync(join(prefix, 'etc'), { recursive: true });
+  writeFileSync(join(prefix, 'etc', 'airlock.env'), 'DEMO_TOKEN=x\n');
+  const result = install(['--prefix', prefix, '--data-dir', join(work, 'data'), '--unit-dir', join(work, 'units'), '--uninstall']);
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(execFileSync('find', [prefix, '-mindepth', '1', '-printf', '%P\\n'], { encoding: 'utf8' }).trim().split('\n').sort(), ['etc', 'etc/airlock.env', 'operator-empty']);
+  assert.deepEqual(execFileSync('find', [join(work, 'data'), '-mindepth', '1', '-printf', '%P\\n'], { encoding: 'utf8' }).trim().split('\n').sort(), ['demo']);
+  assert.equal(install(['--prefix', prefix, '--uninstall']).code, 2, 'nothing recorded: nothing to uninstall');
+});
