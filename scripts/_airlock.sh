@@ -2,7 +2,7 @@
 # Shared helpers of the seed-000 shell surfaces; sourced by each scripts/<name>.sh, never run.
 # Bundles are found in $AIRLOCK_BIN_DIR (default: dist/bin beside this scripts/ folder) and run
 # with node >= 24 from PATH; without node, a standalone binary (dist/sea/<name>, or
-# $AIRLOCK_SEA_DIR/<name>) is used instead.
+# $AIRLOCK_SEA_DIR/<name>, or the release's bin/airlock holding every command) is used instead.
 
 AIRLOCK_SCRIPTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 AIRLOCK_ROOT=${AIRLOCK_ROOT:-$(cd "$AIRLOCK_SCRIPTS_DIR/.." && pwd)}
@@ -30,6 +30,9 @@ airlock_command() {
     AIRLOCK_CMD=(node "$bin_dir/$name.mjs")
   elif [ -x "$sea_dir/$name" ]; then
     AIRLOCK_CMD=("$sea_dir/$name")
+  elif [ -x "$AIRLOCK_ROOT/bin/airlock" ]; then
+    # A release installed by install.sh: one binary holding every command.
+    AIRLOCK_CMD=("$AIRLOCK_ROOT/bin/airlock" "$name")
   else
     airlock_die "cannot run \"$name\": need node >= 24 on PATH and $bin_dir/$name.mjs, or the standalone binary $sea_dir/$name (npm run build)"
   fi

@@ -7,6 +7,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
+/** dist/bin/airlock.mjs (and the release's bin/airlock): every entry in one executable, made by build.mjs. */
+export const ALL_IN_ONE = 'airlock';
+
 /** Scripts that work on a checkout (sources, manifests), not shipped commands. */
 export const NOT_BUNDLED: readonly string[] = ['start.ts', 'write_contracts.ts'];
 

@@ -47,9 +47,12 @@ test('build() bundles executables with a shebang and source map, and is reproduc
     const bundle = join(root, 'dist', 'bin', 'demo-api.mjs');
     const text = readFileSync(bundle, 'utf8');
     assert.ok(text.startsWith('#!/usr/bin/env node\n'));
+    // The Node-version prologue runs first: no static import may be linked before it.
+    assert.ok(text.indexOf('needs Node.js 24 or newer') < text.indexOf('process.getBuiltinModule("node:os")'));
+    assert.doesNotMatch(text, /^import /m);
     assert.match(text, /\/\/# sourceMappingURL=demo-api\.mjs\.map/);
     assert.equal(statSync(bundle).mode & 0o111, 0o111, 'executable bit');
-    assert.deepEqual(first.files.map((f: { path: string }) => f.path), ['bin/demo-api.mjs', 'bin/demo-api.mjs.map']);
+    assert.deepEqual(first.files.map((f: { path: string }) => f.path), ['bin/airlock.mjs', 'bin/demo-api.mjs', 'bin/demo-api.mjs.map']);
     assert.equal(first.version, '0.0.0+unknown');
     assert.match(execFileSync(process.execPath, [bundle], { encoding: 'utf8' }), /^hello /);
     const second = await build({ root, outdir: join(root, 'dist') });

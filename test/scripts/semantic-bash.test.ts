@@ -150,7 +150,10 @@ test('install_memory.sh installs bundles, contracts, configuration and units, an
   }
   const unit = readFileSync(join(prefix, 'systemd', 'airlock-governance-api-control-api.service'), 'utf8');
   assert.match(unit, new RegExp(`^ExecStart=${process.execPath} ${prefix}/dist/bin/governance-api\\.mjs --role control-api$`, 'm'));
-  assert.match(unit, new RegExp(`^EnvironmentFile=${prefix}/etc/airlock\\.env$`, 'm'));
+  assert.match(unit, new RegExp(`^EnvironmentFile=-${prefix}/etc/airlock\\.env$`, 'm'));
+  for (const hardening of ['User=airlock', 'NoNewPrivileges=yes', 'ProtectSystem=strict', `ReadWritePaths=${prefix}/var`, 'IPAddressDeny=any', 'CapabilityBoundingSet=']) {
+    assert.ok(unit.split('\n').includes(hardening), `the unit lacks ${hardening}`);
+  }
   const state = JSON.parse(readFileSync(join(prefix, 'install-state.json'), 'utf8'));
   assert.deepEqual([state.current.version, state.rollback], [JSON.parse(readFileSync(join(OUTDIR, 'package-metadata.json'), 'utf8')).version, []]);
 
@@ -166,14 +169,19 @@ test('install_memory.sh --enable copies the units and enables them through syste
   const prefix = tempDir(t);
   const fake = tempDir(t);
   writeFileSync(join(fake, 'systemctl'), `#!/usr/bin/env bash\necho "$*" >> ${join(fake, 'calls')}\n`);
-  chmodSync(join(fake, 'systemctl'), 0o755);
+  // Stand-ins, so the test records the user the units need instead of adding it to this host.
+  writeFileSync(join(fake, 'getent'), '#!/usr/bin/env bash\nexit 2\n');
+  writeFileSync(join(fake, 'useradd'), `#!/usr/bin/env bash\necho "useradd \${@: -1}" >> ${join(fake, 'calls')}\n`);
+  for (const stub of ['systemctl', 'getent', 'useradd']) chmodSync(join(fake, stub), 0o755);
   const units = join(tempDir(t), 'units');
   const result = await bash('install_memory.sh', ['--prefix', prefix, '--from', ROOT, '--dist', OUTDIR, '--node', process.execPath, '--enable', '--unit-dir', units], { PATH: `${fake}:${PATH}` });
   assert.equal(result.code, 0, result.stderr);
-  assert.deepEqual(readdirSync(units).sort(), [...STACK_UNITS].sort());
+  assert.deepEqual(readdirSync(units).sort(), UNIT_FILES);
   assert.deepEqual(readFileSync(join(fake, 'calls'), 'utf8').trim().split('\n'), [
+    'useradd airlock',
     'daemon-reload',
     `enable --now ${STACK_UNITS.join(' ')}`,
+    ...(TIMERS.length > 0 ? [`enable --now ${TIMERS.join(' ')}`] : []),
   ]);
 });
 
@@ -331,8 +339,16 @@ test('vector_store_checks.sh fails a red, missing, mis-sized or empty collection
 
 /** The README text check_docs_contract needs (requested from the lead for the real README.md). */
 /** One unit per executable of the stack contract, as install_memory.sh names them (role suffix when it passes arguments). */
-const STACK_UNITS: string[] = (JSON.parse(readFileSync(join(ROOT, 'configs', 'stack-contract.json'), 'utf8')).services as { executables: { name: string; role: string; args?: string[] }[] }[])
-  .flatMap((s) => s.executables.map((e) => `airlock-${e.name}${e.args?.length ? `-${e.role}` : ''}.service`));
+const STACK_SERVICES = JSON.parse(readFileSync(join(ROOT, 'configs', 'stack-contract.json'), 'utf8')).services as {
+  service: string;
+  executables: { name: string; role: string; args?: string[] }[];
+  healthchecks?: { name: string }[];
+}[];
+const STACK_UNITS: string[] = STACK_SERVICES.flatMap((s) => s.executables.map((e) => `airlock-${e.name}${e.args?.length ? `-${e.role}` : ''}.service`));
+/** Each healthcheck of a service adds a oneshot unit and the timer that starts it. */
+const HEALTH_UNITS: string[] = STACK_SERVICES.flatMap((s) => (s.healthchecks ?? []).map((h) => `airlock-${s.service}-health-${h.name}`));
+const TIMERS: string[] = HEALTH_UNITS.map((u) => `${u}.timer`).sort();
+const UNIT_FILES: string[] = [...STACK_UNITS, ...HEALTH_UNITS.flatMap((u) => [`${u}.service`, `${u}.timer`])].sort();
 const README_FILE_SURFACES = readFileSync(join(import.meta.dirname, 'fixtures', 'readme-file-surfaces.md'), 'utf8');
 
 /**
@@ -361,7 +377,7 @@ function seed000Checkout(t: TestContext): string {
   registry.features = registry.features.filter((f: { module: string }) => f.module === 'semantic');
   write('contracts/qa_feature_registry_v1.json', `${JSON.stringify(registry, null, 2)}\n`);
   for (const file of new Set<string>(registry.features.flatMap((f: { tests: { file: string }[] }) => f.tests.map((test) => test.file)))) copyFile(file);
-  for (const path of ['docs/semantic.md', 'docs/commands.md', 'contracts/governance/memory_runtime_claims_v1.json']) copyFile(path);
+  for (const path of ['docs/semantic.md', 'docs/commands.md', 'contracts/governance/memory_runtime_claims_v1.json', 'toolchain/node-sha256.json']) copyFile(path);
   cpSync(join(ROOT, 'src', 'semantic'), join(copy, 'src', 'semantic'), { recursive: true });
   const commands = readFileSync(join(ROOT, 'docs', 'commands.md'), 'utf8');
   for (const command of listCommands(ROOT).filter((c) => commands.includes(`\`${c.name}`) && !existsSync(join(copy, c.source)))) write(command.source, '');
