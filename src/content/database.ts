@@ -6,6 +6,7 @@ import { defineEvidenceTable, openDatabase } from '../kernel/index.ts';
 import type { Migration, Store } from '../kernel/index.ts';
 
 export const ROOT_NODE_ID = 'company-home';
+const SYSTEM_USER = JSON.stringify({ id: 'System', displayName: 'System' });
 
 /** Every change: created, updated, content-updated, reverted, rendition-created, session-*. */
 export const CONTENT_EVENTS = defineEvidenceTable({ name: 'content_events', columns: { node_id: 'text', action: 'text' } });
@@ -73,8 +74,8 @@ export async function openContentDatabase(path: string, options: { now?: () => D
     await store.write((sqlite, tx) => {
       const at = store.now().toISOString();
       sqlite
-        .prepare(`INSERT INTO nodes (id, parent_id, name, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES (?, NULL, 'Company Home', 'cm:folder', 1, ?, 'System', ?, 'System', '{}')`)
-        .run(ROOT_NODE_ID, at, at);
+        .prepare(`INSERT INTO nodes (id, parent_id, name, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES (?, NULL, 'Company Home', 'cm:folder', 1, ?, ?, ?, ?, '{}')`)
+        .run(ROOT_NODE_ID, at, SYSTEM_USER, at, SYSTEM_USER);
       sqlite.prepare(`INSERT INTO search_index (node_id, name, metadata, body) VALUES (?, 'Company Home', '', '')`).run(ROOT_NODE_ID);
       tx.append(CONTENT_EVENTS, { node_id: ROOT_NODE_ID, action: 'created', payload: { actor: 'System', name: 'Company Home', node_type: 'cm:folder' } });
     });
