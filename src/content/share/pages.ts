@@ -75,7 +75,7 @@ export function filePage(sqlite: DatabaseSync, node: NodeRow, viewer: Viewer): R
   return page({
     title: node.name,
     user: viewer,
-    body: html`${breadcrumbs(sqlite, node)}
+    body: html`${breadcrumbs(sqlite, node)}${searchForm()}
 <p>Type <strong>${version?.mime_type ?? ''}</strong>, ${size(version?.size ?? 0)}, version <strong id="current-version">${node.version_label ?? ''}</strong>.
 <a href="${API_BASE}/nodes/${encodeURIComponent(node.id)}/content">Download current</a></p>
 ${properties.length > 0 ? html`<table><tbody>${properties.map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</tbody></table>` : html``}
