@@ -19,6 +19,8 @@ export interface HttpComparison {
   expectStatus?: number;
   /** What the baseline server answers for (it answers every request the same way). */
   baselineRequest?: LoadRequest;
+  /** Another baseline server (a file that prints a listening line) when the bare JSON one is not the fair comparison. */
+  baselineServer?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ export async function compareHttp(spec: HttpComparison, options: ScenarioOptions
   const baselineRuns: LoadResult[] = [];
   const subjectRuns: LoadResult[] = [];
   for (let round = 0; round < 2; round++) {
-    baselineRuns.push(await measure(BASELINE_SERVER, undefined, { ...half, request: spec.baselineRequest ?? { path: '/' } }));
+    baselineRuns.push(await measure(spec.baselineServer ?? BASELINE_SERVER, undefined, { ...half, request: spec.baselineRequest ?? { path: '/' } }));
     subjectRuns.push(await measure(spec.server, spec.env, { ...half, request: spec.request, ...(spec.expectStatus !== undefined && { expectStatus: spec.expectStatus }) }));
   }
   const baseline = combine(baselineRuns);

@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -62,6 +63,7 @@ export function createBlobStore(root: string): BlobStore {
     },
     create(maxBytes) {
       const tmpPath = join(tmp, randomUUID());
+      // flush: fsync before close, so a version row never names content a crash could lose.
       const file = createWriteStream(tmpPath, { mode: 0o600, flush: true });
       const hash = createHash('sha256');
       let size = 0;
@@ -76,10 +78,7 @@ export function createBlobStore(root: string): BlobStore {
           size += chunk.length;
           if (size > maxBytes) throw new BlobTooLargeError(maxBytes);
           hash.update(chunk);
-          if (!file.write(chunk)) await new Promise<void>((resolve, reject) => {
-            file.once('drain', resolve);
-            file.once('error', reject);
-          });
+          if (!file.write(chunk)) await once(file, 'drain');
         },
         async finish() {
           await new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve())));
