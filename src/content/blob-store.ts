@@ -41,6 +41,8 @@ export interface BlobStore {
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
+/** Bytes one upload may have queued for the disk before the socket is paused (fs default: 16 KiB). */
+export const WRITE_BUFFER_BYTES = 256 * 1024;
 
 export function createBlobStore(root: string): BlobStore {
   const tmp = join(root, 'tmp');
@@ -64,7 +66,7 @@ export function createBlobStore(root: string): BlobStore {
     create(maxBytes) {
       const tmpPath = join(tmp, randomUUID());
       // flush: fsync before close, so a version row never names content a crash could lose.
-      const file = createWriteStream(tmpPath, { mode: 0o600, flush: true });
+      const file = createWriteStream(tmpPath, { mode: 0o600, flush: true, highWaterMark: WRITE_BUFFER_BYTES });
       const hash = createHash('sha256');
       let size = 0;
       let failure: Error | undefined;
