@@ -175,6 +175,8 @@ metadata=$(AIRLOCK_BIN_DIR=$prefix/dist/bin airlock_bundle export-governance-met
   || airlock_die "cannot read the installed stack contract"
 while IFS=$'\t' read -r kind service name role bundle args _listeners; do
   [ "$kind" = executable ] || continue
+  # A role named dev-* is a development aid that npm start runs (content-dev-oidc): never a unit.
+  case $role in dev-*) continue ;; esac
   unit=airlock-$name
   exec_start="$node_path $prefix/$bundle"
   if [ "$args" != - ]; then
