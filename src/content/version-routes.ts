@@ -17,10 +17,12 @@ const PARAMS = {
   renditionId: { description: 'A rendition id: text or doclib', example: 'text' },
 };
 const REVERT_SCHEMA = { type: 'object', additionalProperties: false, properties: { majorVersion: { type: 'boolean' }, comment: { type: 'string', maxLength: 4096 } } };
+// Alfresco: {"id":"doclib"}, {"id":"doclib,pdf"} or [{"id":"doclib"}, ...].
+const RENDITION_ID = { type: 'string', pattern: `^\\s*(${RENDITION_IDS.join('|')})\\s*(,\\s*(${RENDITION_IDS.join('|')})\\s*)*$` };
 const RENDITION_SCHEMA = {
   oneOf: [
-    { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', enum: [...RENDITION_IDS] } } },
-    { type: 'array', minItems: 1, maxItems: 8, items: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'string', enum: [...RENDITION_IDS] } } } },
+    { type: 'object', additionalProperties: false, required: ['id'], properties: { id: RENDITION_ID } },
+    { type: 'array', minItems: 1, maxItems: 8, items: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: RENDITION_ID } } },
   ],
 };
 const readRevert = jsonBodyReader<{ majorVersion?: boolean; comment?: string }>(REVERT_SCHEMA);
@@ -81,8 +83,10 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     const node = await fileNode(context.params['nodeId']!, user);
     const body = readRendition(context);
     const version = currentVersion(sqlite, node)!;
-    for (const { id } of Array.isArray(body) ? body : [body]) {
-      if (!isRenditionId(id)) continue;
+    const requested = [...new Set((Array.isArray(body) ? body : [body]).flatMap(({ id }) => id.split(',').map((part) => part.trim())))].filter(isRenditionId);
+    const missing = requested.filter((id) => renditionEntry(node.id, id).status !== 'CREATED');
+    if (missing.length === 0) throw new RepositoryError(409, `All requested renditions already exist for version ${version.label}`);
+    for (const id of missing) {
       const bytes = await renderRendition(id, node, version, { blobPath: deps.blobs.path(version.sha256), textLimit: deps.config.indexTextBytes });
       await deps.store.write((db, tx) => {
         db.prepare('INSERT OR REPLACE INTO renditions (node_id, rendition_id, version_label, mime_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(node.id, id, version.label, RENDITION_TYPES[id], bytes, new Date().toISOString());

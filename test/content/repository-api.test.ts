@@ -121,6 +121,11 @@ test('renditions: POST is 202, text of text content, a labelled placeholder othe
   const svg = await api('GET', `${API}/nodes/${binary.body['entry'].id}/renditions/doclib/content`);
   assert.match(svg.text, /placeholder/);
   assert.equal((await api('POST', `${API}/nodes/${text.body['entry'].id}/renditions`, { id: 'pdf' })).status, 400);
+  assert.equal((await api('POST', `${API}/nodes/${text.body['entry'].id}/renditions`, { id: 'text,doclib' })).status, 409, 'all exist already');
+  await api('PUT', `${API}/nodes/${text.body['entry'].id}/content`, 'rendition body v2', { 'content-type': 'text/plain' });
+  assert.equal((await api('GET', `${API}/nodes/${text.body['entry'].id}/renditions/text/content`)).status, 404, 'a new version needs a new rendition');
+  assert.equal((await api('POST', `${API}/nodes/${text.body['entry'].id}/renditions`, { id: 'text, doclib' })).status, 202);
+  assert.equal((await api('GET', `${API}/nodes/${text.body['entry'].id}/renditions/text/content`)).text, 'rendition body v2');
 });
 
 test('search: full text over name, metadata and content, with paging and Alfresco\'s list envelope', async () => {
