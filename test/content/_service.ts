@@ -3,6 +3,7 @@
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createLogger } from '../../src/kernel/index.ts';
 import type { Service } from '../../src/kernel/index.ts';
@@ -27,16 +28,15 @@ export interface Harness {
 
 export async function startContent(env: Record<string, string> = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-content-'));
-  let base = '';
+  // The redirect URI names the public URL, so the port is chosen before the service listens.
+  const base = `http://127.0.0.1:${await freePort()}`;
   const op = await startOidcDouble({ redirectUri: () => `${base}/auth/oidc/callback` });
   const logs: Record<string, unknown>[] = [];
   const log = createLogger({ name: 'content', service: 'content', write: (line) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
-  // The public URL must be known before listening; reserve a port by listening first on 0 is not
-  // possible here, so the service listens, then the harness points the public URL at it.
   const config = loadContentConfig({
     AIRLOCK_DATA_DIR: dataDir,
-    CONTENT_LISTEN: '127.0.0.1:0',
-    CONTENT_PUBLIC_URL: 'http://127.0.0.1:1',
+    CONTENT_LISTEN: base.slice('http://'.length),
+    CONTENT_PUBLIC_URL: base,
     CONTENT_OIDC_ISSUER: op.issuer,
     CONTENT_OIDC_CLIENT_ID: op.clientId,
     CONTENT_OIDC_CLIENT_SECRET: op.clientSecret,
@@ -44,12 +44,8 @@ export async function startContent(env: Record<string, string> = {}): Promise<Ha
     CONTENT_BLOCKED_PROGRAM_REF: 'program:none',
     ...env,
   });
-  const holder = { config };
-  const service = await createContentService(holder.config, { log });
-  const [line] = await service.listen();
-  base = line!.url;
-  // The config object is shared by reference with the bridge: set the real public URL.
-  (holder.config as { publicUrl: string }).publicUrl = base;
+  const service = await createContentService(config, { log });
+  await service.listen();
   return {
     service,
     base,
@@ -123,4 +119,13 @@ export function multipart(fields: [string, string][], file?: { field?: string; n
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** A port that was free a moment ago, for a service whose public URL must be known before it listens. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((r) => server.close(r));
+  return port;
 }

@@ -6,7 +6,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Server } from 'node:http';
@@ -18,6 +17,7 @@ import { createContentService } from '../../src/content/service.ts';
 import { launchChromium } from './_cdp.ts';
 import type { Browser } from './_cdp.ts';
 import { send } from '../helpers/http.ts';
+import { freePort } from './_service.ts';
 
 const SHOTS = resolve(import.meta.dirname, '..', '..', 'test-output', 'content-browser');
 const PASSWORD = 'browser-test-password';
@@ -26,14 +26,6 @@ let op: Server;
 let service: Service;
 let base: string;
 let chromium: Browser;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 before(async () => {
   mkdirSync(SHOTS, { recursive: true });
