@@ -2,7 +2,7 @@
 // full-text index (FTS5) over name, metadata and text content, sessions, and one append-only
 // evidence table `content_events` that records every change with its actor (hash-chained).
 
-import { defineEvidenceTable, openDatabase } from '../kernel/index.ts';
+import { defineEvidenceTable, openDatabase, statement } from '../kernel/index.ts';
 import type { Migration, Store } from '../kernel/index.ts';
 
 export const ROOT_NODE_ID = 'company-home';
@@ -69,14 +69,13 @@ const MIGRATIONS: readonly Migration[] = [
 /** Opens the database and makes sure the root folder ("Company Home") exists. */
 export async function openContentDatabase(path: string, options: { now?: () => Date } = {}): Promise<Store> {
   const store = openDatabase(path, { migrations: MIGRATIONS, evidenceTables: [CONTENT_EVENTS], ...(options.now && { now: options.now }) });
-  const exists = store.sqlite.prepare('SELECT 1 FROM nodes WHERE id = ?').get(ROOT_NODE_ID);
+  const exists = statement(store.sqlite, 'SELECT 1 FROM nodes WHERE id = ?').get(ROOT_NODE_ID);
   if (exists === undefined) {
     await store.write((sqlite, tx) => {
       const at = store.now().toISOString();
-      sqlite
-        .prepare(`INSERT INTO nodes (id, parent_id, name, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES (?, NULL, 'Company Home', 'cm:folder', 1, ?, ?, ?, ?, '{}')`)
+      statement(sqlite, `INSERT INTO nodes (id, parent_id, name, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES (?, NULL, 'Company Home', 'cm:folder', 1, ?, ?, ?, ?, '{}')`)
         .run(ROOT_NODE_ID, at, SYSTEM_USER, at, SYSTEM_USER);
-      sqlite.prepare(`INSERT INTO search_index (node_id, name, metadata, body) VALUES (?, 'Company Home', '', '')`).run(ROOT_NODE_ID);
+      statement(sqlite, `INSERT INTO search_index (node_id, name, metadata, body) VALUES (?, 'Company Home', '', '')`).run(ROOT_NODE_ID);
       tx.append(CONTENT_EVENTS, { node_id: ROOT_NODE_ID, action: 'created', payload: { actor: 'System', name: 'Company Home', node_type: 'cm:folder' } });
     });
   }

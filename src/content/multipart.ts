@@ -68,7 +68,16 @@ export async function parseMultipart(stream: Readable, boundary: string, handler
   };
 
   for await (const chunk of stream as AsyncIterable<Buffer>) {
-    buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+    if (state === 'body' && buffer.length < delimiter.length) {
+      // Inside a part only a short tail is held back. Unless a delimiter starts in that tail,
+      // hand the tail over and search the new chunk as it is: no copy of the upload's bytes.
+      const joint = Buffer.concat([buffer, chunk.subarray(0, delimiter.length)]);
+      const at = joint.indexOf(delimiter);
+      if (at === -1 || at >= buffer.length) {
+        await emit(buffer);
+        buffer = chunk;
+      } else buffer = Buffer.concat([buffer, chunk]);
+    } else buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
     for (;;) {
       if (state === 'preamble') {
         // The first boundary may start the body (no CRLF before it).

@@ -2,7 +2,7 @@
 // -ready- is green only when the database and the search index both answer (seed 002:
 // "repository readiness without search-backed readiness: not green").
 
-import { isLoopbackHost } from '../kernel/index.ts';
+import { isLoopbackHost, statement } from '../kernel/index.ts';
 import type { Authenticator, Route } from '../kernel/index.ts';
 import { alfrescoError } from './alfresco-shapes.ts';
 import { API_BASE } from './api-support.ts';
@@ -17,7 +17,7 @@ export const loopbackOnly: Authenticator = (context) =>
 export function readinessProblems(deps: ContentDeps): string[] {
   const problems: string[] = [];
   try {
-    deps.store.sqlite.prepare('SELECT count(*) FROM nodes').get();
+    statement(deps.store.sqlite, 'SELECT count(*) FROM nodes').get();
   } catch (error) {
     problems.push(`database not answering: ${(error as Error).message}`);
   }

@@ -3,6 +3,7 @@
 // writes its state rows, its search-index row and one content_events evidence row in one
 // transaction. Content bytes are already on disk (blob-store.ts) when a version is recorded.
 
+import { statement } from '../kernel/index.ts';
 import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Store, Transaction } from '../kernel/index.ts';
@@ -44,7 +45,7 @@ export function nameProblem(name: string): string | undefined {
 }
 
 export function getNode(sqlite: DatabaseSync, id: string): NodeRow | undefined {
-  return sqlite.prepare('SELECT * FROM nodes WHERE id = ?').get(id) as NodeRow | undefined;
+  return statement(sqlite, 'SELECT * FROM nodes WHERE id = ?').get(id) as NodeRow | undefined;
 }
 
 export function requireNode(sqlite: DatabaseSync, id: string): NodeRow {
@@ -55,23 +56,22 @@ export function requireNode(sqlite: DatabaseSync, id: string): NodeRow {
 
 export function currentVersion(sqlite: DatabaseSync, node: NodeRow): VersionRow | undefined {
   if (node.version_label === null) return undefined;
-  return sqlite.prepare('SELECT * FROM versions WHERE node_id = ? AND label = ?').get(node.id, node.version_label) as VersionRow | undefined;
+  return statement(sqlite, 'SELECT * FROM versions WHERE node_id = ? AND label = ?').get(node.id, node.version_label) as VersionRow | undefined;
 }
 
 export function listVersions(sqlite: DatabaseSync, nodeId: string): VersionRow[] {
-  return sqlite.prepare('SELECT * FROM versions WHERE node_id = ? ORDER BY major DESC, minor DESC').all(nodeId) as unknown as VersionRow[];
+  return statement(sqlite, 'SELECT * FROM versions WHERE node_id = ? ORDER BY major DESC, minor DESC').all(nodeId) as unknown as VersionRow[];
 }
 
 export function getVersion(sqlite: DatabaseSync, nodeId: string, label: string): VersionRow {
-  const version = sqlite.prepare('SELECT * FROM versions WHERE node_id = ? AND label = ?').get(nodeId, label) as VersionRow | undefined;
+  const version = statement(sqlite, 'SELECT * FROM versions WHERE node_id = ? AND label = ?').get(nodeId, label) as VersionRow | undefined;
   if (!version) throw new RepositoryError(404, `The entity with id: "${label}" was not found for node "${nodeId}"`);
   return version;
 }
 
 export function listChildren(sqlite: DatabaseSync, parentId: string, paging: { skipCount: number; maxItems: number }): { rows: NodeRow[]; total: number } {
-  const total = Number(sqlite.prepare('SELECT count(*) AS n FROM nodes WHERE parent_id = ?').get(parentId)?.['n']);
-  const rows = sqlite
-    .prepare('SELECT * FROM nodes WHERE parent_id = ? ORDER BY is_folder DESC, name COLLATE NOCASE, id LIMIT ? OFFSET ?')
+  const total = Number(statement(sqlite, 'SELECT count(*) AS n FROM nodes WHERE parent_id = ?').get(parentId)?.['n']);
+  const rows = statement(sqlite, 'SELECT * FROM nodes WHERE parent_id = ? ORDER BY is_folder DESC, name COLLATE NOCASE, id LIMIT ? OFFSET ?')
     .all(parentId, paging.maxItems, paging.skipCount) as unknown as NodeRow[];
   return { rows, total };
 }
@@ -98,7 +98,7 @@ export function ensurePath(sqlite: DatabaseSync, tx: Transaction, options: { par
 }
 
 function ensureFolder(sqlite: DatabaseSync, tx: Transaction, options: { parentId: string; name: string; user: UserRef }): string {
-  const existing = sqlite.prepare('SELECT id, is_folder FROM nodes WHERE parent_id = ? AND name = ?').get(options.parentId, options.name);
+  const existing = statement(sqlite, 'SELECT id, is_folder FROM nodes WHERE parent_id = ? AND name = ?').get(options.parentId, options.name);
   if (existing) {
     if (existing['is_folder'] !== 1) throw new RepositoryError(409, `Cannot create folder "${options.name}": a file of that name exists`);
     return String(existing['id']);
@@ -117,10 +117,9 @@ function insertNode(sqlite: DatabaseSync, tx: Transaction, options: { parentId: 
   const id = randomUUID();
   const at = new Date().toISOString();
   const by = userJson(options.user);
-  sqlite
-    .prepare('INSERT INTO nodes (id, parent_id, name, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+  statement(sqlite, 'INSERT INTO nodes (id, parent_id, name, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
     .run(id, options.parentId, options.name, options.folder ? 'cm:folder' : 'cm:content', options.folder ? 1 : 0, at, by, at, by, JSON.stringify(options.properties));
-  sqlite.prepare('INSERT INTO search_index (node_id, name, metadata, body) VALUES (?, ?, ?, ?)').run(id, options.name, metadataText(options.properties), '');
+  statement(sqlite, 'INSERT INTO search_index (node_id, name, metadata, body) VALUES (?, ?, ?, ?)').run(id, options.name, metadataText(options.properties), '');
   tx.append(CONTENT_EVENTS, { node_id: id, action: 'created', payload: { actor: options.user.id, parent_id: options.parentId, name: options.name, node_type: options.folder ? 'cm:folder' : 'cm:content' } });
   return id;
 }
@@ -142,7 +141,7 @@ export function createFile(sqlite: DatabaseSync, tx: Transaction, options: Creat
   const parentId = options.relativePath ? ensurePath(sqlite, tx, { parentId: options.parentId, relativePath: options.relativePath, user: options.user }) : options.parentId;
   requireFolder(sqlite, parentId);
   let name = options.name;
-  const clash = sqlite.prepare('SELECT id, is_folder FROM nodes WHERE parent_id = ? AND name = ?').get(parentId, name);
+  const clash = statement(sqlite, 'SELECT id, is_folder FROM nodes WHERE parent_id = ? AND name = ?').get(parentId, name);
   if (clash) {
     if (options.overwrite && clash['is_folder'] === 0) {
       const id = String(clash['id']);
@@ -161,7 +160,7 @@ export function createFile(sqlite: DatabaseSync, tx: Transaction, options: Creat
 export function createFolder(sqlite: DatabaseSync, tx: Transaction, options: { parentId: string; name: string; relativePath: string | undefined; autoRename: boolean; properties: Record<string, string>; user: UserRef }): string {
   const parentId = options.relativePath ? ensurePath(sqlite, tx, { parentId: options.parentId, relativePath: options.relativePath, user: options.user }) : options.parentId;
   let name = options.name;
-  if (sqlite.prepare('SELECT 1 FROM nodes WHERE parent_id = ? AND name = ?').get(parentId, name)) {
+  if (statement(sqlite, 'SELECT 1 FROM nodes WHERE parent_id = ? AND name = ?').get(parentId, name)) {
     if (!options.autoRename) throw new RepositoryError(409, `Duplicate child name not allowed: "${name}"`);
     name = freeName(sqlite, parentId, name);
   }
@@ -172,7 +171,7 @@ export function createFolder(sqlite: DatabaseSync, tx: Transaction, options: { p
 function freeName(sqlite: DatabaseSync, parentId: string, name: string): string {
   const dot = name.lastIndexOf('.');
   const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-  const taken = sqlite.prepare('SELECT 1 FROM nodes WHERE parent_id = ? AND name = ?');
+  const taken = statement(sqlite, 'SELECT 1 FROM nodes WHERE parent_id = ? AND name = ?');
   for (let n = 1; ; n++) {
     const candidate = `${stem}-${n}${extension}`;
     if (!taken.get(parentId, candidate)) return candidate;
@@ -193,11 +192,10 @@ export function addVersion(
   const at = new Date().toISOString();
   const by = userJson(options.user);
   const { sha256, size, mimeType } = options.content;
-  sqlite
-    .prepare('INSERT INTO versions (node_id, label, major, minor, name, sha256, size, mime_type, comment, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+  statement(sqlite, 'INSERT INTO versions (node_id, label, major, minor, name, sha256, size, mime_type, comment, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
     .run(node.id, label, major, minor, node.name, sha256, size, mimeType, options.version.comment ?? null, at, by);
-  sqlite.prepare('UPDATE nodes SET version_label = ?, modified_at = ?, modified_by = ? WHERE id = ?').run(label, at, by, node.id);
-  sqlite.prepare('UPDATE search_index SET body = ? WHERE node_id = ?').run(options.content.text, node.id);
+  statement(sqlite, 'UPDATE nodes SET version_label = ?, modified_at = ?, modified_by = ? WHERE id = ?').run(label, at, by, node.id);
+  statement(sqlite, 'UPDATE search_index SET body = ? WHERE node_id = ?').run(options.content.text, node.id);
   tx.append(CONTENT_EVENTS, {
     node_id: node.id,
     action: options.action,
@@ -216,7 +214,7 @@ export function updateMetadata(sqlite: DatabaseSync, tx: Transaction, options: {
   const node = requireNode(sqlite, options.nodeId);
   if (node.parent_id === null && options.name !== undefined) throw new RepositoryError(403, 'The root folder cannot be renamed');
   const name = options.name ?? node.name;
-  if (name !== node.name && sqlite.prepare('SELECT 1 FROM nodes WHERE parent_id = ? AND name = ?').get(node.parent_id, name)) {
+  if (name !== node.name && statement(sqlite, 'SELECT 1 FROM nodes WHERE parent_id = ? AND name = ?').get(node.parent_id, name)) {
     throw new RepositoryError(409, `Duplicate child name not allowed: "${name}"`);
   }
   const properties = JSON.parse(node.properties) as Record<string, string>;
@@ -225,8 +223,8 @@ export function updateMetadata(sqlite: DatabaseSync, tx: Transaction, options: {
     else properties[key] = value;
   }
   const at = new Date().toISOString();
-  sqlite.prepare('UPDATE nodes SET name = ?, properties = ?, modified_at = ?, modified_by = ? WHERE id = ?').run(name, JSON.stringify(properties), at, userJson(options.user), node.id);
-  sqlite.prepare('UPDATE search_index SET name = ?, metadata = ? WHERE node_id = ?').run(name, metadataText(properties), node.id);
+  statement(sqlite, 'UPDATE nodes SET name = ?, properties = ?, modified_at = ?, modified_by = ? WHERE id = ?').run(name, JSON.stringify(properties), at, userJson(options.user), node.id);
+  statement(sqlite, 'UPDATE search_index SET name = ?, metadata = ? WHERE node_id = ?').run(name, metadataText(properties), node.id);
   tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'updated', payload: { actor: options.user.id, name, properties: options.properties ?? {} } });
 }
 

@@ -3,6 +3,7 @@
 // is AFTS-like: words must all match (a trailing * is a prefix), "quoted phrases" match as
 // phrases, and name:, cm:name:, TEXT: or cm:content: restrict a word to one column.
 
+import { statement } from '../kernel/index.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import type { NodeRow } from './node-entry.ts';
 
@@ -36,11 +37,10 @@ export function ftsExpression(query: string): string | undefined {
 export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): { rows: { node: NodeRow; score: number }[]; total: number } {
   const expression = ftsExpression(request.query);
   if (expression === undefined) return { rows: [], total: 0 };
-  const total = Number(sqlite.prepare('SELECT count(*) AS n FROM search_index WHERE search_index MATCH ?').get(expression)?.['n']);
-  const hits = sqlite
-    .prepare('SELECT node_id, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score FROM search_index WHERE search_index MATCH ? ORDER BY score DESC, node_id LIMIT ? OFFSET ?')
+  const total = Number(statement(sqlite, 'SELECT count(*) AS n FROM search_index WHERE search_index MATCH ?').get(expression)?.['n']);
+  const hits = statement(sqlite, 'SELECT node_id, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score FROM search_index WHERE search_index MATCH ? ORDER BY score DESC, node_id LIMIT ? OFFSET ?')
     .all(expression, request.paging.maxItems, request.paging.skipCount);
-  const byId = sqlite.prepare('SELECT * FROM nodes WHERE id = ?');
+  const byId = statement(sqlite, 'SELECT * FROM nodes WHERE id = ?');
   const rows = hits.flatMap((hit) => {
     const node = byId.get(String(hit['node_id'])) as NodeRow | undefined;
     return node ? [{ node, score: Number(hit['score']) }] : [];
@@ -51,7 +51,7 @@ export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): { row
 /** Readiness of search: the index answers a query. */
 export function searchReady(sqlite: DatabaseSync): { ok: true } | { ok: false; reason: string } {
   try {
-    sqlite.prepare(`SELECT count(*) FROM search_index WHERE search_index MATCH '"readiness"'`).get();
+    statement(sqlite, `SELECT count(*) FROM search_index WHERE search_index MATCH '"readiness"'`).get();
     return { ok: true };
   } catch (error) {
     return { ok: false, reason: `search index not answering: ${(error as Error).message}` };

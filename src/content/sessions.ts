@@ -3,6 +3,7 @@
 // database keeps only its SHA-256, the subject, a CSRF token and the ID token (for the
 // provider's logout). Ending a session deletes its row, so the cookie is dead at once.
 
+import { statement } from '../kernel/index.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Store } from '../kernel/index.ts';
 import { CONTENT_EVENTS } from './database.ts';
@@ -47,8 +48,8 @@ export async function createSession(store: Store, init: { subject: string; displ
   const id = randomBytes(32).toString('base64url');
   const session: Session = { idHash: hashId(id), subject: init.subject, displayName: init.displayName, csrf: randomBytes(24).toString('base64url'), idToken: init.idToken, expiresAt: init.nowSeconds + init.ttlSeconds };
   await store.write((sqlite, tx) => {
-    sqlite.prepare('DELETE FROM sessions WHERE expires_at < ?').run(init.nowSeconds);
-    sqlite.prepare('INSERT INTO sessions (id_hash, subject, display_name, csrf, id_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(session.idHash, session.subject, session.displayName, session.csrf, session.idToken, init.nowSeconds, session.expiresAt);
+    statement(sqlite, 'DELETE FROM sessions WHERE expires_at < ?').run(init.nowSeconds);
+    statement(sqlite, 'INSERT INTO sessions (id_hash, subject, display_name, csrf, id_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(session.idHash, session.subject, session.displayName, session.csrf, session.idToken, init.nowSeconds, session.expiresAt);
     tx.append(CONTENT_EVENTS, { node_id: '', action: 'session-started', payload: { actor: init.subject, session: session.idHash.slice(0, 16), expires_at: session.expiresAt } });
   });
   return { id, session };
@@ -56,14 +57,14 @@ export async function createSession(store: Store, init: { subject: string; displ
 
 export function findSession(store: Store, id: string | undefined, nowSeconds: number): Session | undefined {
   if (id === undefined || !/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
-  const row = store.sqlite.prepare('SELECT * FROM sessions WHERE id_hash = ? AND expires_at >= ?').get(hashId(id), nowSeconds);
+  const row = statement(store.sqlite, 'SELECT * FROM sessions WHERE id_hash = ? AND expires_at >= ?').get(hashId(id), nowSeconds);
   if (!row) return undefined;
   return { idHash: String(row['id_hash']), subject: String(row['subject']), displayName: String(row['display_name']), csrf: String(row['csrf']), idToken: String(row['id_token']), expiresAt: Number(row['expires_at']) };
 }
 
 export async function endSession(store: Store, session: Session): Promise<void> {
   await store.write((sqlite, tx) => {
-    sqlite.prepare('DELETE FROM sessions WHERE id_hash = ?').run(session.idHash);
+    statement(sqlite, 'DELETE FROM sessions WHERE id_hash = ?').run(session.idHash);
     tx.append(CONTENT_EVENTS, { node_id: '', action: 'session-ended', payload: { actor: session.subject, session: session.idHash.slice(0, 16) } });
   });
 }

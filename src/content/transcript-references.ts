@@ -7,6 +7,7 @@
 // A node is a transcript when its property assistant:kind is "transcript", a summary when it is
 // "summary"; a summary names its transcript's node id in assistant:transcriptRef.
 
+import { statement } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
 import { alfrescoTime } from './alfresco-shapes.ts';
 import { API_BASE, alfrescoHandler } from './api-support.ts';
@@ -36,8 +37,7 @@ export function transcriptRoutes(deps: ContentDeps): Route[] {
     if (!ownerIssueRef) reasons.push('owner_issue_ref_unconfigured: set CONTENT_OWNER_ISSUE_REF');
     if (!blockedProgramRef) reasons.push('blocked_program_ref_unconfigured: set CONTENT_BLOCKED_PROGRAM_REF');
     reasons.push(...readinessProblems(deps).map((p) => `repository_not_ready: ${p}`));
-    const tagged = sqlite
-      .prepare(`SELECT * FROM nodes WHERE is_folder = 0 AND json_extract(properties, '$."assistant:kind"') IN ('transcript', 'summary') ORDER BY created_at, id`)
+    const tagged = statement(sqlite, `SELECT * FROM nodes WHERE is_folder = 0 AND json_extract(properties, '$."assistant:kind"') IN ('transcript', 'summary') ORDER BY created_at, id`)
       .all() as unknown as NodeRow[];
     const transcripts = new Map<string, { ref: Record<string, unknown>; summaries: Record<string, unknown>[] }>();
     for (const node of tagged) {

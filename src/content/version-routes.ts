@@ -1,6 +1,7 @@
 // Version routes: list a file's versions, read one, download one, and revert to one (a new
 // version with that version's content). Renditions: request (202), list, read, download.
 
+import { statement } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
 import { listEnvelope, readPaging } from './alfresco-shapes.ts';
 import { API_BASE, alfrescoHandler, contentReply, jsonBodyReader, principalOf } from './api-support.ts';
@@ -73,7 +74,7 @@ export function versionRoutes(deps: ContentDeps): Route[] {
   });
 
   const renditionEntry = (nodeId: string, id: string) => {
-    const row = sqlite.prepare('SELECT version_label FROM renditions WHERE node_id = ? AND rendition_id = ?').get(nodeId, id);
+    const row = statement(sqlite, 'SELECT version_label FROM renditions WHERE node_id = ? AND rendition_id = ?').get(nodeId, id);
     const node = requireNode(sqlite, nodeId);
     const created = row !== undefined && row['version_label'] === node.version_label;
     return { id, content: { mimeType: RENDITION_TYPES[id as 'text'], mimeTypeName: RENDITION_TYPES[id as 'text'] }, status: created ? 'CREATED' : 'NOT_CREATED' };
@@ -89,7 +90,7 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     for (const id of missing) {
       const bytes = await renderRendition(id, node, version, { blobPath: deps.blobs.path(version.sha256), textLimit: deps.config.indexTextBytes });
       await deps.store.write((db, tx) => {
-        db.prepare('INSERT OR REPLACE INTO renditions (node_id, rendition_id, version_label, mime_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(node.id, id, version.label, RENDITION_TYPES[id], bytes, new Date().toISOString());
+        statement(db, 'INSERT OR REPLACE INTO renditions (node_id, rendition_id, version_label, mime_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(node.id, id, version.label, RENDITION_TYPES[id], bytes, new Date().toISOString());
         tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'rendition-created', payload: { actor: user.id, rendition: id, version: version.label, size: bytes.length } });
       });
     }
@@ -110,7 +111,7 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     const node = await fileNode(context.params['nodeId']!, principalOf(context));
     const id = context.params['renditionId']!;
     if (!isRenditionId(id)) throw new RepositoryError(404, `Unknown rendition "${id}": use ${RENDITION_IDS.join(' or ')}`);
-    const row = sqlite.prepare('SELECT version_label, mime_type, body FROM renditions WHERE node_id = ? AND rendition_id = ?').get(node.id, id);
+    const row = statement(sqlite, 'SELECT version_label, mime_type, body FROM renditions WHERE node_id = ? AND rendition_id = ?').get(node.id, id);
     if (!row || row['version_label'] !== node.version_label) throw new RepositoryError(404, `Rendition "${id}" of node "${node.id}" is not created for version ${node.version_label}: POST .../renditions first`);
     const disposition = `${context.query.get('attachment') === 'true' ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(`${node.name}.${id === 'text' ? 'txt' : 'svg'}`)}`;
     return { status: 200, raw: row['body'] as Uint8Array, contentType: `${String(row['mime_type'])}${id === 'text' ? '; charset=utf-8' : ''}`, headers: { 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" } };

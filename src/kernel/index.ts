@@ -51,3 +51,4 @@ export { compileSchema } from './schema/index.ts';
 export type { CompileOptions, SchemaValidator, ValidationError, ValidationResult } from './schema/index.ts';
 
 export { writeFileAtomic } from './write-file-atomic.ts';
+export { statement } from './store/_statements.ts';
