@@ -31,7 +31,7 @@ function size(bytes: number): string {
 function nodeRow(sqlite: DatabaseSync, node: NodeRow): Safe {
   const version = currentVersion(sqlite, node);
   const link = node.is_folder === 1 ? `/share/folder/${encodeURIComponent(node.id)}` : `/share/file/${encodeURIComponent(node.id)}`;
-  return html`<tr><td>${node.is_folder === 1 ? '📁' : '📄'} <a class="node-link" href="${link}">${node.name}</a></td><td>${version ? version.mime_type : 'folder'}</td><td>${version ? size(version.size) : ''}</td><td>${node.version_label ?? ''}</td><td>${node.modified_at.slice(0, 19).replace('T', ' ')}</td></tr>`;
+  return html`<tr><td>${node.is_folder === 1 ? html`<span class="kind">[folder]</span> ` : html``}<a class="node-link" href="${link}">${node.name}</a></td><td>${version ? version.mime_type : 'folder'}</td><td>${version ? size(version.size) : ''}</td><td>${node.version_label ?? ''}</td><td>${node.modified_at.slice(0, 19).replace('T', ' ')}</td></tr>`;
 }
 
 function searchForm(query = ''): Safe {
