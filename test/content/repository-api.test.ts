@@ -37,7 +37,10 @@ function assertAlfrescoError(body: Json | undefined, status: number) {
   assert.deepEqual(Object.keys(body!['error']).sort(), ['briefSummary', 'descriptionURL', 'errorKey', 'stackTrace', 'statusCode']);
 }
 function countEvents(): number {
-  return h.service.routes.length > 0 ? Number(new DatabaseSync(join(h.dataDir, 'content.sqlite'), { readOnly: true }).prepare('SELECT count(*) AS n FROM content_events').get()?.['n']) : 0;
+  const sqlite = new DatabaseSync(join(h.dataDir, 'content.sqlite'), { readOnly: true });
+  const count = Number(sqlite.prepare('SELECT count(*) AS n FROM content_events').get()?.['n']);
+  sqlite.close();
+  return count;
 }
 
 test('POST children uploads a file: 201, Alfresco node entry, content stored by SHA-256 on disk, readback byte-exact', async () => {
@@ -188,9 +191,8 @@ test('folders: JSON body creates one; -my- is the user\'s home', async () => {
 test('probes answer loopback without a credential; -ready- is green only with search', async () => {
   const ready = await api('GET', `${API}/probes/-ready-`, undefined, { cookie: '' });
   assert.equal(ready.status, 200);
+  assert.equal(ready.body!['entry'].message, 'readyProbe: Success - Tested');
   assert.equal((await api('GET', `${API}/probes/-live-`)).status, 200);
-  const sqlite = h.service.routes.length > 0 ? new DatabaseSync(join(h.dataDir, 'content.sqlite')) : undefined;
-  void sqlite;
 });
 
 test('transcript-summary-references: references only, owner refs, fail closed on a dangling summary', async () => {
@@ -215,4 +217,27 @@ test('every change leaves a content_events row, and the chain verifies', async (
   for (const action of ['created', 'content-created', 'content-updated', 'updated', 'reverted', 'rendition-created', 'session-started']) assert.ok(actions.includes(action), action);
   assert.equal(verifyChain(sqlite, { name: 'content_events', columns: { node_id: 'text', action: 'text' } }).ok, true);
   sqlite.close();
+});
+
+test('probes refuse a caller off loopback with 403', async () => {
+  const { loopbackOnly } = await import('../../src/content/probes.ts');
+  const outcome = await loopbackOnly({ remoteAddress: '10.1.2.3' } as never);
+  assert.equal(outcome.ok, false);
+  assert.equal(outcome.ok === false && outcome.reply.status, 403);
+  assert.equal((await loopbackOnly({ remoteAddress: '::ffff:127.0.0.1' } as never)).ok, true);
+});
+
+// Last: it breaks the search index of the shared service on purpose.
+test('without a working search index, -ready- is 503 and the transcript surface fails closed', async () => {
+  const sqlite = new DatabaseSync(join(h.dataDir, 'content.sqlite'));
+  sqlite.exec('DROP TABLE search_index');
+  sqlite.close();
+  const ready = await api('GET', `${API}/probes/-ready-`);
+  assert.equal(ready.status, 503);
+  assertAlfrescoError(ready.body, 503);
+  assert.match(ready.body!['error'].briefSummary, /search index not answering/);
+  assert.equal((await api('GET', `${API}/probes/-live-`)).status, 200);
+  const refs = await api('GET', '/repository/service/assistant/transcript-summary-references.json');
+  assert.equal(refs.status, 503);
+  assert.ok(refs.body!['fail_closed_reasons'].some((r: string) => r.startsWith('repository_not_ready')));
 });
