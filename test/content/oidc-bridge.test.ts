@@ -200,3 +200,14 @@ test('a discovery document naming another issuer stops the login with a 503 page
     await other.close();
   }
 });
+
+test('a write with the session cookie from another origin is refused with 403; the same origin and plain clients pass', async () => {
+  const { browser } = await login(h);
+  const body = JSON.stringify({ name: 'CSRF folder', nodeType: 'cm:folder' });
+  const post = (headers: Record<string, string>) => browser.request(`${h.base}${API}/nodes/-root-/children`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  assert.equal((await post({ origin: 'http://127.0.0.1:9' })).status, 403);
+  assert.equal((await post({ 'sec-fetch-site': 'same-site' })).status, 403);
+  assert.equal((await browser.get(`${h.base}${API}/nodes/-root-/children`, { 'sec-fetch-site': 'cross-site' })).status, 200, 'reads are not writes');
+  assert.equal((await post({ origin: h.base })).status, 201);
+  assert.match(String(h.logs.filter((l) => l['msg'] === 'cross-origin write refused').at(-1)?.['reason']), /Sec-Fetch-Site/);
+});

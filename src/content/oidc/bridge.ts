@@ -78,7 +78,15 @@ export function repositoryAuthenticator(bridge: Bridge): Authenticator {
       return { ok: true, principal: { id: String(result.claims['sub']), displayName: name, via: 'bearer' } satisfies ContentPrincipal };
     }
     const found = sessionOf(bridge, context);
-    if (found) return { ok: true, principal: sessionPrincipal(found.session) };
+    if (found) {
+      // A cookie rides along with requests other pages make: a write by session must come from our own origin.
+      const foreign = crossOriginWrite(bridge, context);
+      if (foreign) {
+        bridge.log.warn('cross-origin write refused', { reason: foreign, requestId: context.requestId });
+        return { ok: false, reply: alfrescoError(403, 'Cross-origin request refused: a write with the session cookie must come from this repository\'s own pages') };
+      }
+      return { ok: true, principal: sessionPrincipal(found.session) };
+    }
     return refuse('Authentication required: log in at /auth/oidc/login or send a bearer access token');
   };
 }
@@ -91,4 +99,14 @@ export function shareAuthenticator(bridge: Bridge): Authenticator {
     const back = context.method === 'GET' && context.path.startsWith('/share/') ? context.path : '/share/';
     return { ok: false, reply: redirect(`${LOGIN_PATH}?return_to=${encodeURIComponent(back)}`) };
   };
+}
+
+/** Why a session-authenticated write looks cross-origin (Origin or Sec-Fetch-Site), if it does. */
+function crossOriginWrite(bridge: Bridge, context: RequestContext): string | undefined {
+  if (context.method === 'GET' || context.method === 'HEAD') return undefined;
+  const origin = context.headers['origin'];
+  if (typeof origin === 'string' && origin !== new URL(bridge.config.publicUrl).origin) return `Origin "${origin.slice(0, 100)}" is not the public URL's origin`;
+  const site = context.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') return `Sec-Fetch-Site is "${site}"`;
+  return undefined;
 }
