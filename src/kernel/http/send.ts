@@ -35,12 +35,7 @@ export function sendReply(request: IncomingMessage, response: ServerResponse, re
   if (options.etag && readOnly && reply.status === 200) {
     const etag = strongEtag(payload);
     headers['etag'] = etag;
-    if (etagMatches(request.headers['if-none-match'], etag)) {
-      delete headers['content-type'];
-      response.writeHead(304, headers);
-      response.end();
-      return;
-    }
+    if (etagMatches(request.headers['if-none-match'], etag)) return notModified(response, headers);
   }
   headers['content-length'] = payload.length;
   response.writeHead(reply.status, headers);
@@ -69,12 +64,7 @@ function sendStream(request: IncomingMessage, response: ServerResponse, reply: R
   const headers: Record<string, string | number> = { 'x-content-type-options': 'nosniff', ...reply.headers, 'content-type': replyContentType(reply) };
   if (options.close) headers['connection'] = 'close';
   const etag = reply.headers?.['etag'];
-  if (etag !== undefined && reply.status === 200 && etagMatches(request.headers['if-none-match'], etag)) {
-    delete headers['content-type'];
-    response.writeHead(304, headers);
-    response.end();
-    return;
-  }
+  if (etag !== undefined && reply.status === 200 && etagMatches(request.headers['if-none-match'], etag)) return notModified(response, headers);
   headers['content-length'] = source.length;
   response.writeHead(reply.status, headers);
   if (request.method === 'HEAD') {
@@ -85,4 +75,11 @@ function sendStream(request: IncomingMessage, response: ServerResponse, reply: R
   // A source that fails mid-way cannot change the status any more: cut the connection instead.
   body.on('error', () => response.destroy());
   body.pipe(response);
+}
+
+/** 304: the reply's headers without a body or its type. */
+function notModified(response: ServerResponse, headers: Record<string, string | number>): void {
+  delete headers['content-type'];
+  response.writeHead(304, headers);
+  response.end();
 }
