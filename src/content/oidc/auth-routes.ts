@@ -7,7 +7,7 @@
 import type { Reply, RequestContext, Route } from '../../kernel/index.ts';
 import { checkCsrf } from '../upload.ts';
 import { RepositoryError } from '../repository.ts';
-import { createSession, endSession, setCookie } from '../sessions.ts';
+import { createSession, endSession, readCookie, setCookie } from '../sessions.ts';
 import { html, page, redirect } from '../share/html.ts';
 import { CALLBACK_PATH, LOGGED_OUT_PATH, LOGIN_PATH, LOGOUT_PATH, sessionOf } from './bridge.ts';
 import type { Bridge } from './bridge.ts';
@@ -50,7 +50,7 @@ export function authRoutes(bridge: Bridge): Route[] {
     const state = q.get('state');
     const code = q.get('code');
     if (!state || !code) return loginFailed(bridge, context, { reason: 'callback without state or code', shown: 'The login response is incomplete.' });
-    const cookie = (context.headers['cookie'] ?? '').split(';').map((c) => c.trim()).find((c) => c.startsWith(`${bridge.cookies.state}=`))?.slice(bridge.cookies.state.length + 1);
+    const cookie = readCookie(context.headers['cookie'], bridge.cookies.state);
     if (cookie !== state) return loginFailed(bridge, context, { reason: 'state does not match the state cookie of this browser', shown: 'The login response does not belong to a login started from this browser.' });
     const pending = bridge.rp.take(state);
     if (!pending) return loginFailed(bridge, context, { reason: 'state unknown, expired or already used (replayed callback)', shown: 'This login response was already used or has expired.' });
