@@ -74,6 +74,11 @@ const SANDBOX = [
   'IPAddressDeny=any',
 ];
 
+/** A role named dev-* is a development aid that npm start runs (content-dev-oidc): never installed as a unit. */
+export function isDevelopmentRole(executable: { role: string }): boolean {
+  return executable.role.startsWith('dev-');
+}
+
 /** The unit name of an executable: airlock-<name>, plus -<role> when args pick a role. */
 export function unitName(executable: ContractExecutable): string {
   return executable.args && executable.args.length > 0 ? `airlock-${executable.name}-${executable.role}` : `airlock-${executable.name}`;
@@ -87,6 +92,7 @@ export function generateUnits(stackContract: unknown, governanceManifest: unknow
     // Any dependency but a local file or database may be reached over a socket (HTTP, a bus).
     const usesNetwork = manifests.get(service.service)?.dependencies.some((d) => d.kind !== 'sqlite' && d.kind !== 'file') ?? false;
     for (const executable of service.executables) {
+      if (isDevelopmentRole(executable)) continue;
       const networked = usesNetwork || executable.listeners.length > 0;
       const exec = [execFor(executable.name, paths), ...(executable.args ?? [])].join(' ');
       units.push({

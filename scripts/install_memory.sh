@@ -158,6 +158,8 @@ metadata=$(AIRLOCK_BIN_DIR=$prefix/dist/bin airlock_bundle export-governance-met
   || airlock_die "cannot read the installed stack contract"
 while IFS=$'\t' read -r kind _service name role _bundle args _listeners; do
   [ "$kind" = executable ] || continue
+  # A role named dev-* is a development aid that npm start runs (content-dev-oidc): never a unit.
+  case $role in dev-*) continue ;; esac
   if [ "$args" != - ]; then units+=("airlock-$name-$role.service"); else units+=("airlock-$name.service"); fi
 done <<<"$metadata"
 env_data_dir=$(sed -n 's/^AIRLOCK_DATA_DIR=//p' "$prefix/etc/airlock.env" | tail -n 1)

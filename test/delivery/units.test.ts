@@ -34,7 +34,7 @@ const PATHS = { prefix: '/opt/airlock', dataDir: '/var/lib/airlock' };
 test('one unit per executable and role of every service in the stack contract', () => {
   const units = generateUnits(STACK, MANIFEST, PATHS).map((u) => u.file);
   const expected = STACK.services.flatMap((s) => [
-    ...(s.executables as { name: string; role: string; args?: string[] }[]).map((e) => (e.args ? `airlock-${e.name}-${e.role}.service` : `airlock-${e.name}.service`)),
+    ...(s.executables as { name: string; role: string; args?: string[] }[]).filter((e) => !e.role.startsWith('dev-')).map((e) => (e.args ? `airlock-${e.name}-${e.role}.service` : `airlock-${e.name}.service`)),
     ...((s['healthchecks'] ?? []) as { name: string }[]).flatMap((h) => [`airlock-${s.service}-health-${h.name}.service`, `airlock-${s.service}-health-${h.name}.timer`]),
   ]);
   assert.deepEqual(units, [...expected].sort());

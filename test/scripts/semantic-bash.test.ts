@@ -344,7 +344,7 @@ const STACK_SERVICES = JSON.parse(readFileSync(join(ROOT, 'configs', 'stack-cont
   executables: { name: string; role: string; args?: string[] }[];
   healthchecks?: { name: string }[];
 }[];
-const STACK_UNITS: string[] = STACK_SERVICES.flatMap((s) => s.executables.map((e) => `airlock-${e.name}${e.args?.length ? `-${e.role}` : ''}.service`));
+const STACK_UNITS: string[] = STACK_SERVICES.flatMap((s) => s.executables.filter((e) => !e.role.startsWith('dev-')).map((e) => `airlock-${e.name}${e.args?.length ? `-${e.role}` : ''}.service`));
 /** Each healthcheck of a service adds a oneshot unit and the timer that starts it. */
 const HEALTH_UNITS: string[] = STACK_SERVICES.flatMap((s) => (s.healthchecks ?? []).map((h) => `airlock-${s.service}-health-${h.name}`));
 const TIMERS: string[] = HEALTH_UNITS.map((u) => `${u}.timer`).sort();

@@ -85,7 +85,8 @@ export async function handleRequest(request: IncomingMessage, response: ServerRe
     return;
   }
   // Draining is read when the reply goes out, so a request that was in flight at close() closes too.
-  const close = refusedBody || options.isDraining();
+  // A streamed body the handler left unread is refused too: do not drain it, hang up after the reply.
+  const close = refusedBody || options.isDraining() || (context.bodyStream !== undefined && !request.complete);
   try {
     sendReply(request, response, reply, { etag: route?.etag !== false, close });
   } catch (error) {
@@ -144,7 +145,12 @@ async function readRequestBody(route: Route, request: IncomingMessage, context: 
   const headers = context.headers;
   const announcedEmpty = headers['content-length'] === '0' || (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined);
   if (announcedEmpty && headers['content-type'] === undefined && spec.optional) return undefined;
-  checkContentType(headers['content-type'], spec.contentTypes ?? ['application/json']);
+  // A streamed route without declared types takes any body (PUT of content): the handler judges it.
+  if (!(spec.stream && spec.contentTypes === undefined)) checkContentType(headers['content-type'], spec.contentTypes ?? ['application/json']);
+  if (spec.stream) {
+    context.bodyStream = request;
+    return undefined;
+  }
   const raw = await readBody(request, spec.maxBytes ?? DEFAULT_BODY_LIMIT);
   context.rawBody = raw;
   if (route.signature) {

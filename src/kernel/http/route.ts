@@ -2,6 +2,7 @@
 // check and the sweep runner all read. These types are that table's shape.
 
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { SignatureScheme } from '../auth/index.ts';
 import type { IdempotencyStore } from '../store/index.ts';
 import type { Logger } from '../log.ts';
@@ -19,6 +20,8 @@ export interface Reply {
   body?: unknown;
   /** Bytes or text sent as they are, with `contentType`. */
   raw?: Uint8Array | string;
+  /** A body streamed from a source of known length (a stored file); wins over `raw` and `body`. */
+  stream?: { open: () => Readable; length: number };
   /** Defaults to application/json for `body`, text/plain for `raw`. */
   contentType?: string;
 }
@@ -38,6 +41,8 @@ export interface RequestContext {
   remoteAddress: string;
   /** The raw body bytes, when the route declares a request body. */
   rawBody: Buffer | undefined;
+  /** The unread request body, on a route whose request spec says `stream` (uploads). */
+  bodyStream?: Readable;
   /** The parsed (and schema-checked) JSON body, when the route declares one. */
   body: unknown;
   /** What the route's authenticator admitted (a consumer id, an operator), if any. */
@@ -65,6 +70,8 @@ export interface RequestSpec {
   raw?: boolean;
   /** An empty body (no Content-Type, no bytes) is allowed and leaves `body` undefined. */
   optional?: boolean;
+  /** Leave the body unread: the handler consumes `context.bodyStream` itself (and enforces its limit); without `contentTypes` any type is let through. */
+  stream?: boolean;
 }
 
 /** A signed route: the signature is checked over the raw bytes before anything parses them. */

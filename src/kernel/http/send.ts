@@ -26,6 +26,7 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 export function sendReply(request: IncomingMessage, response: ServerResponse, reply: Reply, options: SendOptions): void {
+  if (reply.stream) return sendStream(request, response, reply, options);
   const payload = replyBytes(reply);
   const headers: Record<string, string | number> = { 'x-content-type-options': 'nosniff', ...reply.headers };
   if (payload.length > 0 || reply.status !== 204) headers['content-type'] = replyContentType(reply);
@@ -34,18 +35,13 @@ export function sendReply(request: IncomingMessage, response: ServerResponse, re
   if (options.etag && readOnly && reply.status === 200) {
     const etag = strongEtag(payload);
     headers['etag'] = etag;
-    if (etagMatches(request.headers['if-none-match'], etag)) {
-      delete headers['content-type'];
-      response.writeHead(304, headers);
-      response.end();
-      return;
-    }
+    if (etagMatches(request.headers['if-none-match'], etag)) return notModified(response, headers);
   }
   headers['content-length'] = payload.length;
   response.writeHead(reply.status, headers);
   if (options.close && !request.complete) {
     // The rest of the body was refused: do not read it, hang up once the reply is out.
-    response.once('finish', () => request.socket.destroySoon());
+    response.once('finish', () => request.socket?.destroySoon());
   }
   response.end(request.method === 'HEAD' ? undefined : payload);
 }
@@ -60,4 +56,30 @@ export function replyBytes(reply: Reply): Buffer {
   if (reply.raw !== undefined) return typeof reply.raw === 'string' ? Buffer.from(reply.raw, 'utf8') : Buffer.from(reply.raw);
   if (reply.body === undefined) return Buffer.alloc(0);
   return Buffer.from(JSON.stringify(reply.body), 'utf8');
+}
+
+/** A streamed reply: the handler sets its own ETag (a content hash it already knows); HEAD sends no body. */
+function sendStream(request: IncomingMessage, response: ServerResponse, reply: Reply, options: SendOptions): void {
+  const source = reply.stream!;
+  const headers: Record<string, string | number> = { 'x-content-type-options': 'nosniff', ...reply.headers, 'content-type': replyContentType(reply) };
+  if (options.close) headers['connection'] = 'close';
+  const etag = reply.headers?.['etag'];
+  if (etag !== undefined && reply.status === 200 && etagMatches(request.headers['if-none-match'], etag)) return notModified(response, headers);
+  headers['content-length'] = source.length;
+  response.writeHead(reply.status, headers);
+  if (request.method === 'HEAD') {
+    response.end();
+    return;
+  }
+  const body = source.open();
+  // A source that fails mid-way cannot change the status any more: cut the connection instead.
+  body.on('error', () => response.destroy());
+  body.pipe(response);
+}
+
+/** 304: the reply's headers without a body or its type. */
+function notModified(response: ServerResponse, headers: Record<string, string | number>): void {
+  delete headers['content-type'];
+  response.writeHead(304, headers);
+  response.end();
 }

@@ -1,0 +1,91 @@
+// What every repository API handler shares: the dependencies, the authenticated principal,
+// turning a RepositoryError (or a body the kernel refused) into Alfresco's error body, and a
+// strict JSON body reader that answers in Alfresco's shape.
+
+import { compileSchema, isAirlockError, parseJsonBody } from '../kernel/index.ts';
+import type { Handler, JsonSchema, Logger, Reply, RequestContext, Store } from '../kernel/index.ts';
+import { alfrescoError } from './alfresco-shapes.ts';
+import type { BlobStore } from './blob-store.ts';
+import type { ContentConfig } from './config.ts';
+import type { UserRef } from './node-entry.ts';
+import { RepositoryError } from './repository.ts';
+
+export const API_BASE = '/repository/api/-default-/public/repository/versions/1';
+export const SEARCH_PATH = '/repository/api/-default-/public/search/versions/1/search';
+
+export interface ContentDeps {
+  store: Store;
+  blobs: BlobStore;
+  config: ContentConfig;
+  log: Logger;
+}
+
+/** Who the bridge admitted: the OIDC subject, and the session's CSRF token when it came by session. */
+export interface ContentPrincipal extends UserRef {
+  via: 'session' | 'bearer';
+  sessionId?: string;
+  csrf?: string;
+}
+
+export function principalOf(context: RequestContext): ContentPrincipal {
+  const principal = context.principal as ContentPrincipal | undefined;
+  if (!principal) throw new TypeError('Repository handler reached without an admitted principal');
+  return principal;
+}
+
+/** A handler whose RepositoryErrors become Alfresco error bodies. */
+export function alfrescoHandler(handler: Handler): Handler {
+  return async (context) => {
+    try {
+      return await handler(context);
+    } catch (error) {
+      const reply = errorReply(error);
+      if (reply) return reply;
+      throw error;
+    }
+  };
+}
+
+/** The Alfresco reply for a known client mistake; undefined for anything else (a bug: 500). */
+export function errorReply(error: unknown): Reply | undefined {
+  // The store wraps what a write closure throws; the repository's own refusal is the cause.
+  if (isAirlockError(error, 'store_write')) {
+    if (error.cause instanceof RepositoryError) return alfrescoError(error.cause.status, error.cause.message);
+    if (/UNIQUE constraint failed: nodes\.parent_id, nodes\.name/.test(error.message)) return alfrescoError(409, 'Duplicate child name not allowed');
+  }
+  if (error instanceof RepositoryError) return alfrescoError(error.status, error.message);
+  if (isAirlockError(error, 'malformed_json') || isAirlockError(error, 'too_deep')) return alfrescoError(400, error.message);
+  if (isAirlockError(error, 'body_too_large')) return alfrescoError(413, error.message);
+  return undefined;
+}
+
+/** Parses the raw body as strict JSON and checks it against `schema`; a RepositoryError(400) names the first problems. */
+export function jsonBodyReader<T>(schema: JsonSchema): (context: RequestContext) => T {
+  const check = compileSchema(schema).validate;
+  return (context) => {
+    if (!context.rawBody || context.rawBody.length === 0) throw new RepositoryError(400, 'A JSON body is required');
+    const value = parseJsonBody(context.rawBody);
+    const { valid, errors } = check(value);
+    if (!valid) throw new RepositoryError(400, `Invalid request body: ${errors.slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`);
+    return value as T;
+  };
+}
+
+/** Reads a boolean query parameter ("true"/"false"). */
+export function queryFlag(context: RequestContext, name: string, fallback: boolean): boolean {
+  const value = context.query.get(name);
+  if (value === null) return fallback;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new RepositoryError(400, `Invalid query parameter ${name} "${value}": use true or false`);
+}
+
+/** A content download: streamed from the blob store, ETag = the content's SHA-256. */
+export function contentReply(deps: ContentDeps, content: { sha256: string; size: number; mimeType: string; name: string }, attachment: boolean): Reply {
+  const disposition = `${attachment ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(content.name)}`;
+  return {
+    status: 200,
+    contentType: content.mimeType,
+    headers: { 'etag': `"${content.sha256}"`, 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; sandbox" },
+    stream: { open: () => deps.blobs.open(content.sha256), length: content.size },
+  };
+}

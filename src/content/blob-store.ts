@@ -1,0 +1,103 @@
+// Content-addressed storage on disk: a stream is written to a temporary file while it is hashed
+// (SHA-256), then renamed to blobs/<aa>/<bb>/<sha256>. The same bytes are stored once. Nothing
+// is held whole in memory; a stream over the size limit is cut and its temporary file removed.
+
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+
+export interface StoredBlob {
+  sha256: string;
+  size: number;
+}
+
+export interface BlobWriter {
+  /** Writes a chunk; resolves when the file can take more (backpressure). */
+  write(chunk: Buffer): Promise<void>;
+  /** Finishes the file and moves it into place. */
+  finish(): Promise<StoredBlob>;
+  /** Drops the temporary file. */
+  abort(): Promise<void>;
+  /** Bytes written so far. */
+  readonly size: number;
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(limit: number) {
+    super(`Content exceeds the upload limit of ${limit} bytes`);
+    this.name = 'BlobTooLargeError';
+  }
+}
+
+export interface BlobStore {
+  /** A writer for one new blob, refusing more than `maxBytes`. */
+  create(maxBytes: number): BlobWriter;
+  open(sha256: string): Readable;
+  path(sha256: string): string;
+  has(sha256: string): Promise<boolean>;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+/** Bytes one upload may have queued for the disk before the socket is paused (fs default: 16 KiB). */
+export const WRITE_BUFFER_BYTES = 256 * 1024;
+
+export function createBlobStore(root: string): BlobStore {
+  const tmp = join(root, 'tmp');
+  mkdirSync(tmp, { recursive: true, mode: 0o700 });
+  const pathOf = (sha256: string) => {
+    if (!SHA256.test(sha256)) throw new TypeError(`Not a SHA-256 hex digest: "${sha256}"`);
+    return join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  };
+  return {
+    path: pathOf,
+    open: (sha256) => createReadStream(pathOf(sha256)),
+    async has(sha256) {
+      try {
+        await stat(pathOf(sha256));
+        return true;
+      } catch {
+        // Missing (or unreadable) means "not stored": the caller writes it again.
+        return false;
+      }
+    },
+    create(maxBytes) {
+      const tmpPath = join(tmp, randomUUID());
+      // flush: fsync before close, so a version row never names content a crash could lose.
+      const file = createWriteStream(tmpPath, { mode: 0o600, flush: true, highWaterMark: WRITE_BUFFER_BYTES });
+      const hash = createHash('sha256');
+      let size = 0;
+      let failure: Error | undefined;
+      file.on('error', (error) => (failure = error));
+      const writer: BlobWriter = {
+        get size() {
+          return size;
+        },
+        async write(chunk) {
+          if (failure) throw failure;
+          size += chunk.length;
+          if (size > maxBytes) throw new BlobTooLargeError(maxBytes);
+          hash.update(chunk);
+          if (!file.write(chunk)) await once(file, 'drain');
+        },
+        async finish() {
+          await new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve())));
+          if (failure) throw failure;
+          const sha256 = hash.digest('hex');
+          const target = pathOf(sha256);
+          mkdirSync(join(target, '..'), { recursive: true, mode: 0o700 });
+          // Same bytes, same name: renaming over an existing blob replaces it with identical content.
+          await rename(tmpPath, target);
+          return { sha256, size };
+        },
+        async abort() {
+          file.destroy();
+          await rm(tmpPath, { force: true });
+        },
+      };
+      return writer;
+    },
+  };
+}

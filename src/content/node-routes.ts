@@ -1,0 +1,124 @@
+// The repository API's node routes: readback, children (list, upload, folder), metadata
+// update, content readback and versioned content update. Alfresco's paths under API_BASE.
+
+import type { Route, RequestContext } from '../kernel/index.ts';
+import { listEnvelope, readPaging } from './alfresco-shapes.ts';
+import { API_BASE, alfrescoHandler, contentReply, jsonBodyReader, principalOf, queryFlag } from './api-support.ts';
+import type { ContentDeps } from './api-support.ts';
+import { isTextType, mediaTypeFor } from './mime-types.ts';
+import { nodeEntry } from './node-entry.ts';
+import { readTextPrefix } from './renditions.ts';
+import { RepositoryError, addVersion, createFolder, currentVersion, listChildren, nameProblem, requireFolder, requireNode, resolveNodeId, updateMetadata } from './repository.ts';
+import { readFlag, storeBody, uploadFile } from './upload.ts';
+
+const NODE_ID = { nodeId: { description: 'A node id, or the alias -root- (Company Home) or -my- (your home folder)', example: '-root-' } };
+const PROPERTIES_SCHEMA = { type: 'object', maxProperties: 64, propertyNames: { pattern: '^[a-z][a-zA-Z0-9]*:[A-Za-z][A-Za-z0-9_]*$' }, additionalProperties: { type: ['string', 'null'], maxLength: 65536 } };
+const UPDATE_SCHEMA = { type: 'object', additionalProperties: false, minProperties: 1, properties: { name: { type: 'string', minLength: 1, maxLength: 255 }, properties: PROPERTIES_SCHEMA } };
+const FOLDER_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'nodeType'],
+  properties: { name: { type: 'string', minLength: 1, maxLength: 255 }, nodeType: { const: 'cm:folder' }, relativePath: { type: 'string', maxLength: 4096 }, properties: PROPERTIES_SCHEMA },
+};
+const JSON_LIMIT = 1024 * 1024;
+
+const readUpdate = jsonBodyReader<{ name?: string; properties?: Record<string, string | null> }>(UPDATE_SCHEMA);
+const readFolder = jsonBodyReader<{ name: string; relativePath?: string; properties?: Record<string, string> }>(FOLDER_SCHEMA);
+
+/** The entry of a node as it is now. */
+export function nodeReply(deps: ContentDeps, id: string, status = 200) {
+  const node = requireNode(deps.store.sqlite, id);
+  return { status, body: { entry: nodeEntry(node, currentVersion(deps.store.sqlite, node)) } };
+}
+
+async function nodeIdOf(deps: ContentDeps, context: RequestContext): Promise<string> {
+  return resolveNodeId(deps.store, context.params['nodeId']!, principalOf(context));
+}
+
+export function nodeRoutes(deps: ContentDeps): Route[] {
+  const getNode = alfrescoHandler(async (context) => nodeReply(deps, await nodeIdOf(deps, context)));
+
+  const updateNode = alfrescoHandler(async (context) => {
+    const id = await nodeIdOf(deps, context);
+    const body = readUpdate(context);
+    const problem = body.name === undefined ? undefined : nameProblem(body.name);
+    if (problem) throw new RepositoryError(400, problem);
+    await deps.store.write((sqlite, tx) => updateMetadata(sqlite, tx, { nodeId: id, name: body.name, properties: body.properties, user: principalOf(context) }));
+    return nodeReply(deps, id);
+  });
+
+  const listChildrenHandler = alfrescoHandler(async (context) => {
+    const id = await nodeIdOf(deps, context);
+    requireFolder(deps.store.sqlite, id);
+    const paging = readPaging(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
+    if (typeof paging === 'string') throw new RepositoryError(400, paging);
+    const { rows, total } = listChildren(deps.store.sqlite, id, paging);
+    return { status: 200, body: listEnvelope(rows.map((row) => nodeEntry(row, currentVersion(deps.store.sqlite, row))), { paging, totalItems: total }) };
+  });
+
+  const createChild = alfrescoHandler(async (context) => {
+    const parentId = await nodeIdOf(deps, context);
+    const user = principalOf(context);
+    const contentType = context.headers['content-type'];
+    if (contentType !== undefined && /^application\/json\b/i.test(contentType)) {
+      context.rawBody = await readLimited(context, JSON_LIMIT);
+      const body = readFolder(context);
+      const problem = nameProblem(body.name);
+      if (problem) throw new RepositoryError(400, problem);
+      const autoRename = queryFlag(context, 'autoRename', false);
+      const id = await deps.store.write((sqlite, tx) => createFolder(sqlite, tx, { parentId, name: body.name, relativePath: body.relativePath, autoRename, properties: pickStrings(body.properties), user }));
+      return nodeReply(deps, id, 201);
+    }
+    const { id } = await uploadFile(
+      { store: deps.store, blobs: deps.blobs, maxUploadBytes: deps.config.maxUploadBytes, indexTextBytes: deps.config.indexTextBytes },
+      { stream: context.bodyStream!, contentType, contentLength: context.headers['content-length'], parentId, user },
+    );
+    return nodeReply(deps, id, 201);
+  });
+
+  const getContent = alfrescoHandler(async (context) => {
+    const node = requireNode(deps.store.sqlite, await nodeIdOf(deps, context));
+    const version = currentVersion(deps.store.sqlite, node);
+    if (!version) throw new RepositoryError(404, `Node "${node.id}" is a folder and has no content`);
+    return contentReply(deps, { sha256: version.sha256, size: version.size, mimeType: version.mime_type, name: node.name }, queryFlag(context, 'attachment', true));
+  });
+
+  const updateContent = alfrescoHandler(async (context) => {
+    const id = await nodeIdOf(deps, context);
+    const node = requireNode(deps.store.sqlite, id);
+    if (node.is_folder === 1) throw new RepositoryError(400, `Node "${id}" is a folder: folders have no content`);
+    const majorVersion = readFlag('majorVersion', context.query.get('majorVersion') ?? undefined, false);
+    const comment = context.query.get('comment') ?? undefined;
+    const uploadDeps = { store: deps.store, blobs: deps.blobs, maxUploadBytes: deps.config.maxUploadBytes, indexTextBytes: deps.config.indexTextBytes };
+    const blob = await storeBody(uploadDeps, context.bodyStream!, context.headers['content-length']);
+    const mimeType = mediaTypeFor(node.name, context.headers['content-type']);
+    const text = isTextType(mimeType) ? await readTextPrefix(deps.blobs.path(blob.sha256), deps.config.indexTextBytes) : '';
+    await deps.store.write((sqlite, tx) => addVersion(sqlite, tx, { nodeId: id, content: { ...blob, mimeType, text }, version: { majorVersion, comment }, user: principalOf(context), action: 'content-updated' }));
+    return nodeReply(deps, id);
+  });
+
+  const upload = { stream: true, contentTypes: ['multipart/form-data', 'application/json'] };
+  return [
+    { method: 'GET', path: `${API_BASE}/nodes/:nodeId`, auth: 'repository', summary: 'Get a node', params: NODE_ID, tags: ['nodes'], etag: false, handler: getNode },
+    { method: 'PUT', path: `${API_BASE}/nodes/:nodeId`, auth: 'repository', summary: 'Update a node\'s name or properties', params: NODE_ID, tags: ['nodes'], request: { raw: true, schema: UPDATE_SCHEMA }, handler: updateNode },
+    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/children`, auth: 'repository', summary: 'List a folder\'s children (skipCount, maxItems)', params: NODE_ID, tags: ['nodes'], etag: false, handler: listChildrenHandler },
+    { method: 'POST', path: `${API_BASE}/nodes/:nodeId/children`, auth: 'repository', summary: 'Upload a file (multipart field filedata; name, relativePath, autoRename, overwrite, majorVersion, comment) or create a folder (JSON)', params: NODE_ID, tags: ['nodes'], request: upload, handler: createChild },
+    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/content`, auth: 'repository', summary: 'Get a file\'s current content (attachment=false for inline)', params: NODE_ID, tags: ['nodes'], handler: getContent },
+    { method: 'PUT', path: `${API_BASE}/nodes/:nodeId/content`, auth: 'repository', summary: 'Update a file\'s content as a new version (majorVersion, comment)', params: NODE_ID, tags: ['nodes'], request: { stream: true }, handler: updateContent },
+  ];
+}
+
+function pickStrings(properties: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(properties ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
+async function readLimited(context: RequestContext, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of context.bodyStream! as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new RepositoryError(413, `JSON body over ${limit} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}

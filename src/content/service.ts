@@ -1,0 +1,33 @@
+// Builds the content service: the database and blob store under AIRLOCK_DATA_DIR, the OIDC
+// bridge, the route table and its authenticators, on one listener.
+
+import { createLogger, createService, secretValues, versionTruth } from '../kernel/index.ts';
+import type { Logger, Service } from '../kernel/index.ts';
+import { createBlobStore } from './blob-store.ts';
+import { CONTENT_SPEC } from './config.ts';
+import type { ContentConfig } from './config.ts';
+import { openContentDatabase } from './database.ts';
+import { createBridge, repositoryAuthenticator, shareAuthenticator } from './oidc/bridge.ts';
+import { loopbackOnly } from './probes.ts';
+import { contentRoutes } from './routes.ts';
+
+export const SERVICE_NAME = 'content';
+
+export async function createContentService(config: ContentConfig, options: { now?: () => number; env?: NodeJS.ProcessEnv; log?: Logger } = {}): Promise<Service> {
+  const log = options.log ?? createLogger({ name: SERVICE_NAME, service: SERVICE_NAME, secrets: secretValues(CONTENT_SPEC, { CONTENT_OIDC_CLIENT_SECRET: config.clientSecret }) });
+  const store = await openContentDatabase(config.databasePath);
+  const blobs = createBlobStore(config.blobDir);
+  const bridge = createBridge({ config, store, log: log.child('content.oidc'), ...(options.now && { now: options.now }) });
+  const deps = { store, blobs, config, log };
+  return createService({
+    name: SERVICE_NAME,
+    version: versionTruth(),
+    routes: contentRoutes(deps, bridge),
+    listeners: { main: { host: config.listen.host, port: config.listen.port } },
+    authenticators: { repository: repositoryAuthenticator(bridge), share: shareAuthenticator(bridge), loopback: loopbackOnly },
+    log,
+    ...(options.env && { env: options.env }),
+    ...(options.now && { now: options.now }),
+    onClose: () => store.close(),
+  });
+}

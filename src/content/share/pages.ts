@@ -1,0 +1,101 @@
+// The share UI's pages, rendered on the server with every value escaped: a folder (breadcrumbs,
+// children, upload and new-folder forms), a file (details, versions with downloads, a new
+// version, revert), and search results. Forms carry the session's CSRF token; links to content
+// go to the repository API, which admits the same session.
+
+import type { DatabaseSync } from 'node:sqlite';
+import type { Reply } from '../../kernel/index.ts';
+import { API_BASE } from '../api-support.ts';
+import type { NodeRow, VersionRow } from '../node-entry.ts';
+import { currentVersion, getNode, listChildren, listVersions } from '../repository.ts';
+import { html, page } from './html.ts';
+import type { Safe } from './html.ts';
+
+export interface Viewer {
+  name: string;
+  csrf: string;
+}
+
+export const PAGE_SIZE = 50;
+
+function breadcrumbs(sqlite: DatabaseSync, node: NodeRow): Safe {
+  const trail: NodeRow[] = [];
+  for (let at: NodeRow | undefined = node; at; at = at.parent_id === null ? undefined : getNode(sqlite, at.parent_id)) trail.unshift(at);
+  return html`<nav class="crumbs">${trail.map((n, i) => html`${i > 0 ? ' / ' : ''}<a href="/share/folder/${encodeURIComponent(n.id)}">${n.name}</a>`)}</nav>`;
+}
+
+function size(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : bytes < 1048576 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1048576).toFixed(1)} MiB`;
+}
+
+function nodeRow(sqlite: DatabaseSync, node: NodeRow): Safe {
+  const version = currentVersion(sqlite, node);
+  const link = node.is_folder === 1 ? `/share/folder/${encodeURIComponent(node.id)}` : `/share/file/${encodeURIComponent(node.id)}`;
+  return html`<tr><td>${node.is_folder === 1 ? html`<span class="kind">[folder]</span> ` : html``}<a class="node-link" href="${link}">${node.name}</a></td><td>${version ? version.mime_type : 'folder'}</td><td>${version ? size(version.size) : ''}</td><td>${node.version_label ?? ''}</td><td>${node.modified_at.slice(0, 19).replace('T', ' ')}</td></tr>`;
+}
+
+function searchForm(query = ''): Safe {
+  return html`<form method="get" action="/share/search" class="search"><input type="search" name="q" id="search-q" value="${query}" placeholder="Search names, properties and text" required maxlength="4096"> <button type="submit" id="search-go">Search</button></form>`;
+}
+
+export function folderPage(sqlite: DatabaseSync, folder: NodeRow, viewer: Viewer, skip: number): Reply {
+  const { rows, total } = listChildren(sqlite, folder.id, { skipCount: skip, maxItems: PAGE_SIZE });
+  const action = `/share/folder/${encodeURIComponent(folder.id)}`;
+  const more = skip + rows.length < total ? html`<p><a href="${action}?skip=${skip + PAGE_SIZE}">Next page</a></p>` : html``;
+  return page({
+    title: folder.name,
+    user: viewer,
+    body: html`${breadcrumbs(sqlite, folder)}${searchForm()}
+<table id="children"><thead><tr><th>Name</th><th>Type</th><th>Size</th><th>Version</th><th>Modified (UTC)</th></tr></thead>
+<tbody>${rows.map((n) => nodeRow(sqlite, n))}</tbody></table>${rows.length === 0 ? html`<p class="note">This folder is empty.</p>` : html``}${more}
+<h2>Upload a file</h2>
+<form method="post" action="${action}/upload" enctype="multipart/form-data" id="upload-form"><fieldset>
+<input type="hidden" name="_csrf" value="${viewer.csrf}">
+<input type="file" name="filedata" id="upload-file" required> <label>Comment <input type="text" name="comment" maxlength="1000"></label>
+<label><input type="checkbox" name="autoRename" value="true" checked> rename if the name exists</label>
+<button type="submit" id="upload-go">Upload</button></fieldset></form>
+<h2>New folder</h2>
+<form method="post" action="${action}/folder"><fieldset><input type="hidden" name="_csrf" value="${viewer.csrf}">
+<label>Name <input type="text" name="name" required maxlength="255"></label> <button type="submit">Create</button></fieldset></form>`,
+  });
+}
+
+function versionRow(node: NodeRow, version: VersionRow, viewer: Viewer): Safe {
+  const base = `${API_BASE}/nodes/${encodeURIComponent(node.id)}/versions/${encodeURIComponent(version.label)}`;
+  const current = node.version_label === version.label;
+  return html`<tr class="version"><td>${version.label}${current ? ' (current)' : ''}</td><td>${version.comment ?? ''}</td><td>${size(version.size)}</td><td>${version.created_at.slice(0, 19).replace('T', ' ')}</td>
+<td><a class="download" href="${base}/content">Download</a>${current ? html`` : html` <form class="inline" method="post" action="/share/file/${encodeURIComponent(node.id)}/revert"><input type="hidden" name="_csrf" value="${viewer.csrf}"><input type="hidden" name="version" value="${version.label}"><button type="submit">Revert to this</button></form>`}</td></tr>`;
+}
+
+export function filePage(sqlite: DatabaseSync, node: NodeRow, viewer: Viewer): Reply {
+  const version = currentVersion(sqlite, node);
+  const versions = listVersions(sqlite, node.id);
+  const properties = Object.entries(JSON.parse(node.properties) as Record<string, string>);
+  const action = `/share/file/${encodeURIComponent(node.id)}`;
+  return page({
+    title: node.name,
+    user: viewer,
+    body: html`${breadcrumbs(sqlite, node)}${searchForm()}
+<p>Type <strong>${version?.mime_type ?? ''}</strong>, ${size(version?.size ?? 0)}, version <strong id="current-version">${node.version_label ?? ''}</strong>.
+<a href="${API_BASE}/nodes/${encodeURIComponent(node.id)}/content">Download current</a></p>
+${properties.length > 0 ? html`<table><tbody>${properties.map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</tbody></table>` : html``}
+<h2>Versions</h2><table id="versions"><thead><tr><th>Version</th><th>Comment</th><th>Size</th><th>Created (UTC)</th><th></th></tr></thead>
+<tbody>${versions.map((v) => versionRow(node, v, viewer))}</tbody></table>
+<h2>Upload a new version</h2>
+<form method="post" action="${action}/version" enctype="multipart/form-data" id="version-form"><fieldset>
+<input type="hidden" name="_csrf" value="${viewer.csrf}">
+<input type="file" name="filedata" id="version-file" required> <label>Comment <input type="text" name="comment" id="version-comment" maxlength="1000"></label>
+<label><input type="checkbox" name="majorVersion" value="true"> major version</label>
+<button type="submit" id="version-go">Upload version</button></fieldset></form>`,
+  });
+}
+
+export function searchPage(sqlite: DatabaseSync, init: { query: string; rows: NodeRow[]; total: number; skip: number; viewer: Viewer }): Reply {
+  const next = init.skip + init.rows.length < init.total ? html`<p><a href="/share/search?q=${encodeURIComponent(init.query)}&amp;skip=${init.skip + PAGE_SIZE}">Next page</a></p>` : html``;
+  return page({
+    title: 'Search',
+    user: init.viewer,
+    body: html`${searchForm(init.query)}<p id="search-count">${init.total} ${init.total === 1 ? 'result' : 'results'} for “${init.query}”.</p>
+<table id="results"><thead><tr><th>Name</th><th>Type</th><th>Size</th><th>Version</th><th>Modified (UTC)</th></tr></thead><tbody>${init.rows.map((n) => nodeRow(sqlite, n))}</tbody></table>${next}`,
+  });
+}

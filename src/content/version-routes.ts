@@ -1,0 +1,131 @@
+// Version routes: list a file's versions, read one, download one, and revert to one (a new
+// version with that version's content). Renditions: request (202), list, read, download.
+
+import { statement } from '../kernel/index.ts';
+import type { Route } from '../kernel/index.ts';
+import { listEnvelope, readPaging } from './alfresco-shapes.ts';
+import { API_BASE, alfrescoHandler, contentReply, jsonBodyReader, principalOf } from './api-support.ts';
+import type { ContentDeps } from './api-support.ts';
+import { CONTENT_EVENTS } from './database.ts';
+import { isTextType } from './mime-types.ts';
+import { versionEntry } from './node-entry.ts';
+import { RENDITION_IDS, RENDITION_TYPES, isRenditionId, readTextPrefix, renderRendition } from './renditions.ts';
+import { RepositoryError, addVersion, currentVersion, getVersion, listVersions, requireNode, resolveNodeId } from './repository.ts';
+
+const PARAMS = {
+  nodeId: { description: 'A file node id', example: '-root-' },
+  versionId: { description: 'A version label such as 1.0', example: '1.0' },
+  renditionId: { description: 'A rendition id: text or doclib', example: 'text' },
+};
+const REVERT_SCHEMA = { type: 'object', additionalProperties: false, properties: { majorVersion: { type: 'boolean' }, comment: { type: 'string', maxLength: 4096 } } };
+// Alfresco: {"id":"doclib"}, {"id":"doclib,pdf"} or [{"id":"doclib"}, ...].
+const RENDITION_ID = { type: 'string', pattern: `^\\s*(${RENDITION_IDS.join('|')})\\s*(,\\s*(${RENDITION_IDS.join('|')})\\s*)*$` };
+const RENDITION_SCHEMA = {
+  oneOf: [
+    { type: 'object', additionalProperties: false, required: ['id'], properties: { id: RENDITION_ID } },
+    { type: 'array', minItems: 1, maxItems: 8, items: { type: 'object', additionalProperties: false, required: ['id'], properties: { id: RENDITION_ID } } },
+  ],
+};
+const readRevert = jsonBodyReader<{ majorVersion?: boolean; comment?: string }>(REVERT_SCHEMA);
+const readRendition = jsonBodyReader<{ id: string } | { id: string }[]>(RENDITION_SCHEMA);
+
+export function versionRoutes(deps: ContentDeps): Route[] {
+  const sqlite = deps.store.sqlite;
+  const fileNode = async (nodeId: string, user: ReturnType<typeof principalOf>) => {
+    const node = requireNode(sqlite, await resolveNodeId(deps.store, nodeId, user));
+    if (node.is_folder === 1) throw new RepositoryError(400, `Node "${node.id}" is a folder: folders have no versions or renditions`);
+    return node;
+  };
+
+  const list = alfrescoHandler(async (context) => {
+    const node = await fileNode(context.params['nodeId']!, principalOf(context));
+    const paging = readPaging(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
+    if (typeof paging === 'string') throw new RepositoryError(400, paging);
+    const all = listVersions(sqlite, node.id);
+    const page = all.slice(paging.skipCount, paging.skipCount + paging.maxItems);
+    return { status: 200, body: listEnvelope(page.map(versionEntry), { paging, totalItems: all.length }) };
+  });
+  const one = alfrescoHandler(async (context) => {
+    const node = await fileNode(context.params['nodeId']!, principalOf(context));
+    return { status: 200, body: { entry: versionEntry(getVersion(sqlite, node.id, context.params['versionId']!)) } };
+  });
+  const content = alfrescoHandler(async (context) => {
+    const node = await fileNode(context.params['nodeId']!, principalOf(context));
+    const version = getVersion(sqlite, node.id, context.params['versionId']!);
+    return contentReply(deps, { sha256: version.sha256, size: version.size, mimeType: version.mime_type, name: version.name }, context.query.get('attachment') !== 'false');
+  });
+  const revert = alfrescoHandler(async (context) => {
+    const user = principalOf(context);
+    const node = await fileNode(context.params['nodeId']!, user);
+    const body = context.rawBody && context.rawBody.length > 0 ? readRevert(context) : {};
+    const from = getVersion(sqlite, node.id, context.params['versionId']!);
+    const text = isTextType(from.mime_type) ? await readTextPrefix(deps.blobs.path(from.sha256), deps.config.indexTextBytes) : '';
+    const version = await deps.store.write((db, tx) =>
+      addVersion(db, tx, {
+        nodeId: node.id,
+        content: { sha256: from.sha256, size: from.size, mimeType: from.mime_type, text },
+        version: { majorVersion: body.majorVersion ?? false, comment: body.comment },
+        user,
+        action: 'reverted',
+        revertedFrom: from.label,
+      }),
+    );
+    return { status: 200, body: { entry: versionEntry(version) } };
+  });
+
+  const renditionEntry = (nodeId: string, id: string) => {
+    const row = statement(sqlite, 'SELECT version_label FROM renditions WHERE node_id = ? AND rendition_id = ?').get(nodeId, id);
+    const node = requireNode(sqlite, nodeId);
+    const created = row !== undefined && row['version_label'] === node.version_label;
+    return { id, content: { mimeType: RENDITION_TYPES[id as 'text'], mimeTypeName: RENDITION_TYPES[id as 'text'] }, status: created ? 'CREATED' : 'NOT_CREATED' };
+  };
+  const request = alfrescoHandler(async (context) => {
+    const user = principalOf(context);
+    const node = await fileNode(context.params['nodeId']!, user);
+    const body = readRendition(context);
+    const version = currentVersion(sqlite, node)!;
+    const requested = [...new Set((Array.isArray(body) ? body : [body]).flatMap(({ id }) => id.split(',').map((part) => part.trim())))].filter(isRenditionId);
+    const missing = requested.filter((id) => renditionEntry(node.id, id).status !== 'CREATED');
+    if (missing.length === 0) throw new RepositoryError(409, `All requested renditions already exist for version ${version.label}`);
+    for (const id of missing) {
+      const bytes = await renderRendition(id, node, version, { blobPath: deps.blobs.path(version.sha256), textLimit: deps.config.indexTextBytes });
+      await deps.store.write((db, tx) => {
+        statement(db, 'INSERT OR REPLACE INTO renditions (node_id, rendition_id, version_label, mime_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(node.id, id, version.label, RENDITION_TYPES[id], bytes, new Date().toISOString());
+        tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'rendition-created', payload: { actor: user.id, rendition: id, version: version.label, size: bytes.length } });
+      });
+    }
+    return { status: 202, body: null };
+  });
+  const renditions = alfrescoHandler(async (context) => {
+    const node = await fileNode(context.params['nodeId']!, principalOf(context));
+    const entries = RENDITION_IDS.map((id) => renditionEntry(node.id, id));
+    return { status: 200, body: listEnvelope(entries, { paging: { skipCount: 0, maxItems: 100 }, totalItems: entries.length }) };
+  });
+  const rendition = alfrescoHandler(async (context) => {
+    const node = await fileNode(context.params['nodeId']!, principalOf(context));
+    const id = context.params['renditionId']!;
+    if (!isRenditionId(id)) throw new RepositoryError(404, `Unknown rendition "${id}": use ${RENDITION_IDS.join(' or ')}`);
+    return { status: 200, body: { entry: renditionEntry(node.id, id) } };
+  });
+  const renditionContent = alfrescoHandler(async (context) => {
+    const node = await fileNode(context.params['nodeId']!, principalOf(context));
+    const id = context.params['renditionId']!;
+    if (!isRenditionId(id)) throw new RepositoryError(404, `Unknown rendition "${id}": use ${RENDITION_IDS.join(' or ')}`);
+    const row = statement(sqlite, 'SELECT version_label, mime_type, body FROM renditions WHERE node_id = ? AND rendition_id = ?').get(node.id, id);
+    if (!row || row['version_label'] !== node.version_label) throw new RepositoryError(404, `Rendition "${id}" of node "${node.id}" is not created for version ${node.version_label}: POST .../renditions first`);
+    const disposition = `${context.query.get('attachment') === 'true' ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(`${node.name}.${id === 'text' ? 'txt' : 'svg'}`)}`;
+    return { status: 200, raw: row['body'] as Uint8Array, contentType: `${String(row['mime_type'])}${id === 'text' ? '; charset=utf-8' : ''}`, headers: { 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" } };
+  });
+
+  const json = { raw: true, maxBytes: 64 * 1024 };
+  return [
+    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/versions`, auth: 'repository', summary: 'List a file\'s versions, newest first', params: PARAMS, tags: ['versions'], etag: false, handler: list },
+    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/versions/:versionId`, auth: 'repository', summary: 'Get one version', params: PARAMS, tags: ['versions'], handler: one },
+    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/versions/:versionId/content`, auth: 'repository', summary: 'Get one version\'s content', params: PARAMS, tags: ['versions'], handler: content },
+    { method: 'POST', path: `${API_BASE}/nodes/:nodeId/versions/:versionId/revert`, auth: 'repository', summary: 'Revert to a version: a new version with its content (majorVersion, comment)', params: PARAMS, tags: ['versions'], request: { ...json, optional: true, schema: REVERT_SCHEMA }, handler: revert },
+    { method: 'POST', path: `${API_BASE}/nodes/:nodeId/renditions`, auth: 'repository', summary: 'Create renditions ({"id":"text"} or a list); 202', params: PARAMS, tags: ['renditions'], request: { ...json, schema: RENDITION_SCHEMA }, handler: request },
+    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions`, auth: 'repository', summary: 'List renditions and their status', params: PARAMS, tags: ['renditions'], etag: false, handler: renditions },
+    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId`, auth: 'repository', summary: 'Get a rendition\'s status', params: PARAMS, tags: ['renditions'], etag: false, handler: rendition },
+    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId/content`, auth: 'repository', summary: 'Get a rendition\'s content', params: PARAMS, tags: ['renditions'], handler: renditionContent },
+  ];
+}
