@@ -21,6 +21,7 @@ export type { ProblemInit, HealthCheck, HealthStatus } from './http/reply.ts';
 export { strongEtag } from './http/send.ts';
 export { DEFAULT_BODY_LIMIT, MAX_JSON_DEPTH, parseJsonBody } from './http/body.ts';
 export { SERVER_ERROR_LOGGER, SERVER_ERROR_MESSAGE } from './http/pipeline.ts';
+export type { ProblemRenderer } from './http/pipeline.ts';
 export { isLoopbackHost, checkListenHost, ALLOW_NON_LOOPBACK_VARIABLE } from './http/loopback.ts';
 export { createService, MAIN_LISTENER, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './http/service.ts';
 export type { Service, ServiceOptions, ListenerOptions, ListeningLine, SchemaCompiler } from './http/service.ts';

@@ -8,7 +8,7 @@ import { createLogger } from '../log.ts';
 import type { Logger } from '../log.ts';
 import { checkListenHost } from './loopback.ts';
 import { handleRequest, SERVER_ERROR_LOGGER } from './pipeline.ts';
-import type { BodyCheck } from './pipeline.ts';
+import type { BodyCheck, ProblemRenderer } from './pipeline.ts';
 import type { Authenticator, JsonSchema, Route } from './route.ts';
 import { createRouter } from './router.ts';
 import { compileSchema as compileJsonSchema } from '../schema/index.ts';
@@ -44,6 +44,12 @@ export interface ServiceOptions {
   timeouts?: { headersMs?: number; requestMs?: number; checkIntervalMs?: number; drainMs?: number };
   /** Current time in milliseconds; Date.now by default (tests inject a clock). */
   now?: () => number;
+  /**
+   * Re-renders the kernel's own problem replies (404, 405, signature 401, body 400/413/415/422,
+   * idempotency 400/409/422, 500) for services whose wire envelope is not RFC 9457 (the ERP
+   * service speaks Frappe's). Handler replies of that content type pass through it too.
+   */
+  renderProblem?: ProblemRenderer;
   /** Runs after the last connection closed: close databases here. */
   onClose?: () => void | Promise<void>;
 }
@@ -114,6 +120,7 @@ export function createService(options: ServiceOptions): Service {
         internalLog,
         isDraining: () => draining,
         now: options.now ?? Date.now,
+        ...(options.renderProblem && { renderProblem: options.renderProblem }),
       });
     });
     server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
