@@ -40,7 +40,7 @@ export type { SignatureScheme, SignatureResult, SignatureFailureReason, SignedHe
 
 export {
   openDatabase, openDatabaseReadOnly, migrate, userVersion, defineEvidenceTable, listEvidenceTables, readRows, projectRows,
-  verifyChain, verifyAllChains, canonicalJson, rowHash, GENESIS_SHA256,
+  verifyChain, verifyAllChains, canonicalJson, rowHash, GENESIS_SHA256, statement,
   createIdempotencyStore, requestFingerprint, parseIdempotencyKey, MIN_IDEMPOTENCY_RETENTION_MS,
 } from './store/index.ts';
 export type {

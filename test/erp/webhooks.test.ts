@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { signRequest } from '../../src/kernel/index.ts';
+import { getDocument } from '../../src/erp/database/documents.ts';
 import { send } from '../helpers/http.ts';
 import { SECRETS, frappeErrorText, postHouse, postStandard, postStripe, startErp, tableCounts } from './_service.ts';
 import type { Running } from './_service.ts';
@@ -20,8 +21,7 @@ const stripeEvent = (id: string, type = 'payment_intent.succeeded', object: Reco
 });
 
 function doc(doctype: string, name: string): Record<string, unknown> {
-  const row = erp.service.store.sqlite.prepare('SELECT data FROM erp_documents WHERE doctype = ? AND name = ?').get(doctype, name);
-  return JSON.parse(String(row!['data'])) as Record<string, unknown>;
+  return getDocument(erp.service.store.sqlite, doctype, name)!;
 }
 
 describe('webhooks.payment_a (Stripe-compatible)', () => {

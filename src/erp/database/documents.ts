@@ -6,6 +6,7 @@
 
 import type { DatabaseSync } from 'node:sqlite';
 import type { JsonValue, Transaction } from '../../kernel/index.ts';
+import { statement } from '../../kernel/index.ts';
 import { DOCUMENT_EVENTS, INTEGRATION_EVENTS } from './evidence-tables.ts';
 
 export type DocStatus = 0 | 1 | 2;
@@ -43,8 +44,7 @@ export function frappeTimestamp(at: Date): string {
 /** Takes the next name of a DocType's series (inside the write that uses it). */
 export function nextName(sqlite: DatabaseSync, doctype: string, at: Date): string {
   const series = `${NAMING_SERIES[doctype] ?? 'DOC-'}${at.getUTCFullYear()}-`;
-  sqlite.prepare('INSERT INTO naming_series (prefix, current) VALUES (?, 1) ON CONFLICT (prefix) DO UPDATE SET current = current + 1').run(series);
-  const current = Number(sqlite.prepare('SELECT current FROM naming_series WHERE prefix = ?').get(series)!['current']);
+  const current = Number(statement(sqlite, 'INSERT INTO naming_series (prefix, current) VALUES (?, 1) ON CONFLICT (prefix) DO UPDATE SET current = current + 1 RETURNING current').get(series)!['current']);
   return `${series}${String(current).padStart(5, '0')}`;
 }
 
@@ -60,13 +60,19 @@ export interface InsertInput {
   name?: string;
 }
 
-/** Inserts a new document and its evidence row; returns the document. */
+/**
+ * Inserts a new document and its evidence row; returns the document. An Integration Event is
+ * itself evidence: its one row in `integration_events` is the document, with no second copy.
+ */
 export function insertDocument(sqlite: DatabaseSync, tx: Transaction, input: InsertInput): ErpDocument {
   const stamp = frappeTimestamp(input.at);
   const name = input.name ?? nextName(sqlite, input.doctype, input.at);
   const doc: ErpDocument = { ...input.fields, name, doctype: input.doctype, docstatus: input.docstatus ?? 0, owner: input.owner, creation: stamp, modified: stamp };
-  sqlite
-    .prepare('INSERT INTO erp_documents (doctype, name, docstatus, identity, creation, modified, data) VALUES (?, ?, ?, ?, ?, ?, ?)')
+  if (input.doctype === EVIDENCE_DOCTYPE) {
+    appendChange(tx, doc, 'insert');
+    return doc;
+  }
+  statement(sqlite, 'INSERT INTO erp_documents (doctype, name, docstatus, identity, creation, modified, data) VALUES (?, ?, ?, ?, ?, ?, ?)')
     .run(input.doctype, name, doc.docstatus, input.identity ?? null, stamp, stamp, JSON.stringify(doc));
   appendChange(tx, doc, 'insert');
   return doc;
@@ -75,8 +81,7 @@ export function insertDocument(sqlite: DatabaseSync, tx: Transaction, input: Ins
 /** Applies `changes` to a stored document (name, doctype, creation and owner stay) and records the change. */
 export function updateDocument(sqlite: DatabaseSync, tx: Transaction, current: ErpDocument, changes: Record<string, unknown>, at: Date): ErpDocument {
   const doc: ErpDocument = { ...current, ...changes, name: current.name, doctype: current.doctype, owner: current.owner, creation: current.creation, modified: frappeTimestamp(at) };
-  sqlite
-    .prepare('UPDATE erp_documents SET docstatus = ?, modified = ?, data = ? WHERE doctype = ? AND name = ?')
+  statement(sqlite, 'UPDATE erp_documents SET docstatus = ?, modified = ?, data = ? WHERE doctype = ? AND name = ?')
     .run(doc.docstatus, doc.modified, JSON.stringify(doc), doc.doctype, doc.name);
   appendChange(tx, doc, 'update');
   return doc;
@@ -94,20 +99,35 @@ function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'upd
   } else tx.append(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, action, payload: doc as unknown as JsonValue });
 }
 
+/** The DocType whose documents are rows of an evidence table, read back from it. */
+const EVIDENCE_DOCTYPE = 'Integration Event';
+
 export function getDocument(sqlite: DatabaseSync, doctype: string, name: string): ErpDocument | undefined {
-  const row = sqlite.prepare('SELECT data FROM erp_documents WHERE doctype = ? AND name = ?').get(doctype, name);
+  if (doctype === EVIDENCE_DOCTYPE) {
+    const event = statement(sqlite, 'SELECT payload FROM integration_events WHERE name = ? ORDER BY seq DESC LIMIT 1').get(name);
+    return event ? (JSON.parse(String(event['payload'])) as ErpDocument) : undefined;
+  }
+  const row = statement(sqlite, 'SELECT data FROM erp_documents WHERE doctype = ? AND name = ?').get(doctype, name);
   return row ? (JSON.parse(String(row['data'])) as ErpDocument) : undefined;
 }
 
 export function findByIdentity(sqlite: DatabaseSync, doctype: string, identity: string): ErpDocument | undefined {
-  const row = sqlite.prepare('SELECT data FROM erp_documents WHERE doctype = ? AND identity = ?').get(doctype, identity);
+  if (doctype === EVIDENCE_DOCTYPE) {
+    const event = statement(sqlite, 'SELECT payload FROM integration_events WHERE event_key = ? ORDER BY seq DESC LIMIT 1').get(identity);
+    return event ? (JSON.parse(String(event['payload'])) as ErpDocument) : undefined;
+  }
+  const row = statement(sqlite, 'SELECT data FROM erp_documents WHERE doctype = ? AND identity = ?').get(doctype, identity);
   return row ? (JSON.parse(String(row['data'])) as ErpDocument) : undefined;
 }
 
-/** Every document of a DocType, newest modified first (Frappe's default order). */
+/** Every document of a DocType (the list query orders them). */
 export function listDocuments(sqlite: DatabaseSync, doctype: string): ErpDocument[] {
-  return sqlite
-    .prepare('SELECT data FROM erp_documents WHERE doctype = ? ORDER BY modified DESC, name DESC')
+  if (doctype === EVIDENCE_DOCTYPE) {
+    return statement(sqlite, 'SELECT payload FROM integration_events WHERE seq IN (SELECT max(seq) FROM integration_events GROUP BY name)')
+      .all()
+      .map((row) => JSON.parse(String(row['payload'])) as ErpDocument);
+  }
+  return statement(sqlite, 'SELECT data FROM erp_documents WHERE doctype = ?')
     .all(doctype)
     .map((row) => JSON.parse(String(row['data'])) as ErpDocument);
 }

@@ -21,7 +21,6 @@ const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (doctype, name)
       ) STRICT;
       CREATE UNIQUE INDEX erp_documents_identity ON erp_documents (doctype, identity) WHERE identity IS NOT NULL;
-      CREATE INDEX erp_documents_modified ON erp_documents (doctype, modified);
       CREATE TABLE naming_series (prefix TEXT PRIMARY KEY, current INTEGER NOT NULL) STRICT;
       CREATE TABLE sessions (sid_sha256 TEXT PRIMARY KEY, usr TEXT NOT NULL, created_at TEXT NOT NULL, expires_at INTEGER NOT NULL) STRICT;
     `,

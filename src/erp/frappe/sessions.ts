@@ -3,6 +3,7 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import type { Store } from '../../kernel/index.ts';
+import { statement } from '../../kernel/index.ts';
 
 export interface Sessions {
   /** Starts a session for `usr`; resolves with the sid once it is durable. */
@@ -25,21 +26,21 @@ export function createSessions(store: Store, options: { ttlSeconds: number; now:
       const now = options.now();
       await store.write((sqlite) => {
         // Expired sessions go when a new one starts: the table never grows without bound.
-        sqlite.prepare('DELETE FROM sessions WHERE expires_at <= ?').run(now);
-        sqlite.prepare('INSERT INTO sessions (sid_sha256, usr, created_at, expires_at) VALUES (?, ?, ?, ?)').run(digest(sid), usr, new Date(now).toISOString(), now + options.ttlSeconds * 1000);
+        statement(sqlite, 'DELETE FROM sessions WHERE expires_at <= ?').run(now);
+        statement(sqlite, 'INSERT INTO sessions (sid_sha256, usr, created_at, expires_at) VALUES (?, ?, ?, ?)').run(digest(sid), usr, new Date(now).toISOString(), now + options.ttlSeconds * 1000);
       });
       return sid;
     },
     user(sid) {
       if (!SID_FORM.test(sid)) return undefined;
-      const row = store.sqlite.prepare('SELECT usr, expires_at FROM sessions WHERE sid_sha256 = ?').get(digest(sid));
+      const row = statement(store.sqlite, 'SELECT usr, expires_at FROM sessions WHERE sid_sha256 = ?').get(digest(sid));
       if (!row || Number(row['expires_at']) <= options.now()) return undefined;
       return String(row['usr']);
     },
     async end(sid) {
       if (!SID_FORM.test(sid)) return;
       await store.write((sqlite) => {
-        sqlite.prepare('DELETE FROM sessions WHERE sid_sha256 = ?').run(digest(sid));
+        statement(sqlite, 'DELETE FROM sessions WHERE sid_sha256 = ?').run(digest(sid));
       });
     },
   };

@@ -5,7 +5,7 @@
 // release marker and the revision: the service has no /version route, seed 002 "Versioning").
 
 import type { DatabaseSync } from 'node:sqlite';
-import { userVersion } from '../../kernel/index.ts';
+import { statement, userVersion } from '../../kernel/index.ts';
 import { WEBHOOK_SECRETS } from '../config.ts';
 import { RECORD_TYPE_TABLES, DOCUMENT_EVENTS } from '../database/evidence-tables.ts';
 import type { ErpDeps } from '../erp-route.ts';
@@ -13,12 +13,13 @@ import type { ErpDeps } from '../erp-route.ts';
 const SOURCES = ['payment_a', 'payment_b', 'supplier_intake', 'website_contact_intake'] as const;
 
 function chainHead(sqlite: DatabaseSync, table: string): { rows: number; head: string | null } {
-  const row = sqlite.prepare(`SELECT count(*) AS rows, (SELECT sha256 FROM ${table} ORDER BY seq DESC LIMIT 1) AS head FROM ${table}`).get()!;
-  return { rows: Number(row['rows']), head: row['head'] === null ? null : String(row['head']) };
+  // Append-only and gap-free: the last seq is the row count, read in O(1) from the key.
+  const row = statement(sqlite, `SELECT seq, sha256 FROM ${table} ORDER BY seq DESC LIMIT 1`).get();
+  return row ? { rows: Number(row['seq']), head: String(row['sha256']) } : { rows: 0, head: null };
 }
 
 function lastIntake(sqlite: DatabaseSync, source: string): { integration_event: string; status: string; received_at: string } | null {
-  const row = sqlite.prepare('SELECT name, status, recorded_at FROM integration_events WHERE source = ? ORDER BY seq DESC LIMIT 1').get(source);
+  const row = statement(sqlite, 'SELECT name, status, recorded_at FROM integration_events WHERE source = ? ORDER BY seq DESC LIMIT 1').get(source);
   return row ? { integration_event: String(row['name']), status: String(row['status']), received_at: String(row['recorded_at']) } : null;
 }
 

@@ -9,7 +9,6 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { Reply, Transaction } from '../../kernel/index.ts';
 import { findByIdentity, insertDocument, nextName } from '../database/documents.ts';
 import type { ErpDeps } from '../erp-route.ts';
-import { frappeMessage } from '../frappe/envelope.ts';
 
 export type WebhookSource = 'payment_a' | 'payment_b' | 'supplier_intake' | 'website_contact_intake';
 
@@ -42,12 +41,15 @@ export function bodySha256(raw: Uint8Array): string {
 export async function recordDelivery(deps: ErpDeps, delivery: Delivery, effect: Effect): Promise<Reply> {
   const eventKey = `${delivery.source}:${delivery.providerEventId}`;
   const sha = bodySha256(delivery.rawBody);
-  const { message, replayed } = await deps.store.write((sqlite, tx) => {
+  const { answer, replayed } = await deps.store.write((sqlite, tx) => {
     const earlier = findByIdentity(sqlite, 'Integration Event', eventKey);
-    if (earlier) return { message: earlier['response'], replayed: true };
+    if (earlier) return { answer: String(earlier['response']), replayed: true };
     const at = new Date(deps.now());
     const name = nextName(sqlite, 'Integration Event', at);
     const outcome = effect(sqlite, tx, at, name);
+    // The answer's exact bytes are kept (evidence payloads are canonical JSON, with keys re-ordered),
+    // so a redelivery gets byte for byte what the first delivery got.
+    const text = JSON.stringify({ message: outcome.message });
     insertDocument(sqlite, tx, {
       doctype: 'Integration Event',
       name,
@@ -64,10 +66,10 @@ export async function recordDelivery(deps: ErpDeps, delivery: Delivery, effect: 
         status: outcome.status,
         target_doctype: outcome.targetDoctype ?? null,
         target_name: outcome.targetName ?? null,
-        response: outcome.message,
+        response: text,
       },
     });
-    return { message: outcome.message, replayed: false };
+    return { answer: text, replayed: false };
   });
-  return frappeMessage(message, replayed ? { 'idempotent-replayed': 'true' } : undefined);
+  return { status: 200, raw: answer, contentType: 'application/json; charset=utf-8', ...(replayed && { headers: { 'idempotent-replayed': 'true' } }) };
 }
