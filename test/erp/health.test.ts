@@ -94,7 +94,7 @@ describe('evidence and start-up', () => {
   });
 
   test('evidence rows cannot be updated or deleted', () => {
-    assert.throws(() => erp.service.store.sqlite.exec("UPDATE integration_events SET status = 'x'"), /append-only/);
+    assert.throws(() => erp.service.store.sqlite.exec("UPDATE integration_events SET source = 'x'"), /append-only/);
     assert.throws(() => erp.service.store.sqlite.exec('DELETE FROM document_events'), /append-only/);
   });
 

@@ -93,10 +93,9 @@ function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'upd
       name: doc.name,
       source: String(doc['source']),
       event_key: String(doc['event_key']),
-      status: String(doc['status']),
       payload: doc as unknown as JsonValue,
     });
-  } else tx.append(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, action, payload: doc as unknown as JsonValue });
+  } else tx.append(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, payload: { action, doc } as unknown as JsonValue });
 }
 
 /** The DocType whose documents are rows of an evidence table, read back from it. */

@@ -5,10 +5,13 @@
 
 import { defineEvidenceTable } from '../../kernel/index.ts';
 
-/** One accepted webhook delivery (or a later state of it): source, provider event key, status. */
+/**
+ * One accepted webhook delivery (or a later state of it), the whole Integration Event as payload.
+ * Only what is looked up is a column (each column is an index every append pays for).
+ */
 export const INTEGRATION_EVENTS = defineEvidenceTable({
   name: 'integration_events',
-  columns: { name: 'text', source: 'text', event_key: 'text', status: 'text' },
+  columns: { name: 'text', source: 'text', event_key: 'text' },
 });
 
 export const DISPATCH_JOBS = defineEvidenceTable({ name: 'dispatch_jobs', columns: { name: 'text', status: 'text' } });
@@ -16,10 +19,10 @@ export const APPROVAL_PACKETS = defineEvidenceTable({ name: 'approval_packets', 
 export const DEAD_LETTERS = defineEvidenceTable({ name: 'dead_letters', columns: { name: 'text', source: 'text' } });
 export const AGENT_NOTIFICATIONS = defineEvidenceTable({ name: 'agent_notifications', columns: { name: 'text', kind: 'text' } });
 
-/** Every insert or update of a business document (Lead, Supplier Intake, ...): the whole document after the change. */
+/** Every insert or update of a business document (Lead, Supplier Intake, ...): {action, doc} with the whole document after the change. */
 export const DOCUMENT_EVENTS = defineEvidenceTable({
   name: 'document_events',
-  columns: { doctype: 'text', name: 'text', action: 'text' },
+  columns: { doctype: 'text', name: 'text' },
 });
 
 /** The seed's five record types, by DocType, in the order integration_status lists them. */

@@ -19,7 +19,7 @@ function chainHead(sqlite: DatabaseSync, table: string): { rows: number; head: s
 }
 
 function lastIntake(sqlite: DatabaseSync, source: string): { integration_event: string; status: string; received_at: string } | null {
-  const row = statement(sqlite, 'SELECT name, status, recorded_at FROM integration_events WHERE source = ? ORDER BY seq DESC LIMIT 1').get(source);
+  const row = statement(sqlite, "SELECT name, json_extract(payload, '$.status') AS status, recorded_at FROM integration_events WHERE source = ? ORDER BY seq DESC LIMIT 1").get(source);
   return row ? { integration_event: String(row['name']), status: String(row['status']), received_at: String(row['recorded_at']) } : null;
 }
 
