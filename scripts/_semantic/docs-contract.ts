@@ -103,6 +103,8 @@ export function endpointsNamed(docs: readonly Doc[], served: readonly Endpoint[]
   const reasons: string[] = [];
   for (const path of [...new Set(served.map((e) => e.normalized))].sort()) {
     if (everywhere.has(path)) continue;
+    // The root has no segment a path token could match: a `/` code span names it.
+    if (path === '/' && blocks.some((b) => b.spans.has('/'))) continue;
     const cut = path.lastIndexOf('/');
     const [parent, segment] = [path.slice(0, cut), path.slice(cut + 1)];
     const named = blocks.some((b) => b.tokens.has(parent) && (b.spans.has(segment) || b.spans.has(`/${segment}`) || b.tokens.has(`/${segment}`)));
