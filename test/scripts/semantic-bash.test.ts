@@ -144,7 +144,7 @@ test('install_memory.sh installs bundles, contracts, configuration and units, an
   const result = first.json();
   assert.equal(result.ok, true);
   assert.ok(result.changed.includes('dist/bin/semantic-api.mjs'));
-  assert.deepEqual(result.units, ['airlock-governance-api-platform-api.service', 'airlock-governance-api-control-api.service', 'airlock-semantic-api.service', 'airlock-semantic-worker.service']);
+  assert.deepEqual(result.units, ['airlock-erp-api.service', 'airlock-governance-api-platform-api.service', 'airlock-governance-api-control-api.service', 'airlock-semantic-api.service', 'airlock-semantic-worker.service']);
   for (const path of ['dist/package-metadata.json', 'configs/stack-contract.json', 'governance-manifest.json', 'contracts/api/semantic_cdc_v1.json', 'scripts/bootstrap.sh', 'scripts/_airlock.sh', 'etc/airlock.env', 'install-state.json', 'README.md']) {
     assert.ok(existsSync(join(prefix, path)), path);
   }
@@ -170,10 +170,10 @@ test('install_memory.sh --enable copies the units and enables them through syste
   const units = join(tempDir(t), 'units');
   const result = await bash('install_memory.sh', ['--prefix', prefix, '--from', ROOT, '--dist', OUTDIR, '--node', process.execPath, '--enable', '--unit-dir', units], { PATH: `${fake}:${PATH}` });
   assert.equal(result.code, 0, result.stderr);
-  assert.deepEqual(readdirSync(units).sort(), ['airlock-governance-api-control-api.service', 'airlock-governance-api-platform-api.service', 'airlock-semantic-api.service', 'airlock-semantic-worker.service']);
+  assert.deepEqual(readdirSync(units).sort(), ['airlock-erp-api.service', 'airlock-governance-api-control-api.service', 'airlock-governance-api-platform-api.service', 'airlock-semantic-api.service', 'airlock-semantic-worker.service']);
   assert.deepEqual(readFileSync(join(fake, 'calls'), 'utf8').trim().split('\n'), [
     'daemon-reload',
-    'enable --now airlock-governance-api-platform-api.service airlock-governance-api-control-api.service airlock-semantic-api.service airlock-semantic-worker.service',
+    'enable --now airlock-erp-api.service airlock-governance-api-platform-api.service airlock-governance-api-control-api.service airlock-semantic-api.service airlock-semantic-worker.service',
   ]);
 });
 
@@ -353,13 +353,17 @@ function seed000Checkout(t: TestContext): string {
     write(path, `${JSON.stringify(doc, null, 2)}\n`);
   }
   const registry = JSON.parse(readFileSync(join(ROOT, 'contracts', 'qa_feature_registry_v1.json'), 'utf8'));
+  // A seed-000 checkout: the registry keeps the semantic module only, like the manifest above.
+  registry.modules = registry.modules.filter((m: { module: string }) => m.module === 'semantic');
+  registry.features = registry.features.filter((f: { module: string }) => f.module === 'semantic');
+  write('contracts/qa_feature_registry_v1.json', `${JSON.stringify(registry, null, 2)}\n`);
   for (const file of new Set<string>(registry.features.flatMap((f: { tests: { file: string }[] }) => f.tests.map((test) => test.file)))) copyFile(file);
   for (const path of ['docs/semantic.md', 'docs/commands.md', 'contracts/governance/memory_runtime_claims_v1.json']) copyFile(path);
   cpSync(join(ROOT, 'src', 'semantic'), join(copy, 'src', 'semantic'), { recursive: true });
   const commands = readFileSync(join(ROOT, 'docs', 'commands.md'), 'utf8');
   for (const command of listCommands(ROOT).filter((c) => commands.includes(`\`${c.name}`) && !existsSync(join(copy, c.source)))) write(command.source, '');
   // What docs/commands.md links to, as stubs: their content belongs to other issues.
-  for (const path of ['docs/governance.md', 'docs/sweep.md', 'src/kernel/schema/SUPPORT.md']) write(path, '# stub\n');
+  for (const path of ['docs/governance.md', 'docs/erp.md', 'docs/sweep.md', 'src/kernel/schema/SUPPORT.md']) write(path, '# stub\n');
   write('README.md', `# Airlock (fixture)\n${README_FILE_SURFACES}`);
   return copy;
 }

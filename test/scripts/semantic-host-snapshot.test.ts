@@ -42,7 +42,7 @@ test('export_host_runtime_snapshot reads every part and writes nothing but its o
   assert.equal(snapshot.snapshot, 'airlock_host_runtime_snapshot');
   assert.deepEqual(snapshot.service_versions.installed, { status: 'available', version: '0.0.0+test', revision: '0'.repeat(40) });
   assert.ok(snapshot.service_versions.bundles.every((b: { intact: boolean }) => b.intact));
-  assert.deepEqual(snapshot.stack_contract.services.map((s: { service: string }) => s.service), ['governance', 'semantic']);
+  assert.deepEqual(snapshot.stack_contract.services.map((s: { service: string }) => s.service), ['erp', 'governance', 'semantic']);
   assert.equal(snapshot.database.user_version, 1);
   assert.equal(snapshot.database.expected_user_version, 1);
   assert.equal(snapshot.database.schema_integrity.status, 'pass');
