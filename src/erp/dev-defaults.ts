@@ -4,17 +4,15 @@
 // shows a secret: each reads it from the secrets file when it runs, and signs with node's crypto.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '../kernel/index.ts';
+import { ensureDevSecrets, writeFileAtomic } from '../kernel/index.ts';
 import { hashPassword } from './frappe/users.ts';
 import { DEFAULT_LISTEN, SERVICE_NAME, methodPath } from './identity.ts';
 
-export const DEV_SECRETS_FILE = 'dev-secrets.json';
 export const DEV_USER = 'dev@airlock.local';
 
 const SECRET_NAMES = ['payment_a_secret', 'payment_b_secret', 'automation_secret', 'erp_api_shared_secret', 'api_key', 'api_secret', 'password'] as const;
-type DevSecrets = Record<(typeof SECRET_NAMES)[number], string>;
 
 function generate(name: (typeof SECRET_NAMES)[number]): string {
   if (name === 'payment_b_secret') return `whsec_${randomBytes(32).toString('base64')}`;
@@ -31,22 +29,7 @@ function generate(name: (typeof SECRET_NAMES)[number]): string {
  */
 export function erpDevDefaults(varDir: string, options: { listen?: string } = {}): { env: Record<string, string>; curl: string[] } {
   const dir = resolve(varDir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const secretsPath = join(dir, DEV_SECRETS_FILE);
-  let all: unknown = {};
-  if (existsSync(secretsPath)) {
-    try {
-      all = JSON.parse(readFileSync(secretsPath, 'utf8'));
-    } catch {
-      // The parser's message would quote the file, secrets and all.
-      throw new TypeError(`Dev secrets file "${secretsPath}" is not JSON: remove it to regenerate`);
-    }
-  }
-  if (typeof all !== 'object' || all === null || Array.isArray(all)) throw new TypeError(`Dev secrets file "${secretsPath}" does not hold a JSON object: remove it to regenerate`);
-  const record = all as Record<string, unknown>;
-  const current = (record[SERVICE_NAME] ?? {}) as Record<string, unknown>;
-  const secrets = Object.fromEntries(SECRET_NAMES.map((name) => [name, typeof current[name] === 'string' ? current[name] : generate(name)])) as DevSecrets;
-  writeFileAtomic(secretsPath, `${JSON.stringify({ ...record, [SERVICE_NAME]: secrets }, null, 2)}\n`, { mode: 0o600 });
+  const { path: secretsPath, secrets } = ensureDevSecrets(dir, SERVICE_NAME, SECRET_NAMES, generate);
   const usersPath = join(dir, 'erp-users.json');
   writeFileAtomic(usersPath, `${JSON.stringify({ users: [{ usr: DEV_USER, full_name: 'Airlock Developer', password: hashPassword(secrets.password) }] }, null, 2)}\n`, { mode: 0o600 });
   const suppliersPath = join(dir, 'erp-suppliers.json');

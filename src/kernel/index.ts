@@ -52,3 +52,4 @@ export { compileSchema } from './schema/index.ts';
 export type { CompileOptions, SchemaValidator, ValidationError, ValidationResult } from './schema/index.ts';
 
 export { writeFileAtomic } from './write-file-atomic.ts';
+export { ensureDevSecrets, DEV_SECRETS_FILE } from './dev-secrets.ts';
