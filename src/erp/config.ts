@@ -18,6 +18,7 @@ export const WEBHOOK_SECRETS = {
   PAYMENT_B_WEBHOOK_SECRET: 'standard-webhooks',
   AUTOMATION_SHARED_SECRET: 'house',
   ERP_API_SHARED_SECRET: 'house',
+  WORKSPACE_SHARED_SECRET: 'house',
 } as const satisfies Record<string, SignatureScheme>;
 
 export type WebhookSecretName = keyof typeof WEBHOOK_SECRETS;
@@ -29,6 +30,8 @@ export const ERP_SPEC = {
   PAYMENT_B_WEBHOOK_SECRET: { type: 'secret', description: 'Standard Webhooks secret (whsec_<base64>) of webhooks.payment_b' },
   AUTOMATION_SHARED_SECRET: { type: 'secret', description: 'House-scheme secret of webhooks.supplier_intake' },
   ERP_API_SHARED_SECRET: { type: 'secret', description: 'House-scheme secret of webhooks.website_contact_intake' },
+  WORKSPACE_SHARED_SECRET: { type: 'secret', description: 'House-scheme secret of guest/service callers of workspace_binding.* (with X-Workspace-Caller)' },
+  WORKSPACE_ADMITTED_CALLERS: { type: 'list', default: [], description: 'Caller ids admitted in X-Workspace-Caller, comma-separated (empty: no guest caller is admitted)' },
   ERP_API_KEYS: { type: 'secret', description: 'Token auth pairs api_key:api_secret, comma-separated (Authorization: token key:secret)' },
   ERP_USERS_FILE: { type: 'string', description: 'JSON file of login users {"users":[{"usr","full_name","password":"scrypt$..."}]}' },
   ERP_SUPPLIERS_FILE: { type: 'string', description: 'JSON file of known suppliers {"suppliers":[{"name","default_currency"}]} for posting' },
@@ -48,6 +51,8 @@ export interface ErpConfig {
   databasePath: string;
   secrets: Record<WebhookSecretName, string | undefined>;
   apiKeys: readonly ApiKey[];
+  /** Caller ids a guest/service caller of workspace_binding.* may name. */
+  workspaceCallers: readonly string[];
   users: readonly ErpUser[];
   suppliers: readonly Supplier[];
   sessionTtlSeconds: number;
@@ -82,7 +87,9 @@ export function loadErpConfig(env: NodeJS.ProcessEnv, overrides: { listen?: stri
       PAYMENT_B_WEBHOOK_SECRET: values.PAYMENT_B_WEBHOOK_SECRET,
       AUTOMATION_SHARED_SECRET: values.AUTOMATION_SHARED_SECRET,
       ERP_API_SHARED_SECRET: values.ERP_API_SHARED_SECRET,
+      WORKSPACE_SHARED_SECRET: values.WORKSPACE_SHARED_SECRET,
     },
+    workspaceCallers: values.WORKSPACE_ADMITTED_CALLERS,
     apiKeys,
     users: users ?? [],
     suppliers: suppliers ?? [],

@@ -8,7 +8,8 @@ import { healthRoutes } from './health/routes.ts';
 import { resourceRoutes } from './resources/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { workflowRoutes } from './workflows/routes.ts';
+import { workspaceBindingRoutes } from './workspace-binding/routes.ts';
 
 export function erpRoutes(deps: DepsRef): readonly ErpRoute[] {
-  return [...healthRoutes(deps), ...loginRoutes(deps), ...resourceRoutes(deps), ...webhookRoutes(deps), ...workflowRoutes(deps)];
+  return [...healthRoutes(deps), ...loginRoutes(deps), ...resourceRoutes(deps), ...webhookRoutes(deps), ...workflowRoutes(deps), ...workspaceBindingRoutes(deps)];
 }

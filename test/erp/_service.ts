@@ -17,7 +17,9 @@ export const SECRETS = {
   PAYMENT_B_WEBHOOK_SECRET: `whsec_${Buffer.from('standard-webhooks-test-key-32byt').toString('base64')}`,
   AUTOMATION_SHARED_SECRET: 'automation-shared-secret',
   ERP_API_SHARED_SECRET: 'erp-api-shared-secret',
+  WORKSPACE_SHARED_SECRET: 'workspace-shared-secret',
 };
+export const WORKSPACE_CALLER = 'review-bot';
 export const API_KEY = 'a1b2c3d4e5';
 export const API_SECRET = 'f6g7h8i9j0';
 export const TOKEN = `token ${API_KEY}:${API_SECRET}`;
@@ -39,7 +41,7 @@ export function erpEnv(dir: string): Record<string, string> {
   const suppliers = join(dir, 'suppliers.json');
   writeFileSync(users, JSON.stringify({ users: [{ usr: USER.usr, full_name: 'Ops Person', password: PASSWORD_HASH }] }));
   writeFileSync(suppliers, JSON.stringify({ suppliers: [{ name: 'Acme Parts GmbH', default_currency: 'EUR', tax_id: 'DE123' }, { name: 'Globex LLC' }] }));
-  return { ...SECRETS, AIRLOCK_DATA_DIR: dir, ERP_API_KEYS: `${API_KEY}:${API_SECRET}`, ERP_USERS_FILE: users, ERP_SUPPLIERS_FILE: suppliers, ERP_LISTEN: '127.0.0.1:0' };
+  return { ...SECRETS, AIRLOCK_DATA_DIR: dir, ERP_API_KEYS: `${API_KEY}:${API_SECRET}`, ERP_USERS_FILE: users, ERP_SUPPLIERS_FILE: suppliers, WORKSPACE_ADMITTED_CALLERS: WORKSPACE_CALLER, ERP_LISTEN: '127.0.0.1:0' };
 }
 
 export async function startErp(options: { now?: () => number; env?: Record<string, string> } = {}): Promise<Running> {

@@ -34,6 +34,7 @@ export const NAMING_SERIES: Readonly<Record<string, string>> = {
   'Dispatch Job': 'DSP-JOB-',
   'Dead Letter': 'DLQ-',
   'Agent Notification': 'AGT-NTF-',
+  'Workspace Review Task': 'WS-RVW-',
 };
 
 /** Frappe's timestamp form, "2026-01-05 10:00:00.000000", in UTC. */
