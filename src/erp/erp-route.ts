@@ -2,7 +2,7 @@
 // stability label, which the capability inventory publishes), the dependencies handlers reach at
 // request time, and the handler wrapper that turns a FrappeThrow into Frappe's error reply.
 
-import type { Handler, Logger, Reply, RequestContext, Route, Store } from '../kernel/index.ts';
+import type { Handler, IdempotencyStore, Logger, Reply, RequestContext, Route, Store } from '../kernel/index.ts';
 import type { ErpConfig } from './config.ts';
 import { asFrappeThrow, frappeError } from './frappe/envelope.ts';
 import type { Sessions } from './frappe/sessions.ts';
@@ -19,6 +19,8 @@ export interface ErpDeps {
   config: ErpConfig;
   store: Store;
   sessions: Sessions;
+  /** The kernel's Idempotency-Key store (callbacks.* honour an optional key). */
+  idempotency: IdempotencyStore;
   version: string;
   log: Logger;
   /** Milliseconds since the epoch. */

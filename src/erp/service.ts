@@ -1,7 +1,7 @@
 // The ERP service: waits for and opens its database, wires sessions and the route table, answers
 // kernel errors on Frappe paths in Frappe's envelope, and closes the database after draining.
 
-import { createLogger, createService, versionTruth } from '../kernel/index.ts';
+import { createIdempotencyStore, createLogger, createService, versionTruth } from '../kernel/index.ts';
 import type { Logger, Service, Store } from '../kernel/index.ts';
 import type { ErpConfig } from './config.ts';
 import { openErpDatabase } from './database/open-erp-database.ts';
@@ -40,7 +40,7 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
   const store = await openErpDatabase(config.databasePath, { now: () => new Date(now()), waitSeconds: config.migrationWaitSeconds, ...(options.retryMs !== undefined && { retryMs: options.retryMs }) });
   const sessions = createSessions(store, { ttlSeconds: config.sessionTtlSeconds, now });
   let routes: readonly ErpRoute[] = [];
-  const deps: ErpDeps = { config, store, sessions, version, log, now, routes: () => routes };
+  const deps: ErpDeps = { config, store, sessions, idempotency: createIdempotencyStore(store), version, log, now, routes: () => routes };
   routes = erpRoutes(() => deps);
   const service = createService({
     name: SERVICE_NAME,

@@ -62,7 +62,7 @@ describe('capability inventory', () => {
     const manifestTable = manifest.routes.map((r) => `${r.method} ${r.path}`).sort();
     assert.deepEqual(manifestTable, table);
     for (const c of inventory.capabilities) {
-      const expected = ['workflows', 'workspace_binding'].includes(c.family) ? 'internal' : 'stable';
+      const expected = ['workflows', 'workspace_binding'].includes(c.family) && !c.path.endsWith('materialize_dispatch_callback_job') ? 'internal' : 'stable';
       assert.equal(c.stability, expected, `${c.method} ${c.path}`);
     }
     const webhook = inventory.capabilities.find((c) => c.path.endsWith('webhooks.payment_b'))!;

@@ -7,7 +7,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { JsonValue, Transaction } from '../../kernel/index.ts';
 import { statement } from '../../kernel/index.ts';
-import { DOCUMENT_EVENTS, INTEGRATION_EVENTS } from './evidence-tables.ts';
+import { DISPATCH_JOBS, DOCUMENT_EVENTS, INTEGRATION_EVENTS } from './evidence-tables.ts';
 
 export type DocStatus = 0 | 1 | 2;
 
@@ -69,7 +69,7 @@ export function insertDocument(sqlite: DatabaseSync, tx: Transaction, input: Ins
   const stamp = frappeTimestamp(input.at);
   const name = input.name ?? nextName(sqlite, input.doctype, input.at);
   const doc: ErpDocument = { ...input.fields, name, doctype: input.doctype, docstatus: input.docstatus ?? 0, owner: input.owner, creation: stamp, modified: stamp };
-  if (input.doctype === EVIDENCE_DOCTYPE) {
+  if (input.doctype in EVIDENCE_DOCTYPES) {
     appendChange(tx, doc, 'insert');
     return doc;
   }
@@ -82,6 +82,10 @@ export function insertDocument(sqlite: DatabaseSync, tx: Transaction, input: Ins
 /** Applies `changes` to a stored document (name, doctype, creation and owner stay) and records the change. */
 export function updateDocument(sqlite: DatabaseSync, tx: Transaction, current: ErpDocument, changes: Record<string, unknown>, at: Date): ErpDocument {
   const doc: ErpDocument = { ...current, ...changes, name: current.name, doctype: current.doctype, owner: current.owner, creation: current.creation, modified: frappeTimestamp(at) };
+  if (doc.doctype in EVIDENCE_DOCTYPES) {
+    appendChange(tx, doc, 'update');
+    return doc;
+  }
   statement(sqlite, 'UPDATE erp_documents SET docstatus = ?, modified = ?, data = ? WHERE doctype = ? AND name = ?')
     .run(doc.docstatus, doc.modified, JSON.stringify(doc), doc.doctype, doc.name);
   appendChange(tx, doc, 'update');
@@ -96,25 +100,35 @@ function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'upd
       event_key: String(doc['event_key']),
       payload: doc as unknown as JsonValue,
     });
+  } else if (doc.doctype === 'Dispatch Job') {
+    tx.append(DISPATCH_JOBS, { name: doc.name, dispatch_key: String(doc['dispatch_key']), payload: doc as unknown as JsonValue });
   } else tx.append(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, payload: { action, doc } as unknown as JsonValue });
 }
 
-/** The DocType whose documents are rows of an evidence table, read back from it. */
-const EVIDENCE_DOCTYPE = 'Integration Event';
+/**
+ * DocTypes whose documents are rows of an evidence table (the latest row of a name is the current
+ * state), with the column their identity is looked up by.
+ */
+const EVIDENCE_DOCTYPES: Readonly<Record<string, { table: string; identity: string }>> = {
+  'Integration Event': { table: 'integration_events', identity: 'event_key' },
+  'Dispatch Job': { table: 'dispatch_jobs', identity: 'dispatch_key' },
+};
 
 export function getDocument(sqlite: DatabaseSync, doctype: string, name: string): ErpDocument | undefined {
-  if (doctype === EVIDENCE_DOCTYPE) {
-    const event = statement(sqlite, 'SELECT payload FROM integration_events WHERE name = ? ORDER BY seq DESC LIMIT 1').get(name);
-    return event ? (JSON.parse(String(event['payload'])) as ErpDocument) : undefined;
+  const evidence = EVIDENCE_DOCTYPES[doctype];
+  if (evidence) {
+    const row = statement(sqlite, `SELECT payload FROM ${evidence.table} WHERE name = ? ORDER BY seq DESC LIMIT 1`).get(name);
+    return row ? (JSON.parse(String(row['payload'])) as ErpDocument) : undefined;
   }
   const row = statement(sqlite, 'SELECT data FROM erp_documents WHERE doctype = ? AND name = ?').get(doctype, name);
   return row ? (JSON.parse(String(row['data'])) as ErpDocument) : undefined;
 }
 
 export function findByIdentity(sqlite: DatabaseSync, doctype: string, identity: string): ErpDocument | undefined {
-  if (doctype === EVIDENCE_DOCTYPE) {
-    const event = statement(sqlite, 'SELECT payload FROM integration_events WHERE event_key = ? ORDER BY seq DESC LIMIT 1').get(identity);
-    return event ? (JSON.parse(String(event['payload'])) as ErpDocument) : undefined;
+  const evidence = EVIDENCE_DOCTYPES[doctype];
+  if (evidence) {
+    const row = statement(sqlite, `SELECT payload FROM ${evidence.table} WHERE ${evidence.identity} = ? ORDER BY seq DESC LIMIT 1`).get(identity);
+    return row ? (JSON.parse(String(row['payload'])) as ErpDocument) : undefined;
   }
   const row = statement(sqlite, 'SELECT data FROM erp_documents WHERE doctype = ? AND identity = ?').get(doctype, identity);
   return row ? (JSON.parse(String(row['data'])) as ErpDocument) : undefined;
@@ -122,8 +136,9 @@ export function findByIdentity(sqlite: DatabaseSync, doctype: string, identity: 
 
 /** Every document of a DocType (the list query orders them). */
 export function listDocuments(sqlite: DatabaseSync, doctype: string): ErpDocument[] {
-  if (doctype === EVIDENCE_DOCTYPE) {
-    return statement(sqlite, 'SELECT payload FROM integration_events WHERE seq IN (SELECT max(seq) FROM integration_events GROUP BY name)')
+  const evidence = EVIDENCE_DOCTYPES[doctype];
+  if (evidence) {
+    return statement(sqlite, `SELECT payload FROM ${evidence.table} WHERE seq IN (SELECT max(seq) FROM ${evidence.table} GROUP BY name)`)
       .all()
       .map((row) => JSON.parse(String(row['payload'])) as ErpDocument);
   }

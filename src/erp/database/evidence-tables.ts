@@ -14,7 +14,8 @@ export const INTEGRATION_EVENTS = defineEvidenceTable({
   columns: { name: 'text', source: 'text', event_key: 'text' },
 });
 
-export const DISPATCH_JOBS = defineEvidenceTable({ name: 'dispatch_jobs', columns: { name: 'text', status: 'text' } });
+/** A Dispatch Job and each later state of it (callback receipts, deliveries), the whole job as payload. */
+export const DISPATCH_JOBS = defineEvidenceTable({ name: 'dispatch_jobs', columns: { name: 'text', dispatch_key: 'text' } });
 export const APPROVAL_PACKETS = defineEvidenceTable({ name: 'approval_packets', columns: { name: 'text', status: 'text' } });
 export const DEAD_LETTERS = defineEvidenceTable({ name: 'dead_letters', columns: { name: 'text', source: 'text' } });
 export const AGENT_NOTIFICATIONS = defineEvidenceTable({ name: 'agent_notifications', columns: { name: 'text', kind: 'text' } });

@@ -10,6 +10,7 @@ import type { DepsRef, ErpRoute } from '../erp-route.ts';
 import { methodPath } from '../identity.ts';
 import { postRevenueEvent } from './post-revenue-event.ts';
 import { postSupplierIntake } from './post-supplier-intake.ts';
+import { dispatchJobInput, jobSummary, materializeDispatchJob } from './materialize-dispatch-job.ts';
 
 export function workflowRoutes(deps: DepsRef): ErpRoute[] {
   const lane = { family: 'workflows', stability: 'internal', method: 'POST', auth: FRAPPE_AUTH, request: ARGS_BODY } as const;
@@ -39,6 +40,20 @@ export function workflowRoutes(deps: DepsRef): ErpRoute[] {
         const { store, now } = deps();
         const owner = (context.principal as Principal).user;
         return frappeMessage(await store.write((sqlite, tx) => postRevenueEvent(sqlite, tx, { name, at: new Date(now()), owner })));
+      }),
+    },
+    {
+      ...lane,
+      // Seed "Versioning" labels dispatch materialization stable, though its callers are internal.
+      stability: 'stable',
+      path: methodPath('workflows.materialize_dispatch_callback_job'),
+      summary: 'Pre-create (or reuse, by dispatch_key) the Dispatch Job truth that signed callbacks are replayed against',
+      handler: frappeHandler(async (context) => {
+        const input = dispatchJobInput(requestArgs(context));
+        const { store, now } = deps();
+        const owner = (context.principal as Principal).user;
+        const { job, created } = await store.write((sqlite, tx) => materializeDispatchJob(sqlite, tx, { ...input, owner, at: new Date(now()) }));
+        return frappeMessage(jobSummary(job, created));
       }),
     },
   ];
