@@ -19,6 +19,7 @@ export const WEBHOOK_SECRETS = {
   AUTOMATION_SHARED_SECRET: 'house',
   ERP_API_SHARED_SECRET: 'house',
   WORKSPACE_SHARED_SECRET: 'house',
+  AGENT_RUNTIME_CALLBACK_SECRET: 'house',
 } as const satisfies Record<string, SignatureScheme>;
 
 export type WebhookSecretName = keyof typeof WEBHOOK_SECRETS;
@@ -32,6 +33,8 @@ export const ERP_SPEC = {
   ERP_API_SHARED_SECRET: { type: 'secret', description: 'House-scheme secret of webhooks.website_contact_intake' },
   WORKSPACE_SHARED_SECRET: { type: 'secret', description: 'House-scheme secret of guest/service callers of workspace_binding.* (with X-Workspace-Caller)' },
   WORKSPACE_ADMITTED_CALLERS: { type: 'list', default: [], description: 'Caller ids admitted in X-Workspace-Caller, comma-separated (empty: no guest caller is admitted)' },
+  AGENT_RUNTIME_CALLBACK_SECRET: { type: 'secret', description: 'House-scheme secret of callbacks.agent_runtime_approval' },
+  AGENT_RUNTIME_URL: { type: 'url', description: 'Agent runtime base URL; when set, approval requests carry its dispatch bundle' },
   ERP_API_KEYS: { type: 'secret', description: 'Token auth pairs api_key:api_secret, comma-separated (Authorization: token key:secret)' },
   ERP_USERS_FILE: { type: 'string', description: 'JSON file of login users {"users":[{"usr","full_name","password":"scrypt$..."}]}' },
   ERP_SUPPLIERS_FILE: { type: 'string', description: 'JSON file of known suppliers {"suppliers":[{"name","default_currency"}]} for posting' },
@@ -51,6 +54,7 @@ export interface ErpConfig {
   databasePath: string;
   secrets: Record<WebhookSecretName, string | undefined>;
   apiKeys: readonly ApiKey[];
+  agentRuntimeUrl: string | undefined;
   /** Caller ids a guest/service caller of workspace_binding.* may name. */
   workspaceCallers: readonly string[];
   users: readonly ErpUser[];
@@ -88,7 +92,9 @@ export function loadErpConfig(env: NodeJS.ProcessEnv, overrides: { listen?: stri
       AUTOMATION_SHARED_SECRET: values.AUTOMATION_SHARED_SECRET,
       ERP_API_SHARED_SECRET: values.ERP_API_SHARED_SECRET,
       WORKSPACE_SHARED_SECRET: values.WORKSPACE_SHARED_SECRET,
+      AGENT_RUNTIME_CALLBACK_SECRET: values.AGENT_RUNTIME_CALLBACK_SECRET,
     },
+    agentRuntimeUrl: values.AGENT_RUNTIME_URL,
     workspaceCallers: values.WORKSPACE_ADMITTED_CALLERS,
     apiKeys,
     users: users ?? [],

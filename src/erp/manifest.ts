@@ -15,7 +15,7 @@ export const manifest: ServiceManifest = {
   title: 'ERP workflow integration service',
   description: 'Frappe-compatible /api/method/erp_core.api.* surface: signed payment, supplier and website-contact intake staged as append-only Integration Events, posting lanes to draft invoices with exact money, owner readback through /api/resource, integration status and capability inventory.',
   owner: 'airlock-erp',
-  capabilities: ['signed-webhook-intake', 'revenue-event-staging', 'supplier-intake-staging', 'website-lead-intake', 'posting-lanes', 'owner-readback', 'integration-status', 'capability-inventory', 'workspace-binding', 'dispatch-materialization', 'callback-receipts'],
+  capabilities: ['signed-webhook-intake', 'revenue-event-staging', 'supplier-intake-staging', 'website-lead-intake', 'posting-lanes', 'owner-readback', 'integration-status', 'capability-inventory', 'workspace-binding', 'dispatch-materialization', 'callback-receipts', 'approval-packets'],
   executables: [{ name: 'erp-api', role: 'api', source: 'src/erp/main.ts', listeners: [MAIN] }],
   dependencies: [
     { name: DATABASE_FILE, kind: 'sqlite', owner: SERVICE_NAME, env: 'AIRLOCK_DATA_DIR', required: true },

@@ -18,6 +18,7 @@ export const SECRETS = {
   AUTOMATION_SHARED_SECRET: 'automation-shared-secret',
   ERP_API_SHARED_SECRET: 'erp-api-shared-secret',
   WORKSPACE_SHARED_SECRET: 'workspace-shared-secret',
+  AGENT_RUNTIME_CALLBACK_SECRET: 'agent-runtime-callback-secret',
 };
 export const WORKSPACE_CALLER = 'review-bot';
 export const API_KEY = 'a1b2c3d4e5';

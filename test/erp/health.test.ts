@@ -32,7 +32,7 @@ describe('health.integration_status', () => {
     assert.equal(status['last_intake'].payment_a, null);
     assert.match(status['last_intake'].payment_b.integration_event, /^INT-EVT-\d{4}-\d{5}$/);
     assert.deepEqual(status['dispatch_backlog'], { dispatch_jobs: 0, dead_letters: 0 });
-    assert.deepEqual(status['secrets'], { PAYMENT_A_WEBHOOK_SECRET: false, PAYMENT_B_WEBHOOK_SECRET: true, AUTOMATION_SHARED_SECRET: true, ERP_API_SHARED_SECRET: true, WORKSPACE_SHARED_SECRET: true });
+    assert.deepEqual(status['secrets'], { PAYMENT_A_WEBHOOK_SECRET: false, PAYMENT_B_WEBHOOK_SECRET: true, AUTOMATION_SHARED_SECRET: true, ERP_API_SHARED_SECRET: true, WORKSPACE_SHARED_SECRET: true, AGENT_RUNTIME_CALLBACK_SECRET: true });
     assert.deepEqual([status['version'], status['revision'], status['release_marker']], ['0.0.0+test', 'test', null]);
     assert.equal(status['healthchecks'].gateway_seconds, 120);
     for (const secret of Object.values(SECRETS)) assert.ok(!response.text.includes(secret));

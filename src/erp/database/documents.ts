@@ -7,7 +7,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { JsonValue, Transaction } from '../../kernel/index.ts';
 import { statement } from '../../kernel/index.ts';
-import { DISPATCH_JOBS, DOCUMENT_EVENTS, INTEGRATION_EVENTS } from './evidence-tables.ts';
+import { APPROVAL_PACKETS, DISPATCH_JOBS, DOCUMENT_EVENTS, INTEGRATION_EVENTS } from './evidence-tables.ts';
 
 export type DocStatus = 0 | 1 | 2;
 
@@ -100,6 +100,8 @@ function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'upd
       event_key: String(doc['event_key']),
       payload: doc as unknown as JsonValue,
     });
+  } else if (doc.doctype === 'Approval Packet') {
+    tx.append(APPROVAL_PACKETS, { name: doc.name, target_key: String(doc['target_key']), payload: doc as unknown as JsonValue });
   } else if (doc.doctype === 'Dispatch Job') {
     tx.append(DISPATCH_JOBS, { name: doc.name, dispatch_key: String(doc['dispatch_key']), payload: doc as unknown as JsonValue });
   } else tx.append(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, payload: { action, doc } as unknown as JsonValue });
@@ -112,6 +114,7 @@ function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'upd
 const EVIDENCE_DOCTYPES: Readonly<Record<string, { table: string; identity: string }>> = {
   'Integration Event': { table: 'integration_events', identity: 'event_key' },
   'Dispatch Job': { table: 'dispatch_jobs', identity: 'dispatch_key' },
+  'Approval Packet': { table: 'approval_packets', identity: 'target_key' },
 };
 
 export function getDocument(sqlite: DatabaseSync, doctype: string, name: string): ErpDocument | undefined {

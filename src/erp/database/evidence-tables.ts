@@ -16,7 +16,8 @@ export const INTEGRATION_EVENTS = defineEvidenceTable({
 
 /** A Dispatch Job and each later state of it (callback receipts, deliveries), the whole job as payload. */
 export const DISPATCH_JOBS = defineEvidenceTable({ name: 'dispatch_jobs', columns: { name: 'text', dispatch_key: 'text' } });
-export const APPROVAL_PACKETS = defineEvidenceTable({ name: 'approval_packets', columns: { name: 'text', status: 'text' } });
+/** An Approval Packet and each later state of it, the whole packet as payload; target_key is doctype/name. */
+export const APPROVAL_PACKETS = defineEvidenceTable({ name: 'approval_packets', columns: { name: 'text', target_key: 'text' } });
 export const DEAD_LETTERS = defineEvidenceTable({ name: 'dead_letters', columns: { name: 'text', source: 'text' } });
 export const AGENT_NOTIFICATIONS = defineEvidenceTable({ name: 'agent_notifications', columns: { name: 'text', kind: 'text' } });
 

@@ -12,6 +12,8 @@ export const EXC_STATUS = {
   PermissionError: 403,
   DoesNotExistError: 404,
   DuplicateEntryError: 409,
+  /** Frappe's InvalidStatusError, answered 409: a transition the state table does not allow. */
+  InvalidStatusError: 409,
   TooManyRequestsError: 429,
   RequestEntityTooLarge: 413,
   UnsupportedMediaType: 415,

@@ -18,10 +18,16 @@ function supplierDocument(supplier: Supplier): ErpDocument {
   return { ...supplier, doctype: 'Supplier', docstatus: 0, owner: 'ERP_SUPPLIERS_FILE', creation: '', modified: '', disabled: 0 };
 }
 
+/** A callback token's digest is not owner truth: readback never shows it. */
+function withoutSecrets(doc: ErpDocument): ErpDocument {
+  const { callback_token_sha256: _, ...rest } = doc;
+  return rest as ErpDocument;
+}
+
 function documents(deps: ErpDeps, doctype: string): ErpDocument[] {
   if (!READABLE_DOCTYPES.includes(doctype)) frappeThrow(`DocType ${doctype} not found: readable are ${READABLE_DOCTYPES.join(', ')}`, 'DoesNotExistError');
   if (doctype === 'Supplier') return deps.config.suppliers.map(supplierDocument);
-  return listDocuments(deps.store.sqlite, doctype);
+  return listDocuments(deps.store.sqlite, doctype).map(withoutSecrets);
 }
 
 export function resourceRoutes(deps: DepsRef): ErpRoute[] {
@@ -47,7 +53,8 @@ export function resourceRoutes(deps: DepsRef): ErpRoute[] {
         const { doctype, name } = context.params as { doctype: string; name: string };
         if (context.query.size > 0) frappeThrow('A document read takes no query arguments');
         const doc = doctype === 'Supplier' ? documents(deps(), doctype).find((d) => d.name === name) : (documents(deps(), doctype), getDocument(deps().store.sqlite, doctype, name));
-        return doc ? { status: 200, body: { data: doc } } : frappeError('DoesNotExistError', `${doctype} ${name} not found`);
+        const shown = doc && withoutSecrets(doc);
+        return shown ? { status: 200, body: { data: shown } } : frappeError('DoesNotExistError', `${doctype} ${name} not found`);
       }),
     },
   ];

@@ -1,0 +1,55 @@
+// The approval lanes of workflows.* (internal): request_approval for any approvable target, and
+// the Supplier Intake and Revenue Event shortcuts. Each answers the packet, its status and the
+// outbound approval bundle; a second request while the target's packet is open returns it.
+
+import type { RequestContext } from '../../kernel/index.ts';
+import { FRAPPE_AUTH } from '../frappe/authenticator.ts';
+import type { Principal } from '../frappe/authenticator.ts';
+import { describeType, refuseUnknown, requestArgs, requireString } from '../frappe/args.ts';
+import type { Args } from '../frappe/args.ts';
+import { frappeMessage, frappeThrow } from '../frappe/envelope.ts';
+import { ARGS_BODY, frappeHandler } from '../erp-route.ts';
+import type { DepsRef, ErpRoute } from '../erp-route.ts';
+import { isObject } from '../fields.ts';
+import { methodPath } from '../identity.ts';
+import { requestPacket } from './packets.ts';
+
+function context(args: Args): Record<string, unknown> | null {
+  const value = args['approval_context'];
+  if (value === undefined || value === null || value === '') return null;
+  if (!isObject(value)) frappeThrow(`Argument "approval_context" must be an object, got ${describeType(value)}`);
+  return value;
+}
+
+export function approvalRoutes(deps: DepsRef): ErpRoute[] {
+  const lane = { family: 'workflows', stability: 'internal', method: 'POST', auth: FRAPPE_AUTH, request: ARGS_BODY } as const;
+  const run = async (request: RequestContext, target: (args: Args) => { doctype: string; docname: string }, known: string[]) => {
+    const args = requestArgs(request);
+    refuseUnknown(args, known);
+    const { doctype, docname } = target(args);
+    const approvalContext = context(args);
+    const { store, now, config } = deps();
+    const owner = (request.principal as Principal).user;
+    return frappeMessage(await store.write((sqlite, tx) => requestPacket(sqlite, tx, { doctype, docname, context: approvalContext, owner, at: new Date(now()), agentRuntimeUrl: config.agentRuntimeUrl })));
+  };
+  return [
+    {
+      ...lane,
+      path: methodPath('workflows.request_approval'),
+      summary: 'Request approval of a target document (doctype, docname, approval_context): packet metadata and the agent-runtime dispatch bundle when configured',
+      handler: frappeHandler((request) => run(request, (args) => ({ doctype: requireString(args, 'doctype'), docname: requireString(args, 'docname') }), ['doctype', 'docname', 'approval_context'])),
+    },
+    {
+      ...lane,
+      path: methodPath('workflows.request_supplier_intake_approval'),
+      summary: 'Request approval of a Supplier Intake (name, approval_context): packet status and outbound approval bundle',
+      handler: frappeHandler((request) => run(request, (args) => ({ doctype: 'Supplier Intake', docname: requireString(args, 'name') }), ['name', 'approval_context'])),
+    },
+    {
+      ...lane,
+      path: methodPath('workflows.request_revenue_event_approval'),
+      summary: 'Request approval of a Revenue Event (name, approval_context): packet status and outbound approval bundle',
+      handler: frappeHandler((request) => run(request, (args) => ({ doctype: 'Revenue Event', docname: requireString(args, 'name') }), ['name', 'approval_context'])),
+    },
+  ];
+}
