@@ -37,7 +37,7 @@ test('erpDevDefaults() curl lines work against a service started with its enviro
     for (const line of curl) {
       const command = line.replaceAll('http://127.0.0.1:18030', service.url()).replaceAll('${TMPDIR:-/tmp}', dir);
       // Async: the service runs in this process. The lines call node: put this Node first on PATH.
-      const { stdout } = await promisify(execFile)('bash', ['-c', `${command} -o ${dir}/out.json -w '%{http_code}'`], { encoding: 'utf8', timeout: 20_000, env: { PATH: `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}` } });
+      const { stdout } = await promisify(execFile)('bash', ['-c', `${command} -o ${dir}/out.json -w '%{http_code}'`], { encoding: 'utf8', timeout: 60_000, env: { PATH: `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}` } });
       const body = readFileSync(join(dir, 'out.json'), 'utf8');
       assert.equal(stdout, '200', `${line}\n-> ${stdout} ${body}`);
       if (line.includes('post_supplier_intake')) assert.equal(JSON.parse(body).message.status, 'posted', body);
