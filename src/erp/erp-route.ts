@@ -2,7 +2,7 @@
 // stability label, which the capability inventory publishes), the dependencies handlers reach at
 // request time, and the handler wrapper that turns a FrappeThrow into Frappe's error reply.
 
-import type { Handler, IdempotencyStore, Logger, Reply, RequestContext, Route, Store } from '../kernel/index.ts';
+import type { Handler, IdempotencyStore, JsonSchema, Logger, Reply, RequestContext, Route, Store } from '../kernel/index.ts';
 import type { ErpConfig } from './config.ts';
 import { asFrappeThrow, frappeError } from './frappe/envelope.ts';
 import type { Sessions } from './frappe/sessions.ts';
@@ -12,6 +12,8 @@ export interface ErpRoute extends Route {
   /** The seed's endpoint family: health, webhooks, workflows, framework (login, resources), ... */
   family: string;
   stability: Stability;
+  /** workflows.*: the input and output schemas the workflow-surface contract publishes. */
+  contract?: { input: JsonSchema; output: JsonSchema };
 }
 
 /** What handlers use; built once per service, reached lazily so the manifest can build the table without it. */

@@ -5,7 +5,9 @@
 import type { RequestContext } from '../../kernel/index.ts';
 import { FRAPPE_AUTH } from '../frappe/authenticator.ts';
 import type { Principal } from '../frappe/authenticator.ts';
-import { describeType, refuseUnknown, requestArgs, requireString } from '../frappe/args.ts';
+import { describeType, refuseUnknown, requireString } from '../frappe/args.ts';
+import { NAME_ARG, OBJECT_ARG, argsSchema, contractArgs } from '../workflows/surface-contract.ts';
+import type { WorkflowContract } from '../workflows/surface-contract.ts';
 import type { Args } from '../frappe/args.ts';
 import { frappeMessage, frappeThrow } from '../frappe/envelope.ts';
 import { ARGS_BODY, frappeHandler } from '../erp-route.ts';
@@ -21,10 +23,14 @@ function context(args: Args): Record<string, unknown> | null {
   return value;
 }
 
+const PACKET_OUTPUT = { type: 'object', required: ['approval_packet', 'status', 'created'], properties: { approval_packet: { type: 'string' }, status: { enum: ['requested', 'dispatched', 'decision_received', 'closed'] }, created: { type: 'boolean' }, dispatch_bundle: { type: ['object', 'null'] } } };
+const REQUEST_APPROVAL: WorkflowContract = { input: argsSchema({ doctype: NAME_ARG, docname: NAME_ARG, approval_context: OBJECT_ARG }, ['doctype', 'docname']), output: PACKET_OUTPUT };
+const REQUEST_BY_NAME: WorkflowContract = { input: argsSchema({ name: NAME_ARG, approval_context: OBJECT_ARG }, ['name']), output: PACKET_OUTPUT };
+
 export function approvalRoutes(deps: DepsRef): ErpRoute[] {
   const lane = { family: 'workflows', stability: 'internal', method: 'POST', auth: FRAPPE_AUTH, request: ARGS_BODY } as const;
-  const run = async (request: RequestContext, target: (args: Args) => { doctype: string; docname: string }, known: string[]) => {
-    const args = requestArgs(request);
+  const run = async (request: RequestContext, target: (args: Args) => { doctype: string; docname: string }, known: string[], contract: WorkflowContract) => {
+    const args = contractArgs(request, contract);
     refuseUnknown(args, known);
     const { doctype, docname } = target(args);
     const approvalContext = context(args);
@@ -37,19 +43,22 @@ export function approvalRoutes(deps: DepsRef): ErpRoute[] {
       ...lane,
       path: methodPath('workflows.request_approval'),
       summary: 'Request approval of a target document (doctype, docname, approval_context): packet metadata and the agent-runtime dispatch bundle when configured',
-      handler: frappeHandler((request) => run(request, (args) => ({ doctype: requireString(args, 'doctype'), docname: requireString(args, 'docname') }), ['doctype', 'docname', 'approval_context'])),
+      contract: REQUEST_APPROVAL,
+      handler: frappeHandler((request) => run(request, (args) => ({ doctype: requireString(args, 'doctype'), docname: requireString(args, 'docname') }), ['doctype', 'docname', 'approval_context'], REQUEST_APPROVAL)),
     },
     {
       ...lane,
       path: methodPath('workflows.request_supplier_intake_approval'),
       summary: 'Request approval of a Supplier Intake (name, approval_context): packet status and outbound approval bundle',
-      handler: frappeHandler((request) => run(request, (args) => ({ doctype: 'Supplier Intake', docname: requireString(args, 'name') }), ['name', 'approval_context'])),
+      contract: REQUEST_BY_NAME,
+      handler: frappeHandler((request) => run(request, (args) => ({ doctype: 'Supplier Intake', docname: requireString(args, 'name') }), ['name', 'approval_context'], REQUEST_BY_NAME)),
     },
     {
       ...lane,
       path: methodPath('workflows.request_revenue_event_approval'),
       summary: 'Request approval of a Revenue Event (name, approval_context): packet status and outbound approval bundle',
-      handler: frappeHandler((request) => run(request, (args) => ({ doctype: 'Revenue Event', docname: requireString(args, 'name') }), ['name', 'approval_context'])),
+      contract: REQUEST_BY_NAME,
+      handler: frappeHandler((request) => run(request, (args) => ({ doctype: 'Revenue Event', docname: requireString(args, 'name') }), ['name', 'approval_context'], REQUEST_BY_NAME)),
     },
   ];
 }
