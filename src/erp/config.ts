@@ -35,6 +35,11 @@ export const ERP_SPEC = {
   WORKSPACE_ADMITTED_CALLERS: { type: 'list', default: [], description: 'Caller ids admitted in X-Workspace-Caller, comma-separated (empty: no guest caller is admitted)' },
   AGENT_RUNTIME_CALLBACK_SECRET: { type: 'secret', description: 'House-scheme secret of callbacks.agent_runtime_approval' },
   AGENT_RUNTIME_URL: { type: 'url', description: 'Agent runtime base URL; when set, approval requests carry its dispatch bundle' },
+  ERP_WORKER_INTERVAL_MS: { type: 'int', default: 1000, min: 10, max: 60000, description: 'How often the dispatch worker polls for due jobs (DESIGN.md: 1 s)' },
+  ERP_DISPATCH_MAX_ATTEMPTS: { type: 'int', default: 6, min: 1, max: 100, description: 'Delivery attempts before a Dispatch Job becomes a Dead Letter' },
+  ERP_DISPATCH_BACKOFF_BASE_MS: { type: 'int', default: 1000, min: 1, max: 600000, description: 'First retry delay; doubled per attempt, capped, plus up to 20 % jitter' },
+  ERP_DISPATCH_BACKOFF_CAP_MS: { type: 'int', default: 60000, min: 1, max: 3600000, description: 'Largest retry delay' },
+  ERP_DISPATCH_TIMEOUT_MS: { type: 'int', default: 10000, min: 10, max: 120000, description: 'Timeout of one delivery to the agent runtime' },
   ERP_API_KEYS: { type: 'secret', description: 'Token auth pairs api_key:api_secret, comma-separated (Authorization: token key:secret)' },
   ERP_USERS_FILE: { type: 'string', description: 'JSON file of login users {"users":[{"usr","full_name","password":"scrypt$..."}]}' },
   ERP_SUPPLIERS_FILE: { type: 'string', description: 'JSON file of known suppliers {"suppliers":[{"name","default_currency"}]} for posting' },
@@ -55,6 +60,8 @@ export interface ErpConfig {
   secrets: Record<WebhookSecretName, string | undefined>;
   apiKeys: readonly ApiKey[];
   agentRuntimeUrl: string | undefined;
+  /** The dispatch worker's poll interval, retry budget and backoff. */
+  dispatch: { intervalMs: number; maxAttempts: number; backoffBaseMs: number; backoffCapMs: number; timeoutMs: number };
   /** Caller ids a guest/service caller of workspace_binding.* may name. */
   workspaceCallers: readonly string[];
   users: readonly ErpUser[];
@@ -95,6 +102,13 @@ export function loadErpConfig(env: NodeJS.ProcessEnv, overrides: { listen?: stri
       AGENT_RUNTIME_CALLBACK_SECRET: values.AGENT_RUNTIME_CALLBACK_SECRET,
     },
     agentRuntimeUrl: values.AGENT_RUNTIME_URL,
+    dispatch: {
+      intervalMs: values.ERP_WORKER_INTERVAL_MS,
+      maxAttempts: values.ERP_DISPATCH_MAX_ATTEMPTS,
+      backoffBaseMs: values.ERP_DISPATCH_BACKOFF_BASE_MS,
+      backoffCapMs: values.ERP_DISPATCH_BACKOFF_CAP_MS,
+      timeoutMs: values.ERP_DISPATCH_TIMEOUT_MS,
+    },
     workspaceCallers: values.WORKSPACE_ADMITTED_CALLERS,
     apiKeys,
     users: users ?? [],

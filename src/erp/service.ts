@@ -5,6 +5,8 @@ import { createIdempotencyStore, createLogger, createService, versionTruth } fro
 import type { Logger, Service, Store } from '../kernel/index.ts';
 import type { ErpConfig } from './config.ts';
 import { openErpDatabase } from './database/open-erp-database.ts';
+import { startDispatchWorker } from './dispatch/worker.ts';
+import type { DispatchWorker } from './dispatch/worker.ts';
 import type { ErpDeps, ErpRoute } from './erp-route.ts';
 import { FRAPPE_AUTH, frappeAuthenticator } from './frappe/authenticator.ts';
 import { renderFrappeProblem } from './frappe/render-problem.ts';
@@ -23,6 +25,8 @@ export interface ErpServiceOptions {
 
 export interface ErpService extends Service {
   readonly store: Store;
+  /** The dispatch worker (tests call tick() instead of waiting for the interval). */
+  readonly dispatchWorker: DispatchWorker;
 }
 
 /**
@@ -42,6 +46,7 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
   let routes: readonly ErpRoute[] = [];
   const deps: ErpDeps = { config, store, sessions, idempotency: createIdempotencyStore(store), version, log, now, routes: () => routes };
   routes = erpRoutes(() => deps);
+  const dispatchWorker = startDispatchWorker(deps);
   const service = createService({
     name: SERVICE_NAME,
     version,
@@ -52,7 +57,10 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
     log,
     ...(options.env && { env: options.env }),
     now,
-    onClose: () => store.close(),
+    onClose: () => {
+      dispatchWorker.stop();
+      return store.close();
+    },
   });
-  return Object.assign(service, { store });
+  return Object.assign(service, { store, dispatchWorker });
 }

@@ -95,7 +95,7 @@ export function callMethod(url: string, dotted: string, args: Record<string, unk
 }
 
 /** Row counts of every ERP table, to prove a refused request changed nothing. */
-export function tableCounts(service: ErpService): Record<string, number> {
+export function tableCounts(service: Pick<ErpService, 'store'>): Record<string, number> {
   const tables = ['erp_documents', 'naming_series', 'integration_events', 'document_events', 'dispatch_jobs', 'approval_packets', 'dead_letters', 'agent_notifications'];
   return Object.fromEntries(tables.map((t) => [t, Number(service.store.sqlite.prepare(`SELECT count(*) AS n FROM ${t}`).get()!['n'])]));
 }

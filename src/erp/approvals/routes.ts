@@ -14,6 +14,7 @@ import { ARGS_BODY, frappeHandler } from '../erp-route.ts';
 import type { DepsRef, ErpRoute } from '../erp-route.ts';
 import { isObject } from '../fields.ts';
 import { methodPath } from '../identity.ts';
+import { dispatchPacket } from '../dispatch/dispatch-packet.ts';
 import { requestPacket } from './packets.ts';
 
 function context(args: Args): Record<string, unknown> | null {
@@ -25,6 +26,10 @@ function context(args: Args): Record<string, unknown> | null {
 
 const PACKET_OUTPUT = { type: 'object', required: ['approval_packet', 'status', 'created'], properties: { approval_packet: { type: 'string' }, status: { enum: ['requested', 'dispatched', 'decision_received', 'closed'] }, created: { type: 'boolean' }, dispatch_bundle: { type: ['object', 'null'] } } };
 const REQUEST_APPROVAL: WorkflowContract = { input: argsSchema({ doctype: NAME_ARG, docname: NAME_ARG, approval_context: OBJECT_ARG }, ['doctype', 'docname']), output: PACKET_OUTPUT };
+const DISPATCH_PACKET: WorkflowContract = {
+  input: argsSchema({ approval_packet: NAME_ARG }, ['approval_packet']),
+  output: { type: 'object', required: ['approval_packet', 'status', 'dispatch_job', 'dispatch_status', 'created'], properties: { approval_packet: { type: 'string' }, status: { type: 'string' }, dispatch_job: { type: 'string' }, dispatch_status: { type: 'string' }, created: { type: 'boolean' } } },
+};
 const REQUEST_BY_NAME: WorkflowContract = { input: argsSchema({ name: NAME_ARG, approval_context: OBJECT_ARG }, ['name']), output: PACKET_OUTPUT };
 
 export function approvalRoutes(deps: DepsRef): ErpRoute[] {
@@ -39,6 +44,19 @@ export function approvalRoutes(deps: DepsRef): ErpRoute[] {
     return frappeMessage(await store.write((sqlite, tx) => requestPacket(sqlite, tx, { doctype, docname, context: approvalContext, owner, at: new Date(now()), agentRuntimeUrl: config.agentRuntimeUrl })));
   };
   return [
+    {
+      ...lane,
+      path: methodPath('workflows.dispatch_approval_packet'),
+      summary: 'Dispatch an existing Approval Packet to the agent runtime: a Dispatch Job the worker delivers with retries (same packet, same job)',
+      contract: DISPATCH_PACKET,
+      handler: frappeHandler(async (request) => {
+        const args = contractArgs(request, DISPATCH_PACKET);
+        const packet = requireString(args, 'approval_packet');
+        const { store, now, config } = deps();
+        const owner = (request.principal as Principal).user;
+        return frappeMessage(await store.write((sqlite, tx) => dispatchPacket(sqlite, tx, { packet, agentRuntimeUrl: config.agentRuntimeUrl, owner, at: new Date(now()) })));
+      }),
+    },
     {
       ...lane,
       path: methodPath('workflows.request_approval'),

@@ -18,9 +18,9 @@ function supplierDocument(supplier: Supplier): ErpDocument {
   return { ...supplier, doctype: 'Supplier', docstatus: 0, owner: 'ERP_SUPPLIERS_FILE', creation: '', modified: '', disabled: 0 };
 }
 
-/** A callback token's digest is not owner truth: readback never shows it. */
+/** A callback token (or its digest) is not owner truth: readback never shows it. */
 function withoutSecrets(doc: ErpDocument): ErpDocument {
-  const { callback_token_sha256: _, ...rest } = doc;
+  const { callback_token_sha256: _digest, callback_token: _token, ...rest } = doc;
   return rest as ErpDocument;
 }
 
