@@ -115,6 +115,8 @@ const EVIDENCE_DOCTYPES: Readonly<Record<string, { table: string; identity: stri
   'Integration Event': { table: 'integration_events', identity: 'event_key' },
   'Dispatch Job': { table: 'dispatch_jobs', identity: 'dispatch_key' },
   'Approval Packet': { table: 'approval_packets', identity: 'target_key' },
+  'Dead Letter': { table: 'dead_letters', identity: 'name' },
+  'Agent Notification': { table: 'agent_notifications', identity: 'name' },
 };
 
 export function getDocument(sqlite: DatabaseSync, doctype: string, name: string): ErpDocument | undefined {

@@ -8,9 +8,10 @@
 import { request } from 'node:http';
 import { request as requestTls } from 'node:https';
 import { signRequest, statement } from '../../kernel/index.ts';
-import type { JsonValue } from '../../kernel/index.ts';
+import type { JsonValue, Transaction } from '../../kernel/index.ts';
+import type { DatabaseSync } from 'node:sqlite';
 import { AGENT_NOTIFICATIONS, DEAD_LETTERS } from '../database/evidence-tables.ts';
-import { getDocument, nextName, updateDocument } from '../database/documents.ts';
+import { frappeTimestamp, getDocument, nextName, updateDocument } from '../database/documents.ts';
 import type { ErpDocument } from '../database/documents.ts';
 import type { ErpDeps } from '../erp-route.ts';
 
@@ -41,6 +42,17 @@ function post(url: string, body: Buffer, headers: Record<string, string>, timeou
   });
 }
 
+/** An evidence row shaped as the document /api/resource shows. */
+function record(doctype: string, name: string, at: Date, fields: Record<string, unknown>): JsonValue {
+  const stamp = frappeTimestamp(at);
+  return { ...fields, name, doctype, docstatus: 0, owner: 'dispatch-worker', creation: stamp, modified: stamp } as JsonValue;
+}
+
+function notify(sqlite: DatabaseSync, tx: Transaction, at: Date, kind: string, fields: Record<string, unknown>): void {
+  const name = nextName(sqlite, 'Agent Notification', at);
+  tx.append(AGENT_NOTIFICATIONS, { name, kind, payload: record('Agent Notification', name, at, { kind, ...fields }) });
+}
+
 export function startDispatchWorker(deps: ErpDeps): DispatchWorker {
   const inFlight = new Set<string>();
   const { dispatch } = deps.config;
@@ -63,12 +75,12 @@ export function startDispatchWorker(deps: ErpDeps): DispatchWorker {
       const attempts = Number(current['attempts']) + 1;
       if (outcome.ok) {
         updateDocument(sqlite, tx, current, { status: 'Delivered', attempts, last_error: null, delivered_at: at.toISOString() }, at);
-        tx.append(AGENT_NOTIFICATIONS, { name: nextName(sqlite, 'Agent Notification', at), kind: 'delivered', payload: { dispatch_job: job.name, approval_packet: current['document_name'], attempts } as JsonValue });
+        notify(sqlite, tx, at, 'delivered', { dispatch_job: job.name, approval_packet: current['document_name'], attempts });
       } else if (attempts >= dispatch.maxAttempts) {
         updateDocument(sqlite, tx, current, { status: 'Dead', attempts, last_error: outcome.error }, at);
         const letter = nextName(sqlite, 'Dead Letter', at);
-        tx.append(DEAD_LETTERS, { name: letter, source: 'dispatch', payload: { dispatch_job: job.name, approval_packet: current['document_name'], attempts, last_error: outcome.error, owner_follow_through: 'required' } as JsonValue });
-        tx.append(AGENT_NOTIFICATIONS, { name: nextName(sqlite, 'Agent Notification', at), kind: 'dead_letter', payload: { dispatch_job: job.name, dead_letter: letter, last_error: outcome.error } as JsonValue });
+        tx.append(DEAD_LETTERS, { name: letter, source: 'dispatch', payload: record('Dead Letter', letter, at, { source: 'dispatch', dispatch_job: job.name, approval_packet: current['document_name'], attempts, last_error: outcome.error, owner_follow_through: 'required' }) });
+        notify(sqlite, tx, at, 'dead_letter', { dispatch_job: job.name, dead_letter: letter, last_error: outcome.error });
       } else {
         updateDocument(sqlite, tx, current, { status: 'Retrying', attempts, last_error: outcome.error, next_attempt_at: at.getTime() + backoffMs(attempts, dispatch.backoffBaseMs, dispatch.backoffCapMs) }, at);
       }
