@@ -95,3 +95,28 @@ describe('approval packets', () => {
     assert.deepEqual(tableCounts(erp.service), before);
   });
 });
+
+describe('closeout', () => {
+  test('a decided packet closes only when the owner readback confirms its target; a changed target blocks it', async () => {
+    const lead = await postHouse(erp.url, 'website_contact_intake', { contact: { email: 'closeout@example.test' } });
+    const leadName = (lead.json() as { message: { lead: string } }).message.lead;
+    const created = message(await callMethod(erp.url, 'workflows.request_approval', { doctype: 'Lead', docname: leadName }));
+    await callback('automation_hil_decision', { approval_packet: created['approval_packet'], decision: 'approved' });
+    await erp.service.dispatchWorker.tick();
+    const closed = (await send(`${erp.url}/api/resource/Approval%20Packet/${created['approval_packet']}`, { headers: { authorization: TOKEN } })).json() as { data: Record<string, any> };
+    assert.equal(closed.data['status'], 'closed');
+    assert.equal(closed.data['owner_readback'].name, leadName);
+
+    const other = await postHouse(erp.url, 'website_contact_intake', { contact: { email: 'changed@example.test' } });
+    const otherLead = (other.json() as { message: { lead: string } }).message.lead;
+    const packet = message(await callMethod(erp.url, 'workflows.request_approval', { doctype: 'Lead', docname: otherLead }))['approval_packet'];
+    await postHouse(erp.url, 'website_contact_intake', { contact: { email: 'changed@example.test', company: 'New Co' } });
+    await callback('automation_hil_decision', { approval_packet: packet, decision: 'approved' });
+    await erp.service.dispatchWorker.tick();
+    const blocked = (await send(`${erp.url}/api/resource/Approval%20Packet/${packet}`, { headers: { authorization: TOKEN } })).json() as { data: Record<string, any> };
+    assert.equal(blocked.data['status'], 'decision_received');
+    assert.match(blocked.data['closeout_blocked'], /owner follow-through required/);
+    const late = await callback('automation_hil_decision', { approval_packet: created['approval_packet'], decision: 'rejected' });
+    assert.equal(late.status, 409, 'a callback for a closed packet is refused');
+  });
+});

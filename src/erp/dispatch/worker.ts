@@ -3,13 +3,15 @@
 // drop a repeat), with a timeout; a 2xx marks the job Delivered, anything else schedules a retry
 // with capped exponential backoff and jitter, and the last allowed failure makes it a Dead Letter
 // naming the last error. Each delivery and each dead letter is also an Agent Notification. Jobs
-// live in the database, so a restart resumes them; a job is never sent again once Delivered.
+// live in the database, so a restart resumes them; a job is never sent again once Delivered. Each
+// tick also closes the packets whose decision the owner readback confirms (approvals/closeout.ts).
 
 import { request } from 'node:http';
 import { request as requestTls } from 'node:https';
 import { signRequest, statement } from '../../kernel/index.ts';
 import type { JsonValue, Transaction } from '../../kernel/index.ts';
 import type { DatabaseSync } from 'node:sqlite';
+import { closeOut, packetsAwaitingCloseout } from '../approvals/closeout.ts';
 import { AGENT_NOTIFICATIONS, DEAD_LETTERS } from '../database/evidence-tables.ts';
 import { frappeTimestamp, getDocument, nextName, updateDocument } from '../database/documents.ts';
 import type { ErpDocument } from '../database/documents.ts';
@@ -88,6 +90,13 @@ export function startDispatchWorker(deps: ErpDeps): DispatchWorker {
   }
 
   async function tick(): Promise<void> {
+    // Closeout first: it reads and writes only the database, never the network.
+    const awaiting = packetsAwaitingCloseout(deps.store.sqlite);
+    if (awaiting.length > 0) {
+      await deps.store.write((sqlite, tx) => {
+        for (const packet of awaiting) closeOut(sqlite, tx, packet, new Date(deps.now()));
+      });
+    }
     const due = dueJobs().filter((job) => !inFlight.has(job.name));
     await Promise.all(due.map(async (job) => {
       inFlight.add(job.name);
