@@ -5,6 +5,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildGovernanceManifest, buildOpenApi, buildStackContract } from '../src/kernel/index.ts';
 import type { ServiceManifest } from '../src/kernel/index.ts';
+import { WORKFLOW_SURFACE_PATH, workflowSurface } from '../src/erp/workflows/surface-contract.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
 
@@ -30,5 +31,8 @@ export async function generatedFiles(root = ROOT): Promise<Map<string, string>> 
   files.set('governance-manifest.json', text(buildGovernanceManifest(manifests)));
   files.set('configs/stack-contract.json', text(buildStackContract(manifests)));
   for (const manifest of manifests) files.set(manifest.openapiPath, text(buildOpenApi(manifest)));
+  // Seed 002: the ERP service's workflow-surface contract, from its route table.
+  const erp = manifests.find((m) => m.service === 'erp');
+  if (erp) files.set(WORKFLOW_SURFACE_PATH, text(workflowSurface(erp.routes as Parameters<typeof workflowSurface>[0])));
   return files;
 }

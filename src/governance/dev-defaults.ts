@@ -4,9 +4,8 @@
 // No secret appears in a curl line: each line reads it from the file when it runs.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '../kernel/index.ts';
+import { resolve } from 'node:path';
+import { ensureDevSecrets } from '../kernel/index.ts';
 import { LANE_VARIABLES, LANES } from './config.ts';
 import type { Lane } from './config.ts';
 import { SERVICE_NAME } from './identity.ts';
@@ -24,24 +23,8 @@ const WORKER = 'http://127.0.0.1:18011';
  * const { env, curl } = governanceDevDefaults('var');
  */
 export function governanceDevDefaults(varDir: string): { env: Record<string, string>; curl: string[] } {
-  const dir = resolve(varDir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const secretsPath = join(dir, DEV_SECRETS_FILE);
-  let all: unknown = {};
-  if (existsSync(secretsPath)) {
-    try {
-      all = JSON.parse(readFileSync(secretsPath, 'utf8'));
-    } catch {
-      // The parser's message would quote the file, tokens and all.
-      throw new TypeError(`Dev secrets file "${secretsPath}" is not JSON: remove it to regenerate`);
-    }
-  }
-  if (typeof all !== 'object' || all === null || Array.isArray(all)) throw new TypeError(`Dev secrets file "${secretsPath}" does not hold a JSON object: remove it to regenerate`);
-  const record = all as Record<string, unknown>;
-  const current = (record[SERVICE_NAME] ?? {}) as Record<string, unknown>;
-  const keep = (name: string) => (typeof current[name] === 'string' ? (current[name] as string) : randomBytes(24).toString('base64url'));
-  const secrets: Record<string, string> = Object.fromEntries([...LANES.map((lane) => [`${lane}_token`, keep(`${lane}_token`)]), ['git_host_webhook_secret', keep('git_host_webhook_secret')]]);
-  writeFileAtomic(secretsPath, `${JSON.stringify({ ...record, [SERVICE_NAME]: secrets }, null, 2)}\n`, { mode: 0o600 });
+  const names = [...LANES.map((lane) => `${lane}_token`), 'git_host_webhook_secret'];
+  const { path: secretsPath, secrets } = ensureDevSecrets(resolve(varDir), SERVICE_NAME, names, () => randomBytes(24).toString('base64url'));
   const read = (name: string) => `$(node -p 'require(process.argv[1]).${SERVICE_NAME}.${name}' '${secretsPath.replace(/'/g, `'\\''`)}')`;
   const bearer = (lane: Lane) => `-H "Authorization: Bearer ${read(`${lane}_token`)}"`;
   const json = `-H 'Content-Type: application/json'`;

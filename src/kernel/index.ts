@@ -21,6 +21,7 @@ export type { ProblemInit, HealthCheck, HealthStatus } from './http/reply.ts';
 export { strongEtag } from './http/send.ts';
 export { DEFAULT_BODY_LIMIT, MAX_JSON_DEPTH, parseJsonBody } from './http/body.ts';
 export { SERVER_ERROR_LOGGER, SERVER_ERROR_MESSAGE } from './http/pipeline.ts';
+export type { ProblemRenderer } from './http/pipeline.ts';
 export { isLoopbackHost, checkListenHost, ALLOW_NON_LOOPBACK_VARIABLE } from './http/loopback.ts';
 export { createService, MAIN_LISTENER, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './http/service.ts';
 export type { Service, ServiceOptions, ListenerOptions, ListeningLine, SchemaCompiler } from './http/service.ts';
@@ -41,7 +42,7 @@ export type { SignatureScheme, SignatureResult, SignatureFailureReason, SignedHe
 
 export {
   openDatabase, openDatabaseReadOnly, migrate, userVersion, defineEvidenceTable, listEvidenceTables, readRows, projectRows,
-  verifyChain, verifyAllChains, canonicalJson, rowHash, GENESIS_SHA256,
+  verifyChain, verifyAllChains, canonicalJson, rowHash, GENESIS_SHA256, statement,
   createIdempotencyStore, requestFingerprint, parseIdempotencyKey, MIN_IDEMPOTENCY_RETENTION_MS,
 } from './store/index.ts';
 export type {
@@ -56,4 +57,4 @@ export { writeFileAtomic } from './write-file-atomic.ts';
 
 export { createMcpServer, mcpRoutes, MCP_PROTOCOL_VERSIONS, SESSION_PROTOCOL_VERSIONS, STATELESS_PROTOCOL_VERSIONS } from './mcp/index.ts';
 export type { McpServer, McpServerOptions, McpMount, McpRoutesOptions, McpTool, McpToolCall, McpToolOutcome, McpToolAnnotations, McpServerInfo } from './mcp/index.ts';
-export { statement } from './store/_statements.ts';
+export { ensureDevSecrets, DEV_SECRETS_FILE } from './dev-secrets.ts';

@@ -9,7 +9,7 @@ import { parseIdempotencyKey, requestFingerprint } from '../store/index.ts';
 import { isAirlockError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { DEFAULT_BODY_LIMIT, checkContentType, parseJsonBody, readBody } from './body.ts';
-import { problem } from './reply.ts';
+import { PROBLEM_TYPE, problem } from './reply.ts';
 import type { Authenticator, Method, Reply, RequestContext, Route } from './route.ts';
 import type { Router } from './router.ts';
 import { replyBytes, replyContentType, sendReply } from './send.ts';
@@ -36,7 +36,12 @@ export interface PipelineOptions {
   isDraining: () => boolean;
   /** Current time in milliseconds (injectable for tests). */
   now: () => number;
+  /** Re-renders the kernel's RFC 9457 problem replies in another envelope (see ServiceOptions). */
+  renderProblem?: ProblemRenderer;
 }
+
+/** Turns a problem reply (404, 405, 401 signature, 413, 415, 400, 422, idempotency, 500) into the service's own error envelope. */
+export type ProblemRenderer = (reply: Reply, context: RequestContext) => Reply;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -84,6 +89,7 @@ export async function handleRequest(request: IncomingMessage, response: ServerRe
     if (!response.headersSent) response.destroy();
     return;
   }
+  if (options.renderProblem && reply.contentType === PROBLEM_TYPE) reply = renderProblem(options, reply, context);
   // Draining is read when the reply goes out, so a request that was in flight at close() closes too.
   // A streamed body the handler left unread is refused too: do not drain it, hang up after the reply.
   const close = refusedBody || options.isDraining() || (context.bodyStream !== undefined && !request.complete);
@@ -225,6 +231,16 @@ async function runIdempotent(route: Route, context: RequestContext): Promise<Rep
   const contentType = replyContentType(reply);
   await spec.store.complete({ ...ref, token: begun.token, response: { status: reply.status, headers: { ...reply.headers, 'content-type': contentType }, body } });
   return { status: reply.status, raw: body, contentType, ...(reply.headers && { headers: reply.headers }) };
+}
+
+/** A renderer that throws must not leave the client without an answer: the problem goes out as it was. */
+function renderProblem(options: PipelineOptions, reply: Reply, context: RequestContext): Reply {
+  try {
+    return options.renderProblem!(reply, context);
+  } catch (error) {
+    options.internalLog.error('problem renderer failed', { error, requestId: context.requestId });
+    return reply;
+  }
 }
 
 /** Keeps idempotency keys of different principals apart, whatever shape an authenticator admits. */

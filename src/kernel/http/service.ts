@@ -10,7 +10,7 @@ import { accessLogEnabled, logAccess } from './access-log.ts';
 import { answerClientError } from './client-error.ts';
 import { checkListenHost } from './loopback.ts';
 import { handleRequest, SERVER_ERROR_LOGGER } from './pipeline.ts';
-import type { BodyCheck } from './pipeline.ts';
+import type { BodyCheck, ProblemRenderer } from './pipeline.ts';
 import type { Authenticator, JsonSchema, Route } from './route.ts';
 import { createRouter } from './router.ts';
 import { compileSchema as compileJsonSchema } from '../schema/index.ts';
@@ -48,6 +48,12 @@ export interface ServiceOptions {
   now?: () => number;
   /** One JSON line per request on `<name>.access`; by default on unless AIRLOCK_ACCESS_LOG=0 in `env`. */
   accessLog?: boolean;
+  /**
+   * Re-renders the kernel's own problem replies (404, 405, signature 401, body 400/413/415/422,
+   * idempotency 400/409/422, 500) for services whose wire envelope is not RFC 9457 (the ERP
+   * service speaks Frappe's). Handler replies of that content type pass through it too.
+   */
+  renderProblem?: ProblemRenderer;
   /** Runs after the last connection closed: close databases here. */
   onClose?: () => void | Promise<void>;
 }
@@ -120,6 +126,7 @@ export function createService(options: ServiceOptions): Service {
         internalLog,
         isDraining: () => draining,
         now: options.now ?? Date.now,
+        ...(options.renderProblem && { renderProblem: options.renderProblem }),
       });
     });
     // Malformed requests, oversized headers and timeouts: a problem body when the socket still can, never a crash.

@@ -1,0 +1,82 @@
+// The approval lanes of workflows.* (internal): request_approval for any approvable target, and
+// the Supplier Intake and Revenue Event shortcuts. Each answers the packet, its status and the
+// outbound approval bundle; a second request while the target's packet is open returns it.
+
+import type { RequestContext } from '../../kernel/index.ts';
+import { FRAPPE_AUTH } from '../frappe/authenticator.ts';
+import type { Principal } from '../frappe/authenticator.ts';
+import { describeType, refuseUnknown, requireString } from '../frappe/args.ts';
+import { NAME_ARG, OBJECT_ARG, argsSchema, contractArgs } from '../workflows/surface-contract.ts';
+import type { WorkflowContract } from '../workflows/surface-contract.ts';
+import type { Args } from '../frappe/args.ts';
+import { frappeMessage, frappeThrow } from '../frappe/envelope.ts';
+import { ARGS_BODY, frappeHandler } from '../erp-route.ts';
+import type { DepsRef, ErpRoute } from '../erp-route.ts';
+import { isObject } from '../fields.ts';
+import { methodPath } from '../identity.ts';
+import { dispatchPacket } from '../dispatch/dispatch-packet.ts';
+import { requestPacket } from './packets.ts';
+
+function context(args: Args): Record<string, unknown> | null {
+  const value = args['approval_context'];
+  if (value === undefined || value === null || value === '') return null;
+  if (!isObject(value)) frappeThrow(`Argument "approval_context" must be an object, got ${describeType(value)}`);
+  return value;
+}
+
+const PACKET_OUTPUT = { type: 'object', required: ['approval_packet', 'status', 'created'], properties: { approval_packet: { type: 'string' }, status: { enum: ['requested', 'dispatched', 'decision_received', 'closed'] }, created: { type: 'boolean' }, dispatch_bundle: { type: ['object', 'null'] } } };
+const REQUEST_APPROVAL: WorkflowContract = { input: argsSchema({ doctype: NAME_ARG, docname: NAME_ARG, approval_context: OBJECT_ARG }, ['doctype', 'docname']), output: PACKET_OUTPUT };
+const DISPATCH_PACKET: WorkflowContract = {
+  input: argsSchema({ approval_packet: NAME_ARG }, ['approval_packet']),
+  output: { type: 'object', required: ['approval_packet', 'status', 'dispatch_job', 'dispatch_status', 'created'], properties: { approval_packet: { type: 'string' }, status: { type: 'string' }, dispatch_job: { type: 'string' }, dispatch_status: { type: 'string' }, created: { type: 'boolean' } } },
+};
+const REQUEST_BY_NAME: WorkflowContract = { input: argsSchema({ name: NAME_ARG, approval_context: OBJECT_ARG }, ['name']), output: PACKET_OUTPUT };
+
+export function approvalRoutes(deps: DepsRef): ErpRoute[] {
+  const lane = { family: 'workflows', stability: 'internal', method: 'POST', auth: FRAPPE_AUTH, request: ARGS_BODY } as const;
+  const run = async (request: RequestContext, target: (args: Args) => { doctype: string; docname: string }, known: string[], contract: WorkflowContract) => {
+    const args = contractArgs(request, contract);
+    refuseUnknown(args, known);
+    const { doctype, docname } = target(args);
+    const approvalContext = context(args);
+    const { store, now, config } = deps();
+    const owner = (request.principal as Principal).user;
+    return frappeMessage(await store.write((sqlite, tx) => requestPacket(sqlite, tx, { doctype, docname, context: approvalContext, owner, at: new Date(now()), agentRuntimeUrl: config.agentRuntimeUrl })));
+  };
+  return [
+    {
+      ...lane,
+      path: methodPath('workflows.dispatch_approval_packet'),
+      summary: 'Dispatch an existing Approval Packet to the agent runtime: a Dispatch Job the worker delivers with retries (same packet, same job)',
+      contract: DISPATCH_PACKET,
+      handler: frappeHandler(async (request) => {
+        const args = contractArgs(request, DISPATCH_PACKET);
+        const packet = requireString(args, 'approval_packet');
+        const { store, now, config } = deps();
+        const owner = (request.principal as Principal).user;
+        return frappeMessage(await store.write((sqlite, tx) => dispatchPacket(sqlite, tx, { packet, agentRuntimeUrl: config.agentRuntimeUrl, owner, at: new Date(now()) })));
+      }),
+    },
+    {
+      ...lane,
+      path: methodPath('workflows.request_approval'),
+      summary: 'Request approval of a target document (doctype, docname, approval_context): packet metadata and the agent-runtime dispatch bundle when configured',
+      contract: REQUEST_APPROVAL,
+      handler: frappeHandler((request) => run(request, (args) => ({ doctype: requireString(args, 'doctype'), docname: requireString(args, 'docname') }), ['doctype', 'docname', 'approval_context'], REQUEST_APPROVAL)),
+    },
+    {
+      ...lane,
+      path: methodPath('workflows.request_supplier_intake_approval'),
+      summary: 'Request approval of a Supplier Intake (name, approval_context): packet status and outbound approval bundle',
+      contract: REQUEST_BY_NAME,
+      handler: frappeHandler((request) => run(request, (args) => ({ doctype: 'Supplier Intake', docname: requireString(args, 'name') }), ['name', 'approval_context'], REQUEST_BY_NAME)),
+    },
+    {
+      ...lane,
+      path: methodPath('workflows.request_revenue_event_approval'),
+      summary: 'Request approval of a Revenue Event (name, approval_context): packet status and outbound approval bundle',
+      contract: REQUEST_BY_NAME,
+      handler: frappeHandler((request) => run(request, (args) => ({ doctype: 'Revenue Event', docname: requireString(args, 'name') }), ['name', 'approval_context'], REQUEST_BY_NAME)),
+    },
+  ];
+}

@@ -1,0 +1,47 @@
+// The callbacks.* slice: signed inbound execution evidence (house scheme), each with an optional
+// Idempotency-Key (the kernel's: same key and body replays, another body is 422). Part 2 so far:
+// automation_job_result; agent_runtime_approval and automation_hil_decision join with approval packets.
+
+import { parseJsonBody } from '../../kernel/index.ts';
+import { frappeHandler } from '../erp-route.ts';
+import type { DepsRef, ErpRoute } from '../erp-route.ts';
+import { frappeMessage } from '../frappe/envelope.ts';
+import { methodPath } from '../identity.ts';
+import { bodySha256 } from '../webhooks/record-delivery.ts';
+import { applyDecision } from '../approvals/packets.ts';
+import type { WebhookSecretName } from '../config.ts';
+import { parseDecision } from './decision.ts';
+import { parseJobResult, recordJobResult } from './job-result.ts';
+import { lazyIdempotency } from './lazy-idempotency.ts';
+
+export function callbackRoutes(deps: DepsRef): ErpRoute[] {
+  const idempotency = { store: lazyIdempotency(deps), required: false };
+  const signed = (name: WebhookSecretName) => ({ scheme: 'house' as const, secrets: () => { const s = deps().config.secrets[name]; return s === undefined ? [] : [s]; } });
+  const base = { family: 'callbacks', stability: 'stable', method: 'POST', auth: 'none', request: { raw: true, contentTypes: ['application/json'] }, idempotency } as const;
+  const decision = (source: string, tokenRequired: boolean) => frappeHandler(async (context) => {
+    const input = parseDecision(parseJsonBody(context.rawBody!), { tokenRequired });
+    const { store, now } = deps();
+    return frappeMessage(await store.write((sqlite, tx) => applyDecision(sqlite, tx, { ...input, source, at: new Date(now()) })));
+  });
+  return [
+    { ...base, path: methodPath('callbacks.agent_runtime_approval'), summary: 'Signed approval decision from the agent runtime (house scheme, AGENT_RUNTIME_CALLBACK_SECRET) with the packet\'s callback token', signature: signed('AGENT_RUNTIME_CALLBACK_SECRET'), handler: decision('agent_runtime', true) },
+    { ...base, path: methodPath('callbacks.automation_hil_decision'), summary: 'Signed human-in-loop decision for an existing approval packet (house scheme, AUTOMATION_SHARED_SECRET)', signature: signed('AUTOMATION_SHARED_SECRET'), handler: decision('automation_hil', false) },
+    {
+      family: 'callbacks',
+      stability: 'stable',
+      method: 'POST',
+      path: methodPath('callbacks.automation_job_result'),
+      auth: 'none',
+      summary: 'Signed job or dispatch result (house scheme, AUTOMATION_SHARED_SECRET); acknowledges signed receipt and correlation only',
+      request: { raw: true, contentTypes: ['application/json'] },
+      signature: { scheme: 'house', secrets: () => { const s = deps().config.secrets.AUTOMATION_SHARED_SECRET; return s === undefined ? [] : [s]; } },
+      idempotency,
+      handler: frappeHandler(async (context) => {
+        const input = parseJobResult(parseJsonBody(context.rawBody!));
+        const { store, now } = deps();
+        const rawSha256 = bodySha256(context.rawBody!);
+        return frappeMessage(await store.write((sqlite, tx) => recordJobResult(sqlite, tx, { ...input, rawSha256, at: new Date(now()) })));
+      }),
+    },
+  ];
+}

@@ -1,0 +1,153 @@
+// Business documents as Frappe keeps them: a DocType, a `name` from a naming series
+// (ACC-PINV-2026-00001), `docstatus` (0 draft, 1 submitted, 2 cancelled), creation and modified
+// times. erp_documents holds the current state; every insert and update is also a row of the
+// `document_events` evidence chain, written in the same transaction. These functions run inside
+// a store.write() closure.
+
+import type { DatabaseSync } from 'node:sqlite';
+import type { JsonValue, Transaction } from '../../kernel/index.ts';
+import { statement } from '../../kernel/index.ts';
+import { APPROVAL_PACKETS, DISPATCH_JOBS, DOCUMENT_EVENTS, INTEGRATION_EVENTS } from './evidence-tables.ts';
+
+export type DocStatus = 0 | 1 | 2;
+
+/** A document as /api/resource shows it. */
+export interface ErpDocument {
+  name: string;
+  doctype: string;
+  docstatus: DocStatus;
+  owner: string;
+  creation: string;
+  modified: string;
+  [field: string]: unknown;
+}
+
+/** The naming series of each DocType (Frappe's "PREFIX-.YYYY.-" with five digits). */
+export const NAMING_SERIES: Readonly<Record<string, string>> = {
+  Lead: 'CRM-LEAD-',
+  'Supplier Intake': 'SUP-INT-',
+  'Revenue Event': 'REV-EVT-',
+  'Purchase Invoice': 'ACC-PINV-',
+  'Sales Invoice': 'ACC-SINV-',
+  'Integration Event': 'INT-EVT-',
+  'Approval Packet': 'APR-PKT-',
+  'Dispatch Job': 'DSP-JOB-',
+  'Dead Letter': 'DLQ-',
+  'Agent Notification': 'AGT-NTF-',
+  'Workspace Review Task': 'WS-RVW-',
+};
+
+/** Frappe's timestamp form, "2026-01-05 10:00:00.000000", in UTC. */
+export function frappeTimestamp(at: Date): string {
+  return `${at.toISOString().slice(0, 19).replace('T', ' ')}.${String(at.getUTCMilliseconds() * 1000).padStart(6, '0')}`;
+}
+
+/** Takes the next name of a DocType's series (inside the write that uses it). */
+export function nextName(sqlite: DatabaseSync, doctype: string, at: Date): string {
+  const series = `${NAMING_SERIES[doctype] ?? 'DOC-'}${at.getUTCFullYear()}-`;
+  const current = Number(statement(sqlite, 'INSERT INTO naming_series (prefix, current) VALUES (?, 1) ON CONFLICT (prefix) DO UPDATE SET current = current + 1 RETURNING current').get(series)!['current']);
+  return `${series}${String(current).padStart(5, '0')}`;
+}
+
+export interface InsertInput {
+  doctype: string;
+  fields: Record<string, unknown>;
+  /** A unique key within the DocType (a Lead's email, a Revenue Event's provider reference). */
+  identity?: string;
+  docstatus?: DocStatus;
+  owner: string;
+  at: Date;
+  /** A name taken earlier with nextName (so the effect could refer to it). */
+  name?: string;
+}
+
+/**
+ * Inserts a new document and its evidence row; returns the document. An Integration Event is
+ * itself evidence: its one row in `integration_events` is the document, with no second copy.
+ */
+export function insertDocument(sqlite: DatabaseSync, tx: Transaction, input: InsertInput): ErpDocument {
+  const stamp = frappeTimestamp(input.at);
+  const name = input.name ?? nextName(sqlite, input.doctype, input.at);
+  const doc: ErpDocument = { ...input.fields, name, doctype: input.doctype, docstatus: input.docstatus ?? 0, owner: input.owner, creation: stamp, modified: stamp };
+  if (input.doctype in EVIDENCE_DOCTYPES) {
+    appendChange(tx, doc, 'insert');
+    return doc;
+  }
+  statement(sqlite, 'INSERT INTO erp_documents (doctype, name, docstatus, identity, creation, modified, data) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(input.doctype, name, doc.docstatus, input.identity ?? null, stamp, stamp, JSON.stringify(doc));
+  appendChange(tx, doc, 'insert');
+  return doc;
+}
+
+/** Applies `changes` to a stored document (name, doctype, creation and owner stay) and records the change. */
+export function updateDocument(sqlite: DatabaseSync, tx: Transaction, current: ErpDocument, changes: Record<string, unknown>, at: Date): ErpDocument {
+  const doc: ErpDocument = { ...current, ...changes, name: current.name, doctype: current.doctype, owner: current.owner, creation: current.creation, modified: frappeTimestamp(at) };
+  if (doc.doctype in EVIDENCE_DOCTYPES) {
+    appendChange(tx, doc, 'update');
+    return doc;
+  }
+  statement(sqlite, 'UPDATE erp_documents SET docstatus = ?, modified = ?, data = ? WHERE doctype = ? AND name = ?')
+    .run(doc.docstatus, doc.modified, JSON.stringify(doc), doc.doctype, doc.name);
+  appendChange(tx, doc, 'update');
+  return doc;
+}
+
+function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'update'): void {
+  if (doc.doctype === 'Integration Event') {
+    tx.append(INTEGRATION_EVENTS, {
+      name: doc.name,
+      source: String(doc['source']),
+      event_key: String(doc['event_key']),
+      payload: doc as unknown as JsonValue,
+    });
+  } else if (doc.doctype === 'Approval Packet') {
+    tx.append(APPROVAL_PACKETS, { name: doc.name, target_key: String(doc['target_key']), payload: doc as unknown as JsonValue });
+  } else if (doc.doctype === 'Dispatch Job') {
+    tx.append(DISPATCH_JOBS, { name: doc.name, dispatch_key: String(doc['dispatch_key']), payload: doc as unknown as JsonValue });
+  } else tx.append(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, payload: { action, doc } as unknown as JsonValue });
+}
+
+/**
+ * DocTypes whose documents are rows of an evidence table (the latest row of a name is the current
+ * state), with the column their identity is looked up by.
+ */
+const EVIDENCE_DOCTYPES: Readonly<Record<string, { table: string; identity: string }>> = {
+  'Integration Event': { table: 'integration_events', identity: 'event_key' },
+  'Dispatch Job': { table: 'dispatch_jobs', identity: 'dispatch_key' },
+  'Approval Packet': { table: 'approval_packets', identity: 'target_key' },
+  'Dead Letter': { table: 'dead_letters', identity: 'name' },
+  'Agent Notification': { table: 'agent_notifications', identity: 'name' },
+};
+
+export function getDocument(sqlite: DatabaseSync, doctype: string, name: string): ErpDocument | undefined {
+  const evidence = EVIDENCE_DOCTYPES[doctype];
+  if (evidence) {
+    const row = statement(sqlite, `SELECT payload FROM ${evidence.table} WHERE name = ? ORDER BY seq DESC LIMIT 1`).get(name);
+    return row ? (JSON.parse(String(row['payload'])) as ErpDocument) : undefined;
+  }
+  const row = statement(sqlite, 'SELECT data FROM erp_documents WHERE doctype = ? AND name = ?').get(doctype, name);
+  return row ? (JSON.parse(String(row['data'])) as ErpDocument) : undefined;
+}
+
+export function findByIdentity(sqlite: DatabaseSync, doctype: string, identity: string): ErpDocument | undefined {
+  const evidence = EVIDENCE_DOCTYPES[doctype];
+  if (evidence) {
+    const row = statement(sqlite, `SELECT payload FROM ${evidence.table} WHERE ${evidence.identity} = ? ORDER BY seq DESC LIMIT 1`).get(identity);
+    return row ? (JSON.parse(String(row['payload'])) as ErpDocument) : undefined;
+  }
+  const row = statement(sqlite, 'SELECT data FROM erp_documents WHERE doctype = ? AND identity = ?').get(doctype, identity);
+  return row ? (JSON.parse(String(row['data'])) as ErpDocument) : undefined;
+}
+
+/** Every document of a DocType (the list query orders them). */
+export function listDocuments(sqlite: DatabaseSync, doctype: string): ErpDocument[] {
+  const evidence = EVIDENCE_DOCTYPES[doctype];
+  if (evidence) {
+    return statement(sqlite, `SELECT payload FROM ${evidence.table} WHERE seq IN (SELECT max(seq) FROM ${evidence.table} GROUP BY name)`)
+      .all()
+      .map((row) => JSON.parse(String(row['payload'])) as ErpDocument);
+  }
+  return statement(sqlite, 'SELECT data FROM erp_documents WHERE doctype = ?')
+    .all(doctype)
+    .map((row) => JSON.parse(String(row['data'])) as ErpDocument);
+}

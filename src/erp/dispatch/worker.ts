@@ -1,0 +1,116 @@
+// The dispatch worker: every interval it delivers the due Dispatch Jobs to the agent runtime
+// (house-signed with AGENT_RUNTIME_CALLBACK_SECRET, `Idempotency-Key: "<job>"` so the receiver can
+// drop a repeat), with a timeout; a 2xx marks the job Delivered, anything else schedules a retry
+// with capped exponential backoff and jitter, and the last allowed failure makes it a Dead Letter
+// naming the last error. Each delivery and each dead letter is also an Agent Notification. Jobs
+// live in the database, so a restart resumes them; a job is never sent again once Delivered. Each
+// tick also closes the packets whose decision the owner readback confirms (approvals/closeout.ts).
+
+import { request } from 'node:http';
+import { request as requestTls } from 'node:https';
+import { signRequest, statement } from '../../kernel/index.ts';
+import type { JsonValue, Transaction } from '../../kernel/index.ts';
+import type { DatabaseSync } from 'node:sqlite';
+import { closeOut, packetsAwaitingCloseout } from '../approvals/closeout.ts';
+import { AGENT_NOTIFICATIONS, DEAD_LETTERS } from '../database/evidence-tables.ts';
+import { frappeTimestamp, getDocument, nextName, updateDocument } from '../database/documents.ts';
+import type { ErpDocument } from '../database/documents.ts';
+import type { ErpDeps } from '../erp-route.ts';
+
+export interface DispatchWorker {
+  /** Runs one poll now (tests); resolves when its deliveries settled. */
+  tick(): Promise<void>;
+  stop(): void;
+}
+
+/** Delay before attempt `attempts + 1`: base * 2^(attempts - 1), capped, plus up to 20 % jitter. */
+export function backoffMs(attempts: number, base: number, cap: number, random: () => number = Math.random): number {
+  const delay = Math.min(cap, base * 2 ** Math.max(0, attempts - 1));
+  return Math.round(delay + delay * 0.2 * random());
+}
+
+function post(url: string, body: Buffer, headers: Record<string, string>, timeoutMs: number): Promise<{ ok: boolean; error: string | null }> {
+  return new Promise((resolve) => {
+    const target = new URL(url);
+    const send = target.protocol === 'https:' ? requestTls : request;
+    const req = send(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length) }, timeout: timeoutMs }, (res) => {
+      res.resume();
+      const status = res.statusCode ?? 0;
+      res.on('end', () => resolve(status >= 200 && status < 300 ? { ok: true, error: null } : { ok: false, error: `HTTP ${status}` }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', (error) => resolve({ ok: false, error: error.message }));
+    req.end(body);
+  });
+}
+
+/** An evidence row shaped as the document /api/resource shows. */
+function record(doctype: string, name: string, at: Date, fields: Record<string, unknown>): JsonValue {
+  const stamp = frappeTimestamp(at);
+  return { ...fields, name, doctype, docstatus: 0, owner: 'dispatch-worker', creation: stamp, modified: stamp } as JsonValue;
+}
+
+function notify(sqlite: DatabaseSync, tx: Transaction, at: Date, kind: string, fields: Record<string, unknown>): void {
+  const name = nextName(sqlite, 'Agent Notification', at);
+  tx.append(AGENT_NOTIFICATIONS, { name, kind, payload: record('Agent Notification', name, at, { kind, ...fields }) });
+}
+
+export function startDispatchWorker(deps: ErpDeps): DispatchWorker {
+  const inFlight = new Set<string>();
+  const { dispatch } = deps.config;
+
+  function dueJobs(): ErpDocument[] {
+    const rows = statement(deps.store.sqlite, "SELECT payload FROM dispatch_jobs WHERE seq IN (SELECT max(seq) FROM dispatch_jobs GROUP BY name) AND json_extract(payload, '$.job_type') = 'approval_dispatch' AND json_extract(payload, '$.status') IN ('Queued', 'Retrying') AND json_extract(payload, '$.next_attempt_at') <= ?").all(deps.now());
+    return rows.map((row) => JSON.parse(String(row['payload'])) as ErpDocument);
+  }
+
+  async function deliver(job: ErpDocument): Promise<void> {
+    const secret = deps.config.secrets.AGENT_RUNTIME_CALLBACK_SECRET;
+    const body = Buffer.from(JSON.stringify({ ...(job['delivery'] as object), dispatch_job: job.name, callback_token: job['callback_token'] }));
+    const outcome = secret === undefined
+      ? { ok: false, error: 'AGENT_RUNTIME_CALLBACK_SECRET is not configured' }
+      : await post(String(job['webhook_url']), body, { ...signRequest('house', { rawBody: body, secret, now: Math.floor(deps.now() / 1000) }), 'idempotency-key': `"${job.name}"` }, dispatch.timeoutMs);
+    await deps.store.write((sqlite, tx) => {
+      const current = getDocument(sqlite, 'Dispatch Job', job.name)!;
+      if (current['status'] !== 'Queued' && current['status'] !== 'Retrying') return;
+      const at = new Date(deps.now());
+      const attempts = Number(current['attempts']) + 1;
+      if (outcome.ok) {
+        updateDocument(sqlite, tx, current, { status: 'Delivered', attempts, last_error: null, delivered_at: at.toISOString() }, at);
+        notify(sqlite, tx, at, 'delivered', { dispatch_job: job.name, approval_packet: current['document_name'], attempts });
+      } else if (attempts >= dispatch.maxAttempts) {
+        updateDocument(sqlite, tx, current, { status: 'Dead', attempts, last_error: outcome.error }, at);
+        const letter = nextName(sqlite, 'Dead Letter', at);
+        tx.append(DEAD_LETTERS, { name: letter, source: 'dispatch', payload: record('Dead Letter', letter, at, { source: 'dispatch', dispatch_job: job.name, approval_packet: current['document_name'], attempts, last_error: outcome.error, owner_follow_through: 'required' }) });
+        notify(sqlite, tx, at, 'dead_letter', { dispatch_job: job.name, dead_letter: letter, last_error: outcome.error });
+      } else {
+        updateDocument(sqlite, tx, current, { status: 'Retrying', attempts, last_error: outcome.error, next_attempt_at: at.getTime() + backoffMs(attempts, dispatch.backoffBaseMs, dispatch.backoffCapMs) }, at);
+      }
+    });
+  }
+
+  async function tick(): Promise<void> {
+    // Closeout first: it reads and writes only the database, never the network.
+    const awaiting = packetsAwaitingCloseout(deps.store.sqlite);
+    if (awaiting.length > 0) {
+      await deps.store.write((sqlite, tx) => {
+        for (const packet of awaiting) closeOut(sqlite, tx, packet, new Date(deps.now()));
+      });
+    }
+    const due = dueJobs().filter((job) => !inFlight.has(job.name));
+    await Promise.all(due.map(async (job) => {
+      inFlight.add(job.name);
+      try {
+        await deliver(job);
+      } catch (error) {
+        deps.log.error('dispatch delivery failed', { error, dispatch_job: job.name });
+      } finally {
+        inFlight.delete(job.name);
+      }
+    }));
+  }
+
+  const timer = setInterval(() => void tick(), dispatch.intervalMs);
+  timer.unref();
+  return { tick, stop: () => clearInterval(timer) };
+}

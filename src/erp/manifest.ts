@@ -1,0 +1,41 @@
+// What the ERP service declares about itself; `npm run contracts` turns it into its entry of
+// governance-manifest.json, configs/stack-contract.json and its OpenAPI export. Healthchecks carry
+// seed 002's weak-host numbers (database 30 s, gateway 120 s; low-CPU 60 s and 180 s).
+
+import type { ServiceManifest } from '../kernel/index.ts';
+import { DATABASE_FILE, OPENAPI_INFO, OPENAPI_PATH, SERVICE_NAME } from './identity.ts';
+import { HEALTHZ_PATH, STATUS_PATH } from './health/routes.ts';
+import { erpRoutes } from './routes.ts';
+
+const MAIN = { name: 'main', port: 18030, env: 'ERP_LISTEN' };
+
+export const manifest: ServiceManifest = {
+  service: SERVICE_NAME,
+  seed: '002_fcf4d9d2760c44e4.txt',
+  title: 'ERP workflow integration service',
+  description: 'Frappe-compatible /api/method/erp_core.api.* surface: signed payment, supplier and website-contact intake staged as append-only Integration Events, posting lanes to draft invoices with exact money, owner readback through /api/resource, integration status and capability inventory.',
+  owner: 'airlock-erp',
+  capabilities: ['signed-webhook-intake', 'revenue-event-staging', 'supplier-intake-staging', 'website-lead-intake', 'posting-lanes', 'owner-readback', 'integration-status', 'capability-inventory', 'workspace-binding', 'dispatch-materialization', 'callback-receipts', 'approval-packets', 'agent-runtime-dispatch'],
+  executables: [{ name: 'erp-api', role: 'api', source: 'src/erp/main.ts', listeners: [MAIN] }],
+  dependencies: [
+    { name: DATABASE_FILE, kind: 'sqlite', owner: SERVICE_NAME, env: 'AIRLOCK_DATA_DIR', required: true },
+    { name: 'login users (scrypt hashes)', kind: 'file', owner: SERVICE_NAME, env: 'ERP_USERS_FILE', required: false },
+    { name: 'supplier master data', kind: 'file', owner: SERVICE_NAME, env: 'ERP_SUPPLIERS_FILE', required: false },
+  ],
+  consumed: [{ owner: 'agent-runtime', method: 'POST', path: '{AGENT_RUNTIME_URL}', description: 'Approval packet delivery (house-signed, Idempotency-Key), retried with backoff; exhausted retries become Dead Letters' }],
+  volumes: [{ path: DATABASE_FILE, purpose: 'Business documents (current state), login sessions, and the append-only hash-chained evidence: integration events, document changes, dispatch jobs, approval packets, dead letters, agent notifications' }],
+  verify: [`node dist/bin/verify_evidence_chain.mjs --db $AIRLOCK_DATA_DIR/${DATABASE_FILE}`, 'node dist/bin/erp_performance_gate.mjs --base-url http://127.0.0.1:18030'],
+  contracts: [],
+  openapiPath: OPENAPI_PATH,
+  openapiInfo: OPENAPI_INFO,
+  securitySchemes: {
+    frappe: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Frappe token auth "token <api_key>:<api_secret>" (ERP_API_KEYS), or the sid cookie from POST /api/method/login' },
+  },
+  healthchecks: [
+    { name: 'database', probe: `http://127.0.0.1:18030${HEALTHZ_PATH}`, intervals: { default: 30, low_cpu: 60 } },
+    { name: 'gateway', probe: `http://127.0.0.1:18030${STATUS_PATH}`, intervals: { default: 120, low_cpu: 180 }, intervalEnv: 'MCP_GATEWAY_HEALTHCHECK_INTERVAL' },
+  ],
+  routes: erpRoutes(() => {
+    throw new TypeError('The manifest route table is not served');
+  }),
+};

@@ -1,0 +1,61 @@
+// Owner readback of every ERP DocType through Frappe's REST resource API: GET
+// /api/resource/<DocType> answers {"data": [...]}, GET /api/resource/<DocType>/<name> answers
+// {"data": doc}. Read-only, Frappe token or session auth. Supplier is the configured master data.
+
+import type { ErpDocument } from '../database/documents.ts';
+import { getDocument, listDocuments, NAMING_SERIES } from '../database/documents.ts';
+import { FRAPPE_AUTH } from '../frappe/authenticator.ts';
+import { frappeError, frappeThrow } from '../frappe/envelope.ts';
+import { frappeHandler } from '../erp-route.ts';
+import type { DepsRef, ErpDeps, ErpRoute } from '../erp-route.ts';
+import type { Supplier } from '../suppliers.ts';
+import { parseListQuery, runListQuery } from './list-query.ts';
+
+/** Every DocType the service keeps, plus Supplier. */
+export const READABLE_DOCTYPES = [...Object.keys(NAMING_SERIES), 'Supplier'];
+
+function supplierDocument(supplier: Supplier): ErpDocument {
+  return { ...supplier, doctype: 'Supplier', docstatus: 0, owner: 'ERP_SUPPLIERS_FILE', creation: '', modified: '', disabled: 0 };
+}
+
+/** A callback token (or its digest) is not owner truth: readback never shows it. */
+function withoutSecrets(doc: ErpDocument): ErpDocument {
+  const { callback_token_sha256: _digest, callback_token: _token, ...rest } = doc;
+  return rest as ErpDocument;
+}
+
+function documents(deps: ErpDeps, doctype: string): ErpDocument[] {
+  if (!READABLE_DOCTYPES.includes(doctype)) frappeThrow(`DocType ${doctype} not found: readable are ${READABLE_DOCTYPES.join(', ')}`, 'DoesNotExistError');
+  if (doctype === 'Supplier') return deps.config.suppliers.map(supplierDocument);
+  return listDocuments(deps.store.sqlite, doctype).map(withoutSecrets);
+}
+
+export function resourceRoutes(deps: DepsRef): ErpRoute[] {
+  const read = { family: 'framework', stability: 'stable', method: 'GET', auth: FRAPPE_AUTH, etag: false } as const;
+  return [
+    {
+      ...read,
+      path: '/api/resource/:doctype',
+      summary: 'List documents of a DocType with fields, filters, order_by, limit_start and limit (or limit_page_length)',
+      params: { doctype: { description: 'The DocType, e.g. Lead or Supplier Intake', example: 'Lead' } },
+      handler: frappeHandler((context) => {
+        const doctype = context.params['doctype']!;
+        const query = parseListQuery(context.query, doctype);
+        return { status: 200, body: { data: runListQuery(documents(deps(), doctype), query) } };
+      }),
+    },
+    {
+      ...read,
+      path: '/api/resource/:doctype/:name',
+      summary: 'One document by DocType and name',
+      params: { doctype: { description: 'The DocType', example: 'Lead' }, name: { description: 'The document name', example: 'CRM-LEAD-2026-00001' } },
+      handler: frappeHandler((context) => {
+        const { doctype, name } = context.params as { doctype: string; name: string };
+        if (context.query.size > 0) frappeThrow('A document read takes no query arguments');
+        const doc = doctype === 'Supplier' ? documents(deps(), doctype).find((d) => d.name === name) : (documents(deps(), doctype), getDocument(deps().store.sqlite, doctype, name));
+        const shown = doc && withoutSecrets(doc);
+        return shown ? { status: 200, body: { data: shown } } : frappeError('DoesNotExistError', `${doctype} ${name} not found`);
+      }),
+    },
+  ];
+}

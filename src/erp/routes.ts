@@ -1,0 +1,17 @@
+// The ERP route table: one slice per endpoint family (STYLE.md "A service of many families").
+// This file only concatenates; later families (approvals and dispatch, callbacks, workspace
+// binding, support cases, identity projections, MCP) are new slices added here.
+
+import { approvalRoutes } from './approvals/routes.ts';
+import { callbackRoutes } from './callbacks/routes.ts';
+import type { DepsRef, ErpRoute } from './erp-route.ts';
+import { loginRoutes } from './frappe/login-routes.ts';
+import { healthRoutes } from './health/routes.ts';
+import { resourceRoutes } from './resources/routes.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
+import { workflowRoutes } from './workflows/routes.ts';
+import { workspaceBindingRoutes } from './workspace-binding/routes.ts';
+
+export function erpRoutes(deps: DepsRef): readonly ErpRoute[] {
+  return [...healthRoutes(deps), ...loginRoutes(deps), ...resourceRoutes(deps), ...webhookRoutes(deps), ...workflowRoutes(deps), ...approvalRoutes(deps), ...workspaceBindingRoutes(deps), ...callbackRoutes(deps)];
+}

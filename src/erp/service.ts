@@ -1,0 +1,66 @@
+// The ERP service: waits for and opens its database, wires sessions and the route table, answers
+// kernel errors on Frappe paths in Frappe's envelope, and closes the database after draining.
+
+import { createIdempotencyStore, createLogger, createService, versionTruth } from '../kernel/index.ts';
+import type { Logger, Service, Store } from '../kernel/index.ts';
+import type { ErpConfig } from './config.ts';
+import { openErpDatabase } from './database/open-erp-database.ts';
+import { startDispatchWorker } from './dispatch/worker.ts';
+import type { DispatchWorker } from './dispatch/worker.ts';
+import type { ErpDeps, ErpRoute } from './erp-route.ts';
+import { FRAPPE_AUTH, frappeAuthenticator } from './frappe/authenticator.ts';
+import { renderFrappeProblem } from './frappe/render-problem.ts';
+import { createSessions } from './frappe/sessions.ts';
+import { SERVICE_NAME } from './identity.ts';
+import { erpRoutes } from './routes.ts';
+
+export interface ErpServiceOptions {
+  now?: () => number;
+  log?: Logger;
+  env?: NodeJS.ProcessEnv;
+  version?: string;
+  /** Pause between database open attempts (tests shorten it). */
+  retryMs?: number;
+}
+
+export interface ErpService extends Service {
+  readonly store: Store;
+  /** The dispatch worker (tests call tick() instead of waiting for the interval). */
+  readonly dispatchWorker: DispatchWorker;
+}
+
+/**
+ * Creates the ERP service from its configuration.
+ *
+ * @example
+ * const service = await createErpService(loadErpConfig(process.env));
+ * await service.listen();
+ */
+export async function createErpService(config: ErpConfig, options: ErpServiceOptions = {}): Promise<ErpService> {
+  const now = options.now ?? Date.now;
+  const version = options.version ?? versionTruth();
+  const log = options.log ?? createLogger({ name: SERVICE_NAME, service: SERVICE_NAME });
+  log.addSecrets([...Object.values(config.secrets).filter((s): s is string => s !== undefined), ...config.apiKeys.map((k) => k.pair)]);
+  const store = await openErpDatabase(config.databasePath, { now: () => new Date(now()), waitSeconds: config.migrationWaitSeconds, ...(options.retryMs !== undefined && { retryMs: options.retryMs }) });
+  const sessions = createSessions(store, { ttlSeconds: config.sessionTtlSeconds, now });
+  let routes: readonly ErpRoute[] = [];
+  const deps: ErpDeps = { config, store, sessions, idempotency: createIdempotencyStore(store), version, log, now, routes: () => routes };
+  routes = erpRoutes(() => deps);
+  const dispatchWorker = startDispatchWorker(deps);
+  const service = createService({
+    name: SERVICE_NAME,
+    version,
+    routes,
+    listeners: { main: config.listen },
+    authenticators: { [FRAPPE_AUTH]: frappeAuthenticator(config.apiKeys, sessions) },
+    renderProblem: renderFrappeProblem,
+    log,
+    ...(options.env && { env: options.env }),
+    now,
+    onClose: () => {
+      dispatchWorker.stop();
+      return store.close();
+    },
+  });
+  return Object.assign(service, { store, dispatchWorker });
+}

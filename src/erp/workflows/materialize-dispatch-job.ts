@@ -1,0 +1,52 @@
+// workflows.materialize_dispatch_callback_job: the operator and test-harness lane that pre-creates
+// Dispatch Job truth before signed callbacks are replayed. `dispatch_job` (the job's name) is
+// required; the seed's optional fields follow. The same dispatch_key (the name when none is sent)
+// returns the same job; a known name under another key is a DuplicateEntryError.
+
+import type { DatabaseSync } from 'node:sqlite';
+import type { Transaction } from '../../kernel/index.ts';
+import { findByIdentity, getDocument, insertDocument } from '../database/documents.ts';
+import type { ErpDocument } from '../database/documents.ts';
+import { describeType, refuseUnknown, requireString } from '../frappe/args.ts';
+import type { Args } from '../frappe/args.ts';
+import { frappeThrow } from '../frappe/envelope.ts';
+import { isObject } from '../fields.ts';
+
+const TEXT_FIELDS = ['dispatch_key', 'document_type', 'document_name', 'company', 'job_type', 'external_system', 'provider', 'status', 'callback_url', 'webhook_url'] as const;
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,139}$/;
+
+export interface DispatchJobInput {
+  name: string;
+  fields: Record<string, unknown>;
+}
+
+export function dispatchJobInput(args: Args): DispatchJobInput {
+  refuseUnknown(args, ['dispatch_job', ...TEXT_FIELDS, 'callback_payload']);
+  const name = requireString(args, 'dispatch_job');
+  if (!NAME.test(name)) frappeThrow(`Argument "dispatch_job" must be 1 to 140 letters, digits or ._:- starting with a letter or digit, got ${JSON.stringify(name)}`);
+  const fields: Record<string, unknown> = {};
+  for (const field of TEXT_FIELDS) {
+    const value = args[field];
+    if (value === undefined || value === null || value === '') continue;
+    if (typeof value !== 'string' || value.length > 500) frappeThrow(`Argument "${field}" must be a string of at most 500 characters, got ${describeType(value)}`);
+    if ((field === 'callback_url' || field === 'webhook_url') && !/^https?:\/\//.test(value)) frappeThrow(`Argument "${field}" must be an http(s) URL`);
+    fields[field] = value;
+  }
+  const payload = args['callback_payload'];
+  if (payload !== undefined && payload !== null && !isObject(payload)) frappeThrow(`Argument "callback_payload" must be an object, got ${describeType(payload)}`);
+  return { name, fields: { ...fields, dispatch_key: fields['dispatch_key'] ?? name, status: fields['status'] ?? 'Queued', callback_payload: payload ?? null } };
+}
+
+/** The created or reused job, and whether this call created it. */
+export function materializeDispatchJob(sqlite: DatabaseSync, tx: Transaction, input: DispatchJobInput & { owner: string; at: Date }): { job: ErpDocument; created: boolean } {
+  const key = String(input.fields['dispatch_key']);
+  const reused = findByIdentity(sqlite, 'Dispatch Job', key);
+  if (reused) return { job: reused, created: false };
+  if (getDocument(sqlite, 'Dispatch Job', input.name)) frappeThrow(`Dispatch Job ${input.name} exists under another dispatch_key`, 'DuplicateEntryError');
+  const job = insertDocument(sqlite, tx, { doctype: 'Dispatch Job', name: input.name, owner: input.owner, at: input.at, fields: { ...input.fields, callback_receipts: 0, closeout: 'owner_readback_required' } });
+  return { job, created: true };
+}
+
+export function jobSummary(job: ErpDocument, created: boolean): Record<string, unknown> {
+  return { dispatch_job: job.name, dispatch_key: job['dispatch_key'], status: job['status'], document_type: job['document_type'] ?? null, document_name: job['document_name'] ?? null, created };
+}

@@ -1,0 +1,55 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { startErp } from './_service.ts';
+import type { Running } from './_service.ts';
+
+const SCRIPT = join(import.meta.dirname, '..', '..', 'scripts', 'erp_performance_gate.ts');
+let erp: Running;
+before(async () => {
+  erp = await startErp();
+});
+after(() => erp.stop());
+
+/** Runs the gate as its own process (async: the service under load lives in this one). */
+function gate(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [SCRIPT, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test('a short run with every kind of request passes and reports the figures', async () => {
+  const result = await gate(['--base-url', erp.url, '--duration', '1.5', '--concurrency', '4', '--worker-interval', '0.25', '--json'], erp.env);
+  assert.equal(result.code, 0, result.stderr + result.stdout);
+  const report = JSON.parse(result.stdout) as { ok: boolean; errors: number; requests: number; readiness: { polls: number; failures: number }; by_kind: Record<string, unknown>; thresholds: Record<string, number> };
+  assert.equal(report.errors, 0);
+  assert.ok(report.requests > 20);
+  assert.ok(report.readiness.polls >= 3);
+  assert.equal(report.readiness.failures, 0);
+  for (const kind of ['payment_a', 'payment_b', 'supplier_intake', 'website_contact_intake', 'status', 'post_supplier_intake', 'post_revenue_event']) assert.ok(kind in report.by_kind, kind);
+  assert.deepEqual(report.thresholds, { p95_latency_ms: 2000, error_rate_pct: 1, readiness_loss: 0 });
+});
+
+test('a threshold that fails exits 1 naming it; wrong secrets are errors', async () => {
+  const strict = await gate(['--base-url', erp.url, '--duration', '0.5', '--concurrency', '2', '--max-p95-ms', '0'], erp.env);
+  assert.equal(strict.code, 1, strict.stderr);
+  assert.match(strict.stdout, /FAIL: p95 latency .* is above 0 ms/);
+  const wrong = await gate(['--base-url', erp.url, '--duration', '0.5', '--concurrency', '2', '--json'], { ...erp.env, AUTOMATION_SHARED_SECRET: 'not-the-secret' });
+  assert.equal(wrong.code, 1);
+  assert.ok((JSON.parse(wrong.stdout) as { error_rate_pct: number }).error_rate_pct > 1);
+});
+
+test('a missing secret, an unreachable service and a bad flag exit 2', async () => {
+  const { AUTOMATION_SHARED_SECRET: _, ...missing } = erp.env;
+  assert.equal((await gate(['--base-url', erp.url, '--duration', '0.5'], missing)).code, 2);
+  const unreachable = await gate(['--base-url', 'http://127.0.0.1:1', '--duration', '0.5'], erp.env);
+  assert.equal(unreachable.code, 2);
+  assert.match(unreachable.stderr, /Cannot reach/);
+  assert.equal((await gate(['--concurrency', 'many'], erp.env)).code, 2);
+});
