@@ -92,7 +92,8 @@ test('install.sh verifies, installs, creates a user per service and writes units
   assert.equal(first.code, 0, first.stderr);
   assert.match(first.stdout, /^install\.sh: \d+ changed, 0 unchanged under /);
   const users = readFileSync(join(stubs, 'useradd.log'), 'utf8').trim().split('\n').map((l) => l.split(' ').at(-1));
-  assert.deepEqual(users, ['airlock-governance', 'airlock-semantic']);
+  const services = (JSON.parse(readFileSync(join(REL, 'configs', 'stack-contract.json'), 'utf8')).services as { service: string }[]).map((s) => `airlock-${s.service}`);
+  assert.deepEqual(users, services);
   assert.equal(spawnSync(join(prefix, 'bin', 'airlock'), ['--help'], { env: { PATH: '/nonexistent' } }).status, 0);
   assert.equal(readlinkSync(join(prefix, 'bin', 'semantic-api')), 'airlock');
   const link = spawnSync(join(prefix, 'bin', 'verify_isolation_domain_walls'), ['--help'], { encoding: 'utf8', env: { PATH: '/nonexistent' } });
@@ -111,14 +112,17 @@ test('install.sh verifies, installs, creates a user per service and writes units
   assert.deepEqual(after.split('\n').filter((line) => !before.includes(line)), [], 'not a file or folder touched');
 });
 
-test('install.sh --enable reloads systemd and enables every service unit, changing no file', () => {
+test('install.sh --enable reloads systemd and enables every service unit and healthcheck timer, changing no file', () => {
   const prefix = join(work, 'opt');
   const result = install(['--prefix', prefix, '--data-dir', join(work, 'data'), '--unit-dir', join(work, 'units'), '--enable']);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /^install\.sh: 0 changed/);
   const calls = readFileSync(join(stubs, 'systemctl.log'), 'utf8').trim().split('\n');
   assert.equal(calls[0], 'daemon-reload');
-  assert.deepEqual(calls.slice(1).sort(), readdirSync(join(REL, 'systemd')).filter((f) => f.endsWith('.service')).map((f) => `enable --now ${f}`).sort());
+  // A healthcheck's oneshot service is started by its timer: the timer is enabled, not the oneshot.
+  const files = readdirSync(join(REL, 'systemd'));
+  const enabled = files.filter((f) => f.endsWith('.timer') || (f.endsWith('.service') && !files.includes(f.replace(/\.service$/, '.timer'))));
+  assert.deepEqual(calls.slice(1).sort(), enabled.map((f) => `enable --now ${f}`).sort());
 });
 
 test('the installed units pass systemd-analyze verify and rate 2.0 or lower', () => {
