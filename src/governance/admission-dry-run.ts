@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
-import { canonicalJson, json } from '../kernel/index.ts';
-import type { JsonValue, Reply, RequestContext } from '../kernel/index.ts';
+import { canonicalJson, json, writeReply } from '../kernel/index.ts';
+import type { JsonValue, Reply, RequestContext, Transaction } from '../kernel/index.ts';
 import { runCompatibility } from './compatibility-route.ts';
 import type { CompatibilityMode } from './compatibility/index.ts';
 import { toolRegistry } from './crossrefs.ts';
@@ -241,12 +241,12 @@ export async function admissionDryRunReply(runtime: GovernanceRuntime, context: 
   const payloadSha256 = createHash('sha256').update(canonicalJson(payload as unknown as JsonValue)).digest('hex');
   const checklist = result.checklist.map((c) => ({ item: c.item, verdict: c.verdict }));
   const at = new Date(runtime.now()).toISOString();
-  const row = await runtime.store.write((_sqlite, tx) => {
+  const work = (_sqlite: unknown, tx: Transaction) => {
     const review = tx.append(admissionReviews, { tool_name: payload.identity.tool_name, verdict: result.verdict, payload: { payload_sha256: payloadSha256, checklist, blocking_drift: result.blocking_drift.length } });
     appendOutbox(tx, { family: 'admission', event: 'admission.dry_run_recorded', occurred_at: at, payload: { tool_name: payload.identity.tool_name, verdict: result.verdict, checklist }, source: 'governance', correlation_id: null });
     return review;
-  });
-  return json({
+  };
+  return writeReply(context, { store: runtime.store, work, reply: (row) => json({
     dry_run: true,
     admitted: false,
     tool_name: payload.identity.tool_name,
@@ -255,5 +255,5 @@ export async function admissionDryRunReply(runtime: GovernanceRuntime, context: 
     review_order: '/api/v1/contracts/admission-governance',
     evidence: { table: 'admission_reviews', seq: row.seq, sha256: row.sha256 },
     authority: 'a dry run admits nothing: no tool is registered, enabled or granted any authority',
-  });
+  }) });
 }

@@ -6,8 +6,9 @@
 // acknowledged again with the original answer and records nothing new.
 
 import { createHash } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
 import { compileSchema, isAirlockError, parseJsonBody, problem, requestFingerprint, verifySignature } from '../kernel/index.ts';
-import type { Reply, RequestContext } from '../kernel/index.ts';
+import type { IdempotencyStore, Reply, RequestContext } from '../kernel/index.ts';
 import { gitHostDeliveries } from './database.ts';
 import { unauthorized } from './lanes.ts';
 import type { GovernanceRuntime } from './runtime.ts';
@@ -87,25 +88,34 @@ export async function gitHostWebhookReply(runtime: GovernanceRuntime, context: R
   }
   try {
     const delivery = body as Delivery;
-    const row = await runtime.store.append(gitHostDeliveries, {
-      delivery_id: deliveryId,
-      event,
-      payload: {
-        host: header(context, 'x-gitea-delivery') !== undefined ? 'gitea' : 'github',
-        repository: delivery.repository?.full_name ?? null,
-        ref: delivery.ref ?? null,
-        after: delivery.after ?? null,
-        sender: delivery.sender?.login ?? null,
-        body_sha256: createHash('sha256').update(raw).digest('hex'),
-        body_bytes: raw.length,
-      },
+    const recorded = await runtime.store.write((sqlite, tx) => {
+      const row = tx.append(gitHostDeliveries, {
+        delivery_id: deliveryId,
+        event,
+        payload: {
+          host: header(context, 'x-gitea-delivery') !== undefined ? 'gitea' : 'github',
+          repository: delivery.repository?.full_name ?? null,
+          ref: delivery.ref ?? null,
+          after: delivery.after ?? null,
+          sender: delivery.sender?.login ?? null,
+          body_sha256: createHash('sha256').update(raw).digest('hex'),
+          body_bytes: raw.length,
+        },
+      });
+      const answer = { accepted: true, delivery_id: deliveryId, event, repository: delivery.repository?.full_name ?? null, evidence: { table: gitHostDeliveries.name, seq: row.seq, sha256: row.sha256 }, authority: 'a delivery is recorded; it triggers no build, deploy or write' };
+      const bytes = Buffer.from(JSON.stringify(answer));
+      // The delivery id's completion commits with the row it guards (DESIGN.md, Idempotency).
+      completeKey(runtime, sqlite, { ...ref, token: begun.token, response: { status: 202, headers: { 'content-type': 'application/json; charset=utf-8' }, body: bytes } });
+      return bytes;
     });
-    const answer = { accepted: true, delivery_id: deliveryId, event, repository: delivery.repository?.full_name ?? null, evidence: { table: gitHostDeliveries.name, seq: row.seq, sha256: row.sha256 }, authority: 'a delivery is recorded; it triggers no build, deploy or write' };
-    const bytes = Buffer.from(JSON.stringify(answer));
-    await runtime.idempotency.complete({ ...ref, token: begun.token, response: { status: 202, headers: { 'content-type': 'application/json; charset=utf-8' }, body: bytes } });
-    return { status: 202, raw: bytes, contentType: 'application/json; charset=utf-8' };
+    return { status: 202, raw: recorded, contentType: 'application/json; charset=utf-8' };
   } catch (error) {
     await runtime.idempotency.abandon({ ...ref, token: begun.token });
     throw error;
   }
+}
+
+function completeKey(runtime: GovernanceRuntime, sqlite: DatabaseSync, request: Parameters<IdempotencyStore['complete']>[0]): void {
+  if (!runtime.idempotency.completeWithin) throw new TypeError('The governance key store cannot complete inside a write: use createIdempotencyStore()');
+  runtime.idempotency.completeWithin(sqlite, request);
 }
