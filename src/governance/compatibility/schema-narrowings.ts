@@ -89,6 +89,14 @@ function asSchema(value: unknown): Schema {
   return typeof value === 'boolean' ? value : typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : true;
 }
 
+/**
+ * A schema's own member: a keyword or property named like an Object.prototype member
+ * ("constructor", "toString") is data, never the inherited function.
+ */
+function own(object: Record<string, unknown>, name: string): unknown {
+  return Object.hasOwn(object, name) ? object[name] : undefined;
+}
+
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined) return false;
@@ -198,7 +206,7 @@ function resolveRef(walk: Walk, side: Side, ref: string): { schema: unknown; poi
   let node: unknown = document;
   for (const token of fragment === '' ? [] : fragment.slice(1).split('/')) {
     const key = decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~');
-    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+    node = typeof node === 'object' && node !== null ? own(node as Record<string, unknown>, key) : undefined;
     if (node === undefined) return undefined;
   }
   return { schema: node, pointer: `${target.base}${target.base === '' ? '' : '#'}${fragment}`, side: target };
@@ -228,9 +236,9 @@ function compareOwn(walk: Walk, reader: Record<string, unknown>, writerConjunct:
   out.push(...compareProperties(walk, reader, writer, rp, wp));
   if (reader['items'] !== undefined) out.push(...compare(walk, asSchema(reader['items']), asSchema(writer['items'] ?? true), `${rp}/items`, `${wp}/items`));
   out.push(...compareBranches(walk, reader, writer, rp, wp));
-  for (const keyword of Object.keys(reader)) {
-    if (HANDLED.has(keyword) || same(reader[keyword], writer[keyword])) continue;
-    out.push(at({ kind: 'unsupported', keyword, reader: reader[keyword] as unknown, writer: writer[keyword] ?? null }));
+  for (const [keyword, value] of Object.entries(reader)) {
+    if (HANDLED.has(keyword) || same(value, own(writer, keyword))) continue;
+    out.push(at({ kind: 'unsupported', keyword, reader: value, writer: own(writer, keyword) ?? null }));
   }
   return out;
 }
@@ -324,7 +332,7 @@ function compareProperties(walk: Walk, reader: Record<string, unknown>, writer: 
   for (const [name, writerProp] of Object.entries(wProps)) {
     const rpath = `${rp}/properties/${escape(name)}`;
     const wpath = `${wp}/properties/${escape(name)}`;
-    if (name in rProps) {
+    if (Object.hasOwn(rProps, name)) {
       out.push(...compare(walk, asSchema(rProps[name]), asSchema(writerProp), rpath, wpath));
     } else if (readerClosed) {
       if (asSchema(writerProp) !== false) out.push({ kind: 'property_rejected', property: name, readerPointer: rpath, writerPointer: wpath });
@@ -334,7 +342,7 @@ function compareProperties(walk: Walk, reader: Record<string, unknown>, writer: 
   }
   const writerClosed = wExtra === false || writer['unevaluatedProperties'] === false;
   for (const [name, readerProp] of Object.entries(rProps)) {
-    if (name in wProps || writerClosed) continue;
+    if (Object.hasOwn(wProps, name) || writerClosed) continue;
     const rpath = `${rp}/properties/${escape(name)}`;
     const found = compare(walk, asSchema(readerProp), wExtra, rpath, `${wp}/additionalProperties`);
     if (found.length > 0) out.push({ kind: 'open_model_property', property: name, readerPointer: rpath, writerPointer: `${wp}/properties/${escape(name)}` });
