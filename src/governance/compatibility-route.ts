@@ -78,7 +78,9 @@ export function runCompatibility(runtime: GovernanceRuntime, request: CheckReque
     }
     previous = list.map((schema, i) => ({ version: request.previous_versions ? `previous_versions[${i}]` : 'previous', schema }));
   }
-  const result = checkCompatibility({ mode: request.mode, previous, proposed: request.proposed, resolve: registryResolver(runtime) });
+  // One spelling rule for the check and the dry-run: either case is the same mode.
+  const mode = request.mode.toUpperCase() as CompatibilityMode;
+  const result = checkCompatibility({ mode, previous, proposed: request.proposed, resolve: registryResolver(runtime) });
   return { ok: true, result, subject };
 }
 

@@ -243,13 +243,31 @@ function compareOwn(walk: Walk, reader: Record<string, unknown>, writerConjunct:
   return out;
 }
 
-/** JSON types a schema lets through: its `type`, else the types of its enum or const, else all. */
+/**
+ * JSON types a schema lets through: its `type`, else the types of its enum or const, else the
+ * union of its anyOf/oneOf branches when each is typed (`anyOf:[string,integer]` is
+ * `type:[string,integer]`); undefined when unknown (all types).
+ */
 function typesOf(schema: Record<string, unknown>): string[] | undefined {
   const type = schema['type'];
   if (typeof type === 'string') return [type];
   if (Array.isArray(type)) return type as string[];
   const values = schema['const'] !== undefined ? [schema['const']] : Array.isArray(schema['enum']) ? (schema['enum'] as unknown[]) : undefined;
-  return values?.map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v));
+  if (values) return values.map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v));
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[keyword];
+    if (!Array.isArray(branches) || branches.length === 0) continue;
+    const each = branches.map((branch) => (typeof branch === 'object' && branch !== null ? typesOf(branch as Record<string, unknown>) : branch === false ? [] : undefined));
+    if (each.every((t): t is string[] => t !== undefined)) return [...new Set(each.flat())];
+  }
+  return undefined;
+}
+
+/** True when no instance can have a type of both lists (integer is a number). */
+function typesDisjoint(a: readonly string[], b: readonly string[]): boolean {
+  const widen = (list: readonly string[]) => new Set(list.flatMap((t) => (t === 'integer' ? ['integer', 'number'] : t === 'number' ? ['number', 'integer'] : [t])));
+  const wa = widen(a);
+  return ![...widen(b)].some((t) => wa.has(t));
 }
 
 function compareTypes(reader: Record<string, unknown>, writer: Record<string, unknown>, at: (n: Partial<Narrowing> & { kind: NarrowingKind }) => Narrowing): Narrowing[] {
@@ -362,11 +380,37 @@ function compareBranches(walk: Walk, reader: Record<string, unknown>, writer: Re
     if (!Array.isArray(branches) || same(branches, writer[keyword])) continue;
     const writerBranches = Array.isArray(writer['anyOf']) ? writer['anyOf'] : Array.isArray(writer['oneOf']) ? writer['oneOf'] : undefined;
     const { anyOf: _a, oneOf: _o, ...writerBase } = writer;
-    const pieces = writerBranches?.map((b, i) => ({ schema: asSchema(b), pointer: `${wp}/${Array.isArray(writer['anyOf']) ? 'anyOf' : 'oneOf'}/${i}` })) ?? [{ schema: writerBase as Schema, pointer: wp }];
+    const pieces = writerBranches?.map((b, i) => ({ schema: asSchema(b), pointer: `${wp}/${Array.isArray(writer['anyOf']) ? 'anyOf' : 'oneOf'}/${i}` })) ?? splitByType(writerBase, wp);
     for (const piece of pieces) {
-      const fits = branches.some((branch, i) => compare(walk, asSchema(branch), piece.schema, `${rp}/${keyword}/${i}`, piece.pointer).length === 0);
-      if (!fits) out.push({ kind: 'combinator', keyword, readerPointer: `${rp}/${keyword}`, writerPointer: piece.pointer });
+      const fitting = branches.flatMap((branch, i) => (compare(walk, asSchema(branch), piece.schema, `${rp}/${keyword}/${i}`, piece.pointer).length === 0 ? [i] : []));
+      if (fitting.length === 0) {
+        out.push({ kind: 'combinator', keyword, readerPointer: `${rp}/${keyword}`, writerPointer: piece.pointer });
+        continue;
+      }
+      if (keyword === 'anyOf') continue;
+      // oneOf passes a value matching exactly one branch: a piece that fits two fails on each value,
+      // and one that fits one is safe only if no other branch can match its values too.
+      if (fitting.length > 1) {
+        out.push({ kind: 'combinator', keyword, readerPointer: `${rp}/${keyword}`, writerPointer: piece.pointer, reader: `values fit branches ${fitting.join(' and ')}, so oneOf rejects them` });
+        continue;
+      }
+      const pieceTypes = piece.schema === true ? ALL_TYPES : piece.schema === false ? [] : typesOf(piece.schema) ?? ALL_TYPES;
+      const overlapping = branches.flatMap((branch, i) => {
+        if (i === fitting[0]) return [];
+        const types = typeof branch === 'object' && branch !== null ? typesOf(branch as Record<string, unknown>) : branch === false ? [] : undefined;
+        return types !== undefined && typesDisjoint(types, pieceTypes) ? [] : [i];
+      });
+      if (overlapping.length > 0) {
+        out.push({ kind: 'unsupported', keyword, readerPointer: `${rp}/${keyword}`, writerPointer: piece.pointer, reader: `cannot prove that branches ${overlapping.join(', ')} never match what branch ${fitting[0]} accepts` });
+      }
     }
   }
   return out;
+}
+
+/** A writer `type:[a,b]` as one piece per type: data of either type must fit some reader branch. */
+function splitByType(writerBase: Record<string, unknown>, wp: string): { schema: Schema; pointer: string }[] {
+  const type = writerBase['type'];
+  if (!Array.isArray(type) || type.length < 2) return [{ schema: writerBase as Schema, pointer: wp }];
+  return type.map((t) => ({ schema: { ...writerBase, type: t } as Schema, pointer: wp }));
 }
