@@ -67,7 +67,7 @@ test('git-host webhook: the same signed bytes under a new delivery id are a repl
   const body = push('9'.repeat(40));
   const first = await deliver(body);
   assert.equal(first.status, 202, first.text);
-  const rows = (await evidenceRows(running))['git_host_deliveries'];
+  const rows = (await evidenceRows(running))['git_host_deliveries'] ?? 0;
   for (const headers of [{}, { 'x-github-event': undefined, 'x-github-delivery': undefined, 'x-gitea-event': 'push', 'x-gitea-delivery': randomUUID() }]) {
     const captured = await deliver(body, headers);
     assert.deepEqual([captured.status, captured.headers['idempotent-replayed'], captured.text], [202, 'true', first.text]);
