@@ -123,7 +123,7 @@ test('admission dry-run refuses bad input before anything else: 422 with pointer
   const wrongEnum = payload();
   wrongEnum.classification.runtime_kind = 'mainframe';
   assert.equal((await sendJson(url, wrongEnum, { headers: AUTH })).status, 422);
-  assert.equal((await sendJson(url, payload(), { headers: bearer('mail_producer') })).status, 403);
+  assert.equal((await sendJson(url, payload(), { headers: bearer('mail_producer') })).status, 401, 'the worker gate opens another lane\'s token only on its own routes');
   assert.equal((await sendJson(url, payload(), {})).status, 401);
   assert.equal((await evidenceRows(running))['admission_reviews'] ?? 0, before['admission_reviews'] ?? 0, 'refused requests leave no review');
 });

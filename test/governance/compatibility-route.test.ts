@@ -61,7 +61,7 @@ test('compatibility check refuses bad input: schema failures (422), an unusable 
     ['extra field', { mode: 'FULL', proposed: {}, previous: {}, approve: true }, AUTH, 422],
     ['proposed is no schema', { mode: 'FULL', proposed: { type: 12 }, previous: {} }, AUTH, 422, /\/proposed/],
     ['unknown family', { mode: 'BACKWARD', proposed: {}, family: 'nothing_here' }, AUTH, 404, /nothing_here/],
-    ['bff token', { mode: 'NONE', proposed: {}, previous: {} }, bearer('bff'), 403],
+    ['bff token', { mode: 'NONE', proposed: {}, previous: {} }, bearer('bff'), 401],
     ['no token', { mode: 'NONE', proposed: {}, previous: {} }, {}, 401],
   ];
   for (const [name, body, headers, status, detail] of cases) {
