@@ -2,8 +2,10 @@
 // tool's payload. Each mandatory item of the admission-governance artifact gets a verdict and the
 // step it came from; the review is green only when every item passes and no contradiction
 // between the payload (the tool's manifest), the documentation and the live surfaces remains.
-// A dry run admits nothing and executes nothing: the verify entrypoint is matched against the
-// stack contract's verify commands, and the readiness targets are read back in process.
+// A dry run admits nothing. Step 5 runs only what the install ships: the verify entrypoint must
+// name a verify command of the stack contract, and that command (the contract's string, never the
+// payload's) runs under a time limit; the live target is probed (loopback only, time-limited) and
+// the readiness targets are read back in process (verify-step.ts).
 
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { buildMatrix } from './matrix.ts';
 import { artifactMember } from './read-route.ts';
 import { readBack } from './readback.ts';
 import { resolvesToRoute } from './route-ref.ts';
+import { probeLiveTarget, runVerifyCommand, shippedCommand } from './verify-step.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 import DRY_RUN_SCHEMA from '../../contracts/governance/schemas/admission_dry_run_input_v1.schema.json' with { type: 'json' };
 
@@ -157,15 +160,22 @@ function docsFinding(runtime: GovernanceRuntime, payload: DryRunPayload): Findin
   return finding(reasons);
 }
 
-/** Step 5: the verify entrypoint is declared in the stack contract; readiness targets answer 200 now; the live target is served. */
+/**
+ * Step 5: the verify entrypoint names a verify command the stack contract ships, and that command
+ * runs green; readiness targets answer 200 now; the live target is served and answers 2xx.
+ */
 async function verifyFinding(runtime: GovernanceRuntime, payload: DryRunPayload): Promise<Finding> {
   const reasons: string[] = [];
   const contradictions: DriftItem[] = [];
   const commands = runtime.stackContract.ok ? runtime.stackContract.document.services.flatMap((s) => s.verify ?? []) : [];
   const entrypoint = payload.verify.entrypoint.trim();
+  const shipped = shippedCommand(commands, entrypoint);
   if (!runtime.stackContract.ok) reasons.push(`the stack contract is unavailable: ${runtime.stackContract.detail}`);
-  else if (!commands.some((c) => c === entrypoint || c.startsWith(`${entrypoint} `))) {
+  else if (shipped === undefined) {
     contradictions.push(contradiction(payload.identity.tool_name, `verify entrypoint "${entrypoint}" is not a verify command of configs/stack-contract.json`));
+  } else {
+    const ran = await runVerifyCommand(runtime, shipped);
+    if (!ran.ok) reasons.push(ran.reason);
   }
   for (const target of payload.readiness_targets) {
     const answer = await readBack(runtime, target);
@@ -176,8 +186,13 @@ async function verifyFinding(runtime: GovernanceRuntime, payload: DryRunPayload)
   let livePath = live;
   if (/^https?:\/\//.test(live)) {
     const url = URL.parse(live);
-    if (!url || !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) reasons.push(`live target "${live}" is not on a loopback host`);
     livePath = url?.pathname ?? '';
+    const probed = await probeLiveTarget(runtime, live);
+    if (!probed.ok) reasons.push(probed.reason);
+  } else if (live.startsWith('/')) {
+    const answer = await readBack(runtime, live);
+    if (!answer.ok) reasons.push(`live target ${answer.reason}`);
+    else if (answer.status < 200 || answer.status > 299) reasons.push(`live target "${live}" answers ${answer.status}, not 2xx`);
   }
   const served = runtime.routes.filter((r) => r.method === 'GET').map((r) => ({ path: r.path }));
   if (!livePath.startsWith('/') || !resolvesToRoute(livePath, served)) reasons.push(`live target "${live}" is not a GET route this service serves`);
