@@ -167,6 +167,11 @@ function describeOperation(route: Route, path: string, member: string | undefine
   }
   const responses: Record<string, unknown> = {};
   for (const response of route.responses ?? [{ status: 200, description: 'OK' }]) {
+    // An error status declared without a body schema is answered as a problem, as every error is.
+    if (response.status >= 400 && response.schema === undefined && response.contentType === undefined) {
+      responses[String(response.status)] = problemResponse(response.description);
+      continue;
+    }
     responses[String(response.status)] = {
       description: response.description,
       ...(response.status !== 204 && response.status !== 304 && { content: { [response.contentType ?? 'application/json']: { schema: response.schema ?? {} } } }),
