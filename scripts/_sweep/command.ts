@@ -27,7 +27,8 @@ examples, else a value derived from the schema. 429 is retried with backoff, hon
 
 Classes: ok (2xx); sample_dependent (404 or 422 where the sweep supplied a value: not a failure);
 auth_required (401 or 403 on an operation that declares security: not a failure, the sweep sends
-no credential). Failures: unexpected_status, rate_limited (429 after the retries), server_error
+no credential); not_ready (503 from a .../readiness route: its documented "not ready", e.g. a
+subsystem whose owner is missing; not a failure). Failures: unexpected_status, rate_limited (429 after the retries), server_error
 (5xx), transport_error (refused, reset, timeout), unresolved_parameter.
 
 Exit codes: 0 green, 1 a failure was recorded, 2 usage error or unreachable target or unusable

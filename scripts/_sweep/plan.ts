@@ -6,6 +6,9 @@
 import { matchesGlob } from 'node:path';
 import { sampleValue } from './sample-value.ts';
 
+/** Readiness and production-readiness routes: a 503 there is a documented "not ready". */
+const READINESS_PATH = /\/readiness$|\/production-readiness\//;
+
 export interface PlannedOperation {
   method: 'GET';
   /** The path as the export writes it, e.g. /api/v1/planning/sessions/{session_id}. */
@@ -19,6 +22,8 @@ export interface PlannedOperation {
   sampleDependent: boolean;
   /** True when the operation requires a credential (a non-empty security requirement). */
   secured: boolean;
+  /** True for a readiness route (`.../readiness`): its 503 says "not ready", which is not a server error. */
+  readiness?: boolean;
   /** Why a value is missing; empty when resolved. */
   unresolved: string[];
 }
@@ -96,6 +101,7 @@ function planOperation(document: Json, template: string, { item, get }: { item: 
     parameters: supplied,
     sampleDependent: Object.keys(supplied).length > 0 || unresolved.length > 0,
     secured: isSecured(get['security'] ?? document['security']),
+    readiness: READINESS_PATH.test(template),
     unresolved,
   };
 }

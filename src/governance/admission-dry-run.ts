@@ -2,14 +2,16 @@
 // tool's payload. Each mandatory item of the admission-governance artifact gets a verdict and the
 // step it came from; the review is green only when every item passes and no contradiction
 // between the payload (the tool's manifest), the documentation and the live surfaces remains.
-// A dry run admits nothing and executes nothing: the verify entrypoint is matched against the
-// stack contract's verify commands, and the readiness targets are read back in process.
+// A dry run admits nothing. Step 5 runs only what the install ships: the verify entrypoint must
+// name a verify command of the stack contract, and that command (the contract's string, never the
+// payload's) runs under a time limit; the live target is probed (loopback only, time-limited) and
+// the readiness targets are read back in process (verify-step.ts).
 
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
-import { canonicalJson, json } from '../kernel/index.ts';
-import type { JsonValue, Reply, RequestContext } from '../kernel/index.ts';
+import { canonicalJson, json, writeReply } from '../kernel/index.ts';
+import type { JsonValue, Reply, RequestContext, Transaction } from '../kernel/index.ts';
 import { runCompatibility } from './compatibility-route.ts';
 import type { CompatibilityMode } from './compatibility/index.ts';
 import { toolRegistry } from './crossrefs.ts';
@@ -21,6 +23,7 @@ import { buildMatrix } from './matrix.ts';
 import { artifactMember } from './read-route.ts';
 import { readBack } from './readback.ts';
 import { resolvesToRoute } from './route-ref.ts';
+import { probeLiveTarget, runVerifyCommand, shippedCommand } from './verify-step.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 import DRY_RUN_SCHEMA from '../../contracts/governance/schemas/admission_dry_run_input_v1.schema.json' with { type: 'json' };
 
@@ -157,15 +160,22 @@ function docsFinding(runtime: GovernanceRuntime, payload: DryRunPayload): Findin
   return finding(reasons);
 }
 
-/** Step 5: the verify entrypoint is declared in the stack contract; readiness targets answer 200 now; the live target is served. */
+/**
+ * Step 5: the verify entrypoint names a verify command the stack contract ships, and that command
+ * runs green; readiness targets answer 200 now; the live target is served and answers 2xx.
+ */
 async function verifyFinding(runtime: GovernanceRuntime, payload: DryRunPayload): Promise<Finding> {
   const reasons: string[] = [];
   const contradictions: DriftItem[] = [];
   const commands = runtime.stackContract.ok ? runtime.stackContract.document.services.flatMap((s) => s.verify ?? []) : [];
   const entrypoint = payload.verify.entrypoint.trim();
+  const shipped = shippedCommand(commands, entrypoint);
   if (!runtime.stackContract.ok) reasons.push(`the stack contract is unavailable: ${runtime.stackContract.detail}`);
-  else if (!commands.some((c) => c === entrypoint || c.startsWith(`${entrypoint} `))) {
+  else if (shipped === undefined) {
     contradictions.push(contradiction(payload.identity.tool_name, `verify entrypoint "${entrypoint}" is not a verify command of configs/stack-contract.json`));
+  } else {
+    const ran = await runVerifyCommand(runtime, shipped);
+    if (!ran.ok) reasons.push(ran.reason);
   }
   for (const target of payload.readiness_targets) {
     const answer = await readBack(runtime, target);
@@ -176,8 +186,13 @@ async function verifyFinding(runtime: GovernanceRuntime, payload: DryRunPayload)
   let livePath = live;
   if (/^https?:\/\//.test(live)) {
     const url = URL.parse(live);
-    if (!url || !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) reasons.push(`live target "${live}" is not on a loopback host`);
     livePath = url?.pathname ?? '';
+    const probed = await probeLiveTarget(runtime, live);
+    if (!probed.ok) reasons.push(probed.reason);
+  } else if (live.startsWith('/')) {
+    const answer = await readBack(runtime, live);
+    if (!answer.ok) reasons.push(`live target ${answer.reason}`);
+    else if (answer.status < 200 || answer.status > 299) reasons.push(`live target "${live}" answers ${answer.status}, not 2xx`);
   }
   const served = runtime.routes.filter((r) => r.method === 'GET').map((r) => ({ path: r.path }));
   if (!livePath.startsWith('/') || !resolvesToRoute(livePath, served)) reasons.push(`live target "${live}" is not a GET route this service serves`);
@@ -241,12 +256,12 @@ export async function admissionDryRunReply(runtime: GovernanceRuntime, context: 
   const payloadSha256 = createHash('sha256').update(canonicalJson(payload as unknown as JsonValue)).digest('hex');
   const checklist = result.checklist.map((c) => ({ item: c.item, verdict: c.verdict }));
   const at = new Date(runtime.now()).toISOString();
-  const row = await runtime.store.write((_sqlite, tx) => {
+  const work = (_sqlite: unknown, tx: Transaction) => {
     const review = tx.append(admissionReviews, { tool_name: payload.identity.tool_name, verdict: result.verdict, payload: { payload_sha256: payloadSha256, checklist, blocking_drift: result.blocking_drift.length } });
     appendOutbox(tx, { family: 'admission', event: 'admission.dry_run_recorded', occurred_at: at, payload: { tool_name: payload.identity.tool_name, verdict: result.verdict, checklist }, source: 'governance', correlation_id: null });
     return review;
-  });
-  return json({
+  };
+  return writeReply(context, { store: runtime.store, work, reply: (row) => json({
     dry_run: true,
     admitted: false,
     tool_name: payload.identity.tool_name,
@@ -255,5 +270,5 @@ export async function admissionDryRunReply(runtime: GovernanceRuntime, context: 
     review_order: '/api/v1/contracts/admission-governance',
     evidence: { table: 'admission_reviews', seq: row.seq, sha256: row.sha256 },
     authority: 'a dry run admits nothing: no tool is registered, enabled or granted any authority',
-  });
+  }) });
 }

@@ -73,7 +73,8 @@ const CHECKS: Record<CheckName, Check> = {
   },
   crm_assertion(runtime) {
     const { upstreamUrl, knownCompanies } = runtime.config.crm;
-    if (upstreamUrl === undefined) return pass('no CRM upstream configured: every assertion fails closed (awaiting_transport_owner)');
+    // No owner, no truth: an assertion route that can only deny is not a passing check.
+    if (upstreamUrl === undefined) return fail('no CRM upstream configured (GOVERNANCE_CRM_UPSTREAM_URL): every assertion fails closed (awaiting_transport_owner)');
     if (knownCompanies.length === 0) return warn('GOVERNANCE_CRM_KNOWN_COMPANIES is empty: every company is denied before the upstream');
     return { status: 'pass', observedValue: knownCompanies.length };
   },

@@ -4,7 +4,7 @@
 // check leaves one evidence row and admits nothing.
 
 import { createHash } from 'node:crypto';
-import { canonicalJson, compileSchema, json, problem } from '../kernel/index.ts';
+import { canonicalJson, compileSchema, json, problem, writeReply } from '../kernel/index.ts';
 import type { JsonValue, Reply, RequestContext } from '../kernel/index.ts';
 import { checkCompatibility } from './compatibility/index.ts';
 import type { CompatibilityMode, CompatibilityResult, SchemaVersion } from './compatibility/index.ts';
@@ -78,7 +78,9 @@ export function runCompatibility(runtime: GovernanceRuntime, request: CheckReque
     }
     previous = list.map((schema, i) => ({ version: request.previous_versions ? `previous_versions[${i}]` : 'previous', schema }));
   }
-  const result = checkCompatibility({ mode: request.mode, previous, proposed: request.proposed, resolve: registryResolver(runtime) });
+  // One spelling rule for the check and the dry-run: either case is the same mode.
+  const mode = request.mode.toUpperCase() as CompatibilityMode;
+  const result = checkCompatibility({ mode, previous, proposed: request.proposed, resolve: registryResolver(runtime) });
   return { ok: true, result, subject };
 }
 
@@ -99,17 +101,20 @@ export async function compatibilityCheckReply(runtime: GovernanceRuntime, contex
   if (!outcome.ok) return outcome.reply;
   const { result, subject } = outcome;
   const proposedSha256 = createHash('sha256').update(canonicalJson(request.proposed as JsonValue)).digest('hex');
-  const row = await runtime.store.append(compatibilityChecks, {
+  return writeReply(context, {
+    store: runtime.store,
+    work: (_sqlite, tx) => tx.append(compatibilityChecks, {
     subject,
     verdict: result.is_compatible ? 'compatible' : 'incompatible',
     payload: { mode: result.mode, compared_with: result.compared_with, proposed_version: request.proposed_version ?? null, proposed_sha256: proposedSha256, rules: result.messages.map((m) => m.rule) },
-  });
-  return json({
+  }),
+    reply: (row) => json({
     ...result,
     subject,
     proposed_version: request.proposed_version ?? null,
     proposed_sha256: proposedSha256,
     evidence: { table: 'compatibility_checks', seq: row.seq, sha256: row.sha256 },
     authority: 'a compatibility result admits nothing; admission is a separate review',
+  }),
   });
 }

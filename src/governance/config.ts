@@ -41,6 +41,8 @@ export const GOVERNANCE_CONFIG = {
   GOVERNANCE_CRM_UPSTREAM_URL: { type: 'url', description: 'Base URL of the CRM adapter that answers context-capability assertions' },
   GOVERNANCE_CRM_KNOWN_COMPANIES: { type: 'list', description: 'Admitted tenant_id/company_id pairs, comma-separated; any other company is denied before the upstream' },
   GOVERNANCE_CRM_TIMEOUT_MS: { type: 'int', default: 2000, min: 100, max: 30_000, description: 'Timeout of one CRM upstream call' },
+  GOVERNANCE_DRY_RUN_PROBE_TIMEOUT_MS: { type: 'int', default: 3000, min: 100, max: 30_000, description: 'Admission dry-run step 5: time limit of the live-target probe' },
+  GOVERNANCE_DRY_RUN_VERIFY_TIMEOUT_MS: { type: 'int', default: 30_000, min: 100, max: 300_000, description: 'Admission dry-run step 5: time limit of a shipped verify command' },
 } as const satisfies ConfigSpec;
 
 /** Bearer-token lanes: each has its own token and is refused on the others' routes. */
@@ -80,6 +82,8 @@ export interface GovernanceConfig {
     semanticContractsDir: string;
   };
   crm: { upstreamUrl: string | undefined; knownCompanies: readonly string[]; timeoutMs: number };
+  /** Admission dry-run step 5: time limits of the live-target probe and of a shipped verify command. */
+  dryRun: { probeTimeoutMs: number; verifyTimeoutMs: number };
   /** Values to redact from every log line. */
   secrets: readonly string[];
 }
@@ -147,6 +151,7 @@ export function readGovernanceConfig(options: { env?: NodeJS.ProcessEnv; argv?: 
       openapi: join(root, 'contracts', 'api', 'governance_openapi_v1.json'),
       semanticContractsDir: resolve(values.GOVERNANCE_SEMANTIC_CONTRACTS_DIR ?? join(root, 'contracts')),
     },
+    dryRun: { probeTimeoutMs: values.GOVERNANCE_DRY_RUN_PROBE_TIMEOUT_MS, verifyTimeoutMs: values.GOVERNANCE_DRY_RUN_VERIFY_TIMEOUT_MS },
     crm: {
       upstreamUrl: values.GOVERNANCE_CRM_UPSTREAM_URL,
       knownCompanies: values.GOVERNANCE_CRM_KNOWN_COMPANIES ?? [],

@@ -2,7 +2,7 @@
 // (members of the agent and event-modeling contracts). The request model is closed, so a caller
 // cannot hand in authority, grants, scopes or context of its own; the composition grants nothing.
 
-import { json, problem } from '../kernel/index.ts';
+import { json, problem, writeReply } from '../kernel/index.ts';
 import type { Reply, RequestContext } from '../kernel/index.ts';
 import { actionContextReply, bootstrapReply } from './agent-context.ts';
 import { contextCompositions } from './database.ts';
@@ -53,12 +53,14 @@ export async function composeContextReply(runtime: GovernanceRuntime, context: R
     const artifact = runtime.artifacts.get(splitRef(ref).artifact);
     sources.push({ include, member: ref, artifact: { id: artifact.id, version: artifact.version ?? null, sha256: artifact.sha256 ?? null } });
   }
-  const row = await runtime.store.append(contextCompositions, {
+  return writeReply(context, {
+    store: runtime.store,
+    work: (_sqlite, tx) => tx.append(contextCompositions, {
     role: request.role,
     verdict: 'composed',
     payload: { include: request.include, module_key: request.module_key ?? null, sources: sources.map((s) => ({ member: s.member, sha256: s.artifact.sha256 })) },
-  });
-  return json({
+  }),
+    reply: (row) => json({
     role: request.role,
     module_key: request.module_key ?? null,
     context: composed,
@@ -66,5 +68,6 @@ export async function composeContextReply(runtime: GovernanceRuntime, context: R
     caller_authority: 'refused: the request admits no authority, grants, scopes or caller context',
     authority: 'none: composed context grants nothing; each action carries its own auth truth',
     evidence: { table: contextCompositions.name, seq: row.seq, sha256: row.sha256 },
+  }),
   });
 }

@@ -6,8 +6,9 @@
 // acknowledged again with the original answer and records nothing new.
 
 import { createHash } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
 import { compileSchema, isAirlockError, parseJsonBody, problem, requestFingerprint, verifySignature } from '../kernel/index.ts';
-import type { Reply, RequestContext } from '../kernel/index.ts';
+import type { IdempotencyStore, Reply, RequestContext } from '../kernel/index.ts';
 import { gitHostDeliveries } from './database.ts';
 import { unauthorized } from './lanes.ts';
 import type { GovernanceRuntime } from './runtime.ts';
@@ -19,6 +20,8 @@ const checkDelivery = compileSchema(DELIVERY_SCHEMA, { formats: 'assert' });
 const EVENT = /^[a-z_]{1,64}$/;
 /** Idempotency scope of deliveries: the delivery id is the key. */
 const DELIVERY_SCOPE = 'governance git-host delivery';
+/** Idempotency scope of delivery bodies: the SHA-256 of the raw bytes is the key. */
+const BODY_SCOPE = 'governance git-host body';
 
 interface Delivery {
   ref?: string;
@@ -85,27 +88,62 @@ export async function gitHostWebhookReply(runtime: GovernanceRuntime, context: R
     case 'started':
       break;
   }
+  // The signature carries no timestamp, so captured bytes could replay forever under a new
+  // delivery id: a body whose SHA-256 was accepted within the retention is a replay too.
+  const bodySha256 = createHash('sha256').update(raw).digest('hex');
+  const bodyRef = { scope: BODY_SCOPE, key: bodySha256 };
+  let bodyBegun;
   try {
-    const delivery = body as Delivery;
-    const row = await runtime.store.append(gitHostDeliveries, {
-      delivery_id: deliveryId,
-      event,
-      payload: {
-        host: header(context, 'x-gitea-delivery') !== undefined ? 'gitea' : 'github',
-        repository: delivery.repository?.full_name ?? null,
-        ref: delivery.ref ?? null,
-        after: delivery.after ?? null,
-        sender: delivery.sender?.login ?? null,
-        body_sha256: createHash('sha256').update(raw).digest('hex'),
-        body_bytes: raw.length,
-      },
-    });
-    const answer = { accepted: true, delivery_id: deliveryId, event, repository: delivery.repository?.full_name ?? null, evidence: { table: gitHostDeliveries.name, seq: row.seq, sha256: row.sha256 }, authority: 'a delivery is recorded; it triggers no build, deploy or write' };
-    const bytes = Buffer.from(JSON.stringify(answer));
-    await runtime.idempotency.complete({ ...ref, token: begun.token, response: { status: 202, headers: { 'content-type': 'application/json; charset=utf-8' }, body: bytes } });
-    return { status: 202, raw: bytes, contentType: 'application/json; charset=utf-8' };
+    bodyBegun = await runtime.idempotency.begin({ ...bodyRef, fingerprint: bodySha256 });
   } catch (error) {
     await runtime.idempotency.abandon({ ...ref, token: begun.token });
     throw error;
   }
+  if (bodyBegun.kind !== 'started') {
+    if (bodyBegun.kind !== 'replay') {
+      await runtime.idempotency.abandon({ ...ref, token: begun.token });
+      return problem(409, 'Delivery in flight', { detail: 'A delivery with the same body is still being recorded: retry later', headers: { 'retry-after': '1' } });
+    }
+    // The new delivery id answers what the first delivery of these bytes got, and records nothing.
+    await runtime.idempotency.complete({ ...ref, token: begun.token, response: bodyBegun.response });
+    runtime.log.warn('git-host delivery replayed', { path: context.path, reason: 'body_replayed', requestId: context.requestId });
+    const { 'content-type': contentType, ...headers } = bodyBegun.response.headers;
+    return { status: bodyBegun.response.status, raw: bodyBegun.response.body, headers: { ...headers, 'idempotent-replayed': 'true' }, ...(contentType !== undefined && { contentType }) };
+  }
+  const bodyToken = bodyBegun.token;
+  try {
+    const delivery = body as Delivery;
+    const recorded = await runtime.store.write((sqlite, tx) => {
+      const row = tx.append(gitHostDeliveries, {
+        delivery_id: deliveryId,
+        event,
+        payload: {
+          host: header(context, 'x-gitea-delivery') !== undefined ? 'gitea' : 'github',
+          repository: delivery.repository?.full_name ?? null,
+          ref: delivery.ref ?? null,
+          after: delivery.after ?? null,
+          sender: delivery.sender?.login ?? null,
+          body_sha256: bodySha256,
+          body_bytes: raw.length,
+        },
+      });
+      const answer = { accepted: true, delivery_id: deliveryId, event, repository: delivery.repository?.full_name ?? null, evidence: { table: gitHostDeliveries.name, seq: row.seq, sha256: row.sha256 }, authority: 'a delivery is recorded; it triggers no build, deploy or write' };
+      const bytes = Buffer.from(JSON.stringify(answer));
+      // The delivery id's completion commits with the row it guards (DESIGN.md, Idempotency).
+      const response = { status: 202, headers: { 'content-type': 'application/json; charset=utf-8' }, body: bytes };
+      completeKey(runtime, sqlite, { ...ref, token: begun.token, response });
+      completeKey(runtime, sqlite, { ...bodyRef, token: bodyToken, response });
+      return bytes;
+    });
+    return { status: 202, raw: recorded, contentType: 'application/json; charset=utf-8' };
+  } catch (error) {
+    await runtime.idempotency.abandon({ ...ref, token: begun.token });
+    await runtime.idempotency.abandon({ ...bodyRef, token: bodyToken });
+    throw error;
+  }
+}
+
+function completeKey(runtime: GovernanceRuntime, sqlite: DatabaseSync, request: Parameters<IdempotencyStore['complete']>[0]): void {
+  if (!runtime.idempotency.completeWithin) throw new TypeError('The governance key store cannot complete inside a write: use createIdempotencyStore()');
+  runtime.idempotency.completeWithin(sqlite, request);
 }

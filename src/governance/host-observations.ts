@@ -3,7 +3,7 @@
 // GET /api/v1/sidecar/posture stays the artifact's, whatever a probe says; the contradictions are
 // named in the answer and readable at GET /api/v1/tools/runtime-observations.
 
-import { json, readRows } from '../kernel/index.ts';
+import { json, readRows, writeReply } from '../kernel/index.ts';
 import type { JsonValue, Reply, RequestContext } from '../kernel/index.ts';
 import { hostObservations } from './database.ts';
 import { pageOf } from './outbox.ts';
@@ -33,12 +33,14 @@ function probeReply(probe: Probe): (runtime: GovernanceRuntime, context: Request
     const found = contradictions(probe, body, contract);
     const age = (runtime.now() - Date.parse(body.observed_at)) / 1000;
     const fresh = age <= 300 && age >= -30;
-    const row = await runtime.store.append(hostObservations, {
+    return writeReply(context, {
+      store: runtime.store,
+      work: (_sqlite, tx) => tx.append(hostObservations, {
       probe,
       subject: body.sidecar_id,
       payload: { observation: body as JsonValue, fresh, contradicts_contract: found, overrides_contract: false, recorded_by_lane: String(context.principal) },
-    });
-    return json({
+    }),
+      reply: (row) => json({
       recorded: true,
       probe,
       observation: body,
@@ -47,7 +49,8 @@ function probeReply(probe: Probe): (runtime: GovernanceRuntime, context: Request
       contradicts_contract: found,
       overrides_contract: false,
       evidence: { table: hostObservations.name, seq: row.seq, sha256: row.sha256 },
-    }, { status: 201 });
+    }, { status: 201 }),
+    });
   };
 }
 

@@ -11,6 +11,12 @@ export const OPENAPI_INFO = {
   description: 'Contract and governance publication (seed 001): contract catalogs, projections, readiness and drift under /api/v1, and a bounded set of guarded writes. The platform listener serves every GET route, without credentials except the lane-scoped reads; the worker listener (loopback) authenticates before route resolution and serves the same reads plus every write, each admitted for its own lane only.',
 };
 
+/** The export's `servers`: each listener at its default address (its *_LISTEN variable moves it). */
+export const OPENAPI_SERVERS = [
+  { url: 'http://127.0.0.1:18010', description: 'platform listener, public and read-only (default address; GOVERNANCE_PLATFORM_LISTEN moves it)' },
+  { url: 'http://127.0.0.1:18011', description: 'worker listener, loopback only, lane tokens (default address; GOVERNANCE_WORKER_LISTEN moves it)' },
+] as const;
+
 /** The capabilities the manifest declares; every read route names one, and /api/v1/capabilities joins them. */
 export const CAPABILITIES = {
   liveness: 'Health of the process: status, service and deployment role',

@@ -1,13 +1,16 @@
 // Who may call what. Each lane (operator, the BFF consumer, the mail-management and
 // product-entitlement producers and consumers) holds its own bearer token. The worker listener
-// authenticates before route resolution: any configured lane token passes that gate, and so does
-// a git-host delivery (POST to the webhook path with a well-formed X-Hub-Signature-256, since a
-// git host cannot send a token); then each route admits only its own lanes: 403 for another
-// lane's token. Every refusal of a credential or a signature is the same fixed 401, so a 401
-// proves nothing about a route.
+// authenticates before route resolution (seed 001: operator authentication): the operator token
+// passes that gate for every path; another lane's token passes it only for a route that admits
+// that lane, so a consumer cannot tell real routes from fake ones (every other path is the same
+// 401 as no token); a git-host delivery passes it too (POST to the webhook path with a
+// well-formed X-Hub-Signature-256, since a git host cannot send a token). Then each route admits
+// only its own lanes: 403 for another lane's token (the operator's, since only it passes the gate
+// elsewhere). Every refusal of a credential or a signature is the same fixed 401, so a 401 proves
+// nothing about a route.
 
-import { DEFAULT_BODY_LIMIT, parseBearer, problem, verifyToken } from '../kernel/index.ts';
-import type { Authenticator, IncomingHeaders, Reply, RequestContext } from '../kernel/index.ts';
+import { DEFAULT_BODY_LIMIT, createRouter, parseBearer, problem, verifyToken } from '../kernel/index.ts';
+import type { Authenticator, IncomingHeaders, Reply, RequestContext, Route } from '../kernel/index.ts';
 import { LANES, PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
 import type { GovernanceConfig, Lane } from './config.ts';
 
@@ -89,13 +92,32 @@ function isGitHostDelivery(context: RequestContext): boolean {
   return context.method === 'POST' && path === GIT_HOST_WEBHOOK_PATH && hasHubSignature(context.headers) && type === 'application/json' && withinLimit;
 }
 
-/** Every authenticator of the service, by the name routes and listeners use. */
-export function authenticators(config: GovernanceConfig): Record<string, Authenticator> {
+/**
+ * True when a route of the worker listener matches the request and admits `lane` there: the
+ * only paths a non-operator token opens at the gate. A family member the route does not list
+ * is no route either.
+ */
+function laneOpens(router: ReturnType<typeof createRouter>, context: RequestContext, lane: Lane): boolean {
+  const match = router.match(context.method, context.path);
+  if (match.kind !== 'found') return false;
+  const { route, params } = match;
+  if (route.members !== undefined && !route.members.includes(params['*'] ?? '')) return false;
+  const admits = (ROUTE_LANES as Record<string, Record<string, readonly Lane[]>>)[route.auth]?.[WORKER_LISTENER] ?? [];
+  return admits.includes(lane);
+}
+
+/**
+ * Every authenticator of the service, by the name routes and listeners use. `workerRoutes` are
+ * the routes of the worker listener: the gate opens a non-operator lane's token only for those
+ * that admit its lane.
+ */
+export function authenticators(config: GovernanceConfig, workerRoutes: readonly Route[] = []): Record<string, Authenticator> {
   const lane = (context: RequestContext) => laneOf(config.laneTokens, parseBearer(context.headers.authorization));
+  const router = createRouter(workerRoutes.filter((route) => route.listener === WORKER_LISTENER));
   const out: Record<string, Authenticator> = {
     [WORKER_GATE]: (context) => {
       const found = lane(context);
-      if (found !== undefined) return { ok: true, principal: found };
+      if (found === 'operator' || (found !== undefined && laneOpens(router, context, found))) return { ok: true, principal: found };
       // Admitted provisionally: the webhook route verifies the signature over the raw body.
       if (isGitHostDelivery(context)) return { ok: true, principal: 'git_host' };
       return { ok: false, reply: unauthorized(context.listener) };

@@ -3,7 +3,7 @@
 
 import type { ServiceManifest } from '../kernel/index.ts';
 import { PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
-import { CAPABILITIES, OPENAPI_INFO, OPENAPI_PATH, SERVICE_NAME } from './identity.ts';
+import { CAPABILITIES, OPENAPI_INFO, OPENAPI_PATH, OPENAPI_SERVERS, SERVICE_NAME } from './identity.ts';
 import { SECURITY_SCHEMES } from './lanes.ts';
 import { governanceRoutes } from './routes.ts';
 
@@ -41,6 +41,7 @@ export const manifest: ServiceManifest = {
   contracts: ['contracts/governance'],
   openapiPath: OPENAPI_PATH,
   openapiInfo: OPENAPI_INFO,
+  openapiServers: OPENAPI_SERVERS,
   securitySchemes: SECURITY_SCHEMES,
   routes: governanceRoutes(() => {
     throw new TypeError('The manifest route table is not served');

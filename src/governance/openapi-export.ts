@@ -3,9 +3,9 @@
 
 import { exportOpenApi } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
-import { OPENAPI_INFO } from './identity.ts';
+import { OPENAPI_INFO, OPENAPI_SERVERS } from './identity.ts';
 import { SECURITY_SCHEMES } from './lanes.ts';
 
 export function openApiDocument(routes: readonly Route[]): Record<string, unknown> {
-  return exportOpenApi({ info: OPENAPI_INFO, routes, securitySchemes: SECURITY_SCHEMES });
+  return exportOpenApi({ info: OPENAPI_INFO, routes, securitySchemes: SECURITY_SCHEMES, servers: OPENAPI_SERVERS });
 }

@@ -3,7 +3,7 @@
 // /api/v1/events/publishing/outbox reads every record in publication order (seq), with its hash
 // chain, a page at a time.
 
-import { compileSchema, json, problem, readRows } from '../kernel/index.ts';
+import { compileSchema, json, problem, readRows, writeReply } from '../kernel/index.ts';
 import type { Reply, RequestContext, SchemaValidator } from '../kernel/index.ts';
 import { outboxRecords } from './database.ts';
 import { appendOutbox } from './outbox-append.ts';
@@ -52,8 +52,11 @@ export async function outboxRecordReply(runtime: GovernanceRuntime, context: Req
     return invalid(`The payload does not satisfy the payload_schema of "${event.name}": ${errors.map((e) => e.message).slice(0, 3).join('; ')}`, errors.map((e) => ({ pointer: `/payload${e.instancePath}`, detail: e.message })));
   }
   const record: OutboxRecord = { family, event: event.name, occurred_at: body.occurred_at, payload: body.payload, source: 'outbox_api', correlation_id: body.correlation_id ?? null };
-  const row = await runtime.store.write((_sqlite, tx) => appendOutbox(tx, record));
-  return json({ recorded: true, family, event: event.name, seq: row.seq, sha256: row.sha256, readback: '/api/v1/events/publishing/outbox' }, { status: 201 });
+  return writeReply(context, {
+    store: runtime.store,
+    work: (_sqlite, tx) => appendOutbox(tx, record),
+    reply: (row) => json({ recorded: true, family, event: event.name, seq: row.seq, sha256: row.sha256, readback: '/api/v1/events/publishing/outbox' }, { status: 201 }),
+  });
 }
 
 /** `after_seq` and `limit` of a paged evidence read, or the 422 naming the bad one. */

@@ -4,7 +4,7 @@
 // contradicts the manifest, the contradiction is recorded and the catalog keeps the manifest's
 // values.
 
-import { json, problem, readRows } from '../kernel/index.ts';
+import { json, problem, readRows, writeReply } from '../kernel/index.ts';
 import type { JsonValue, Reply, RequestContext } from '../kernel/index.ts';
 import { productRegistrations } from './database.ts';
 import { computeDrift } from './drift.ts';
@@ -56,8 +56,11 @@ export async function registerProductReply(runtime: GovernanceRuntime, context: 
   if (!runtime.manifest.ok) return problem(503, 'Contract truth unavailable', { type: 'contract-truth-unavailable', detail: `Cannot register: ${runtime.manifest.detail}`, extensions: { projection_state: 'fail_closed', reason: `manifest_${runtime.manifest.reason}` } });
   const service = runtime.manifest.document.services.find((s) => s.service === body.service);
   const refuse = async (reason: string, detail: string) => {
-    const row = await runtime.store.append(productRegistrations, { product: body.product, verdict: 'refused', payload: { ...body, reason, recorded_by_lane: String(context.principal) } as unknown as JsonValue });
-    return problem(409, 'Registration refused', { type: `product-registration-${reason.replaceAll('_', '-')}`, detail, extensions: { reason, registered: false, evidence: { table: productRegistrations.name, seq: row.seq, sha256: row.sha256 } } });
+    return writeReply(context, {
+      store: runtime.store,
+      work: (_sqlite, tx) => tx.append(productRegistrations, { product: body.product, verdict: 'refused', payload: { ...body, reason, recorded_by_lane: String(context.principal) } as unknown as JsonValue }),
+      reply: (row) => problem(409, 'Registration refused', { type: `product-registration-${reason.replaceAll('_', '-')}`, detail, extensions: { reason, registered: false, evidence: { table: productRegistrations.name, seq: row.seq, sha256: row.sha256 } } }),
+    });
   };
   if (!service) return refuse('service_undeclared', `Service "${body.service}" has no entry in governance-manifest.json: declare it there first`);
   const drift = computeDrift(runtime);
@@ -65,8 +68,10 @@ export async function registerProductReply(runtime: GovernanceRuntime, context: 
   if (registrations(runtime).some((r) => r.product === body.product)) return refuse('already_registered', `Product "${body.product}" is already registered`);
   const contradictions = contradictionsOf(body, service);
   const payload: RegistrationPayload = { ...body, contradictions, recorded_by_lane: String(context.principal) };
-  const row = await runtime.store.append(productRegistrations, { product: body.product, verdict: 'registered', payload: payload as unknown as JsonValue });
-  return json({
+  return writeReply(context, {
+    store: runtime.store,
+    work: (_sqlite, tx) => tx.append(productRegistrations, { product: body.product, verdict: 'registered', payload: payload as unknown as JsonValue }),
+    reply: (row) => json({
     registered: true,
     product: body.product,
     service: body.service,
@@ -74,7 +79,8 @@ export async function registerProductReply(runtime: GovernanceRuntime, context: 
     overrides_contract: false,
     contract_readback: { service: service.service, owner: service.identity?.owner ?? null, executables: [...new Set(service.executables ?? [])] },
     evidence: { table: productRegistrations.name, seq: row.seq, sha256: row.sha256 },
-  }, { status: 201 });
+  }, { status: 201 }),
+  });
 }
 
 /** GET /api/v1/products/catalog: the manifest's services, then the registered products beside them. */

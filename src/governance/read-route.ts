@@ -3,6 +3,7 @@
 // serves, and what it answers. stampReadRoutes() turns the one list into kernel routes on both
 // listeners, so no handler is written twice.
 
+import { READ_SCHEMAS } from './read-schemas.ts';
 import { json, JSON_TYPE, problem } from '../kernel/index.ts';
 import type { JsonSchema, ParameterSpec, Reply, RequestContext, ResponseSpec, Route } from '../kernel/index.ts';
 import { PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
@@ -112,7 +113,7 @@ export function stampReadRoutes(reads: readonly ReadRoute[], runtime: () => Gove
       ...(read.params && { params: read.params }),
       ...(read.query && { query: read.query }),
       responses: [
-        { status: 200, description: read.summary, schema: read.schema ?? (read.publish !== undefined ? PUBLISHED_MEMBER_SCHEMA : { type: 'object' }), ...(read.contentType && { contentType: read.contentType }) },
+        { status: 200, description: read.summary, schema: read.schema ?? READ_SCHEMAS[read.path] ?? (read.publish !== undefined ? PUBLISHED_MEMBER_SCHEMA : { type: 'object' }), ...(read.contentType && { contentType: read.contentType }) },
         ...(read.responses ?? []),
         ...(read.responses?.some((r) => r.status === 503) ? [] : [{ status: 503, description: 'Fail closed: contract truth missing or invalid', schema: FAIL_CLOSED_SCHEMA, contentType: 'application/problem+json' }]),
       ],

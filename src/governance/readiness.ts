@@ -26,6 +26,9 @@ export const READINESS_SCHEMA = {
 const NOT_READY = [{ status: 503, description: 'Not ready: at least one check failed (the body says which)', schema: READINESS_SCHEMA, contentType: HEALTH_TYPE }];
 
 /** A `.../readiness` route for `subsystem`, running the checks of artifact member `ref`. */
+/** Subsystem states that mean the owner's truth is missing: such a subsystem is never ready. */
+const OWNERLESS_STATES = new Set(['awaiting_transport_owner', 'fail_closed']);
+
 export function readinessRoute(path: string, subsystem: string, ref: string): ReadRoute {
   return healthRoute(path, `Readiness of ${subsystem}: database, artifacts and dependencies, checked now`, ref, (runtime) => {
     const member = artifactMember(runtime, ref);
@@ -52,16 +55,19 @@ function healthRoute(path: string, summary: string, ref: string, compute: (runti
 function readinessReply(runtime: GovernanceRuntime, subsystem: string, ref: string, checks: Record<string, HealthCheck[]>): Reply {
   const { artifact: id } = splitRef(ref);
   const artifact = runtime.artifacts.get(id);
+  const member = artifactMember(runtime, ref);
+  const state = member?.projection_state ?? 'fail_closed';
   const all: Record<string, HealthCheck[]> = {
     [`artifact:${id}`]: [artifact.state === 'valid' ? { status: 'pass', observedValue: artifact.version } : { status: 'fail', output: `${artifact.file} is ${artifact.state}: ${artifact.reasons[0] ?? ''}` }],
+    // Missing owner truth is not ready (seed 001: fail closed), whatever the other checks say.
+    ...(OWNERLESS_STATES.has(String(state)) && { [`owner:${subsystem}`]: [{ status: 'fail', output: `subsystem state is "${String(state)}": the owner service is not connected, so nothing here can be ready` }] }),
     ...checks,
   };
   const status = worstOf(all);
-  const member = artifactMember(runtime, ref);
   return health({
     version: runtime.version,
     status,
     checks: all,
-    extra: { subsystem, ready: status !== 'fail', subsystem_state: member?.projection_state ?? 'fail_closed' },
+    extra: { subsystem, ready: status !== 'fail', subsystem_state: state },
   });
 }

@@ -79,7 +79,7 @@ export const READ_ROUTES: readonly ReadRoute[] = [
   {
     path: `${V1}/contracts/schemas/:schema_id`, summary: 'One JSON Schema by its id', capability: 'contract-registry', compute: schemaReply,
     params: { schema_id: { description: 'Short schema id (e.g. acp_contracts_v1) or its full $id', example: 'artifact_envelope_v1' } },
-    schema: { type: 'object', required: ['$id'] }, contentType: 'application/schema+json', responses: NOT_FOUND('No schema with this id'),
+    schema: { type: 'object', required: ['$id'], properties: { $id: { type: 'string' }, $schema: { type: 'string' }, title: { type: 'string' } } }, contentType: 'application/schema+json', responses: NOT_FOUND('No schema with this id'),
   },
   ...published('contracts_governance', [
     ['/contracts/docs-standard', 'docs-standard', 'Documentation standard: mandatory sections and checked documents'],

@@ -81,7 +81,7 @@ export async function createGovernanceService(config: GovernanceConfig, options:
     version: runtime.version,
     routes: routes.filter((route) => route.listener !== undefined && route.listener in listeners),
     listeners,
-    authenticators: authenticators(config),
+    authenticators: authenticators(config, routes),
     // Request schemas assert their formats (date-time, uuid...), as the contract artifacts do.
     compileSchema: (schema) => compileSchema(schema, { formats: 'assert' }).validate,
     log,

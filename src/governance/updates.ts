@@ -3,8 +3,8 @@
 // A rollout gate opens only for a known product at that version, with an empty drift list and a
 // ready sign-off; opening it is a recorded decision that deploys nothing.
 
-import { json } from '../kernel/index.ts';
-import type { Reply, RequestContext } from '../kernel/index.ts';
+import { json, writeReply } from '../kernel/index.ts';
+import type { Reply, RequestContext, Transaction } from '../kernel/index.ts';
 import { updateDecisions } from './database.ts';
 import { computeDrift } from './drift.ts';
 import { knownProducts } from './products.ts';
@@ -36,8 +36,8 @@ export function updateVerdict(runtime: GovernanceRuntime, product: string, insta
 export async function updateCheckReply(runtime: GovernanceRuntime, context: RequestContext): Promise<Reply> {
   const body = context.body as { product: string; installed_version: string; channel: string };
   const verdict = updateVerdict(runtime, body.product, body.installed_version);
-  const row = await runtime.store.append(updateDecisions, { kind: 'check', product: body.product, payload: { ...body, release_version: runtime.version, verdict, overrides_contract: false } });
-  return json({
+  const work = (_sqlite: unknown, tx: Transaction) => tx.append(updateDecisions, { kind: 'check', product: body.product, payload: { ...body, release_version: runtime.version, verdict, overrides_contract: false } });
+  return writeReply(context, { store: runtime.store, work, reply: (row) => json({
     product: body.product,
     installed_version: body.installed_version,
     release_version: runtime.version,
@@ -46,7 +46,7 @@ export async function updateCheckReply(runtime: GovernanceRuntime, context: Requ
     version_truth: '/api/v1/platform/version-truth',
     overrides_contract: false,
     evidence: { table: updateDecisions.name, seq: row.seq, sha256: row.sha256 },
-  });
+  }) });
 }
 
 export async function rolloutGateReply(runtime: GovernanceRuntime, context: RequestContext): Promise<Reply> {
@@ -59,8 +59,8 @@ export async function rolloutGateReply(runtime: GovernanceRuntime, context: Requ
   const signoff = await readBack(runtime, '/api/v1/signoff/readiness');
   if (!signoff.ok || signoff.status !== 200) reasons.push('sign-off is not ready (/api/v1/signoff/readiness)');
   const gate = reasons.length === 0 ? 'open' : 'closed';
-  const row = await runtime.store.append(updateDecisions, { kind: 'rollout_gate', product: body.product, payload: { ...body, release_version: runtime.version, gate, reasons } });
-  return json({
+  const work = (_sqlite: unknown, tx: Transaction) => tx.append(updateDecisions, { kind: 'rollout_gate', product: body.product, payload: { ...body, release_version: runtime.version, gate, reasons } });
+  return writeReply(context, { store: runtime.store, work, reply: (row) => json({
     product: body.product,
     target_version: body.target_version,
     stage: body.stage,
@@ -69,5 +69,5 @@ export async function rolloutGateReply(runtime: GovernanceRuntime, context: Requ
     release_version: runtime.version,
     authority: 'an open gate is a recorded decision: it deploys nothing and grants no write',
     evidence: { table: updateDecisions.name, seq: row.seq, sha256: row.sha256 },
-  });
+  }) });
 }

@@ -83,5 +83,11 @@ function lazyIdempotencyStore(getRuntime: () => GovernanceRuntime): IdempotencyS
     complete: (request) => getRuntime().idempotency.complete(request),
     abandon: (request) => getRuntime().idempotency.abandon(request),
     purgeExpired: (now) => getRuntime().idempotency.purgeExpired(now),
+    // Joins a key's completion to the effect's transaction (writeReply); the real store always has it.
+    completeWithin: (sqlite, request) => {
+      const keys = getRuntime().idempotency;
+      if (!keys.completeWithin) throw new TypeError('The governance key store cannot complete inside a write: use createIdempotencyStore()');
+      keys.completeWithin(sqlite, request);
+    },
   };
 }

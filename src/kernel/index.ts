@@ -14,6 +14,9 @@ export type { CommandSpec, CommandContext, CommandIO, ExitCode, OptionSpec, Opti
 
 export { defineRoutes } from './http/route.ts';
 export type { Route, Reply, RequestContext, Handler, Authenticator, AuthOutcome, Method, JsonSchema, RequestSpec, ResponseSpec, ParameterSpec, SignatureSpec, IdempotencySpec } from './http/route.ts';
+export type { IdempotencyClaim } from './http/route.ts';
+export { writeReply } from './http/write-reply.ts';
+export type { WriteReplyOptions } from './http/write-reply.ts';
 export { createRouter } from './http/router.ts';
 export type { Router, RouteMatch } from './http/router.ts';
 export { json, problem, health, JSON_TYPE, PROBLEM_TYPE, HEALTH_TYPE, PROBLEM_URN } from './http/reply.ts';

@@ -87,6 +87,8 @@ export interface ServiceManifest {
   /** Where its OpenAPI export is committed. */
   openapiPath: string;
   openapiInfo: { title: string; version: string; description?: string };
+  /** The export's `servers`; by default each declared listener at 127.0.0.1 and its default port. */
+  openapiServers?: readonly { url: string; description?: string }[];
   securitySchemes: Record<string, Record<string, unknown>>;
   /** The route table (built without configuration: handlers are not called). */
   routes: readonly Route[];
@@ -144,7 +146,16 @@ export function buildStackContract(manifests: readonly ServiceManifest[]): Recor
 
 /** The OpenAPI export of a manifest's route table. */
 export function buildOpenApi(manifest: ServiceManifest): Record<string, unknown> {
-  return exportOpenApi({ info: manifest.openapiInfo, routes: manifest.routes, securitySchemes: manifest.securitySchemes });
+  return exportOpenApi({ info: manifest.openapiInfo, routes: manifest.routes, securitySchemes: manifest.securitySchemes, servers: manifest.openapiServers ?? listenerServers(manifest) });
+}
+
+/** Each listener of the manifest's executables, once, at its default loopback address. */
+function listenerServers(manifest: ServiceManifest): { url: string; description: string }[] {
+  const seen = new Map<string, { url: string; description: string }>();
+  for (const listener of manifest.executables.flatMap((e) => e.listeners)) {
+    if (!seen.has(listener.name)) seen.set(listener.name, { url: `http://127.0.0.1:${listener.port}`, description: `${listener.name} listener (default address; ${listener.env} moves it)` });
+  }
+  return [...seen.values()];
 }
 
 function sortByService(manifests: readonly ServiceManifest[]): ServiceManifest[] {

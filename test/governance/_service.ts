@@ -95,11 +95,15 @@ export async function evidenceRows(running: RunningGovernance): Promise<Record<s
  * file's tests and stop it after them; `ready` receives it once it listens (root-level `before`
  * hooks may run concurrently, so a second hook cannot wait for this one).
  */
-export function serviceOnTempRoot(ready: (running: RunningGovernance, root: TempRoot) => void, options: { env?: Record<string, string>; service?: GovernanceServiceOptions } = {}): void {
+export function serviceOnTempRoot(
+  ready: (running: RunningGovernance, root: TempRoot) => void,
+  options: { env?: Record<string, string>; service?: GovernanceServiceOptions; prepare?: (root: TempRoot) => void } = {},
+): void {
   let running: RunningGovernance | undefined;
   let root: TempRoot | undefined;
   before(async () => {
     root = tempRoot();
+    options.prepare?.(root);
     running = await startGovernance({ role: 'test', env: { ...rootEnv(root.root), ...options.env }, ...(options.service && { service: options.service }) });
     ready(running, root);
   });

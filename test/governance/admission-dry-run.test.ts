@@ -1,4 +1,5 @@
 import { test, before } from 'node:test';
+import { createServer } from 'node:net';
 import assert from 'node:assert/strict';
 import { sendJson } from '../helpers/http.ts';
 import { AUTH, serviceOnTempRoot, bearer, evidenceRows, startGovernance } from './_service.ts';
@@ -9,10 +10,33 @@ let url: string;
 
 let running: RunningGovernance;
 
-serviceOnTempRoot((started) => {
-  running = started;
-  url = `${running.worker}/api/v1/tools/admission/dry-run`;
+/** A loopback port nothing listens on (taken, then released). */
+let closedPort = 0;
+before(async () => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closedPort = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
 });
+
+/** Verify commands a tool's manifest ships, as the stack contract lists them: one green, one red, one that hangs. */
+const VERIFY = { ok: 'node dist/bin/tool-verify-ok.mjs', fails: 'node dist/bin/tool-verify-fails.mjs', hangs: 'node dist/bin/tool-verify-hangs.mjs', unbuilt: 'node dist/bin/tool-verify-unbuilt.mjs' };
+
+serviceOnTempRoot(
+  (started) => {
+    running = started;
+    url = `${running.worker}/api/v1/tools/admission/dry-run`;
+  },
+  {
+    env: { GOVERNANCE_DRY_RUN_VERIFY_TIMEOUT_MS: '1500', GOVERNANCE_DRY_RUN_PROBE_TIMEOUT_MS: '1000' },
+    prepare: (root) => {
+      root.editJson('configs/stack-contract.json', (contract) => { contract.services[0].verify.push(...Object.values(VERIFY)); });
+      root.write('dist/bin/tool-verify-ok.mjs', 'process.exit(0);\n');
+      root.write('dist/bin/tool-verify-fails.mjs', 'console.error("registry unreachable"); process.exit(3);\n');
+      root.write('dist/bin/tool-verify-hangs.mjs', 'setTimeout(() => {}, 60_000);\n');
+    },
+  },
+);
 
 /** A payload that passes every step on a consistent root; each bad case breaks it in one place. */
 function payload(): any {
@@ -22,7 +46,7 @@ function payload(): any {
     contract_families: [{ family: 'contracts', usage: 'producer' }, { family: 'planning', usage: 'producer' }],
     compatibility: { mode: 'backward', notes: 'additive changes only' },
     lifecycle: { stage: 'active', deprecation_policy: 'a _v2 artifact is published beside _v1 for one release' },
-    verify: { entrypoint: 'node dist/bin/governance-readiness.mjs', live_target: 'http://127.0.0.1:18010/api/v1/contracts/registry' },
+    verify: { entrypoint: VERIFY.ok, live_target: `${running.platform}/api/v1/contracts/registry` },
     readiness_targets: ['/api/v1/governance/readiness', '/api/v1/signoff/readiness'],
     boundaries: { exclusions: ['no writes'], fail_closed_conditions: ['artifact invalid'] },
     docs_evidence: {
@@ -81,6 +105,13 @@ const RED: [string, (p: any) => void, string, RegExp, boolean][] = [
   ['the verify entrypoint is not declared', (p) => { p.verify.entrypoint = 'bash run-anything.sh'; }, ITEM.verify, /not a verify command of configs\/stack-contract\.json/, true],
   ['a readiness target is not a route', (p) => { p.readiness_targets.push('/api/v1/nowhere/readiness'); }, ITEM.verify, /not a GET route/, false],
   ['the live target is not loopback', (p) => { p.verify.live_target = 'http://10.1.2.3:18010/api/v1/contracts/registry'; }, ITEM.verify, /not on a loopback host/, false],
+  ['nothing listens at the live target', (p) => { p.verify.live_target = `http://127.0.0.1:${closedPort}/api/v1/contracts/registry`; }, ITEM.verify, /live target "http:\/\/127\.0\.0\.1:\d+\/api\/v1\/contracts\/registry" is unreachable \(ECONNREFUSED\)/, false],
+  ['the live target answers not 2xx', (p) => { p.verify.live_target = `${running.platform}/api/v1/projections/workboard-unified-access/readiness`; }, ITEM.verify, /answers 503, not 2xx/, false],
+  ['a path live target answers not 2xx', (p) => { p.verify.live_target = '/api/v1/projections/workboard-unified-access/readiness'; }, ITEM.verify, /answers 503, not 2xx/, false],
+  ['the shipped verify command fails', (p) => { p.verify.entrypoint = VERIFY.fails; }, ITEM.verify, /exited 3: registry unreachable/, false],
+  ['the shipped verify command overruns its time limit', (p) => { p.verify.entrypoint = VERIFY.hangs; }, ITEM.verify, /did not finish within 1500 ms/, false],
+  ['the verify command is declared but not shipped in this install', (p) => { p.verify.entrypoint = VERIFY.unbuilt; }, ITEM.verify, /not shipped in this install/, false],
+  ['the entrypoint is a command line of the payload, not the contract\'s', (p) => { p.verify.entrypoint = 'node -e process.exit(0)'; }, ITEM.verify, /not a verify command of configs\/stack-contract\.json/, true],
 ];
 
 for (const [name, change, item, reason, blocking] of RED) {
@@ -123,7 +154,7 @@ test('admission dry-run refuses bad input before anything else: 422 with pointer
   const wrongEnum = payload();
   wrongEnum.classification.runtime_kind = 'mainframe';
   assert.equal((await sendJson(url, wrongEnum, { headers: AUTH })).status, 422);
-  assert.equal((await sendJson(url, payload(), { headers: bearer('mail_producer') })).status, 403);
+  assert.equal((await sendJson(url, payload(), { headers: bearer('mail_producer') })).status, 401, 'the worker gate opens another lane\'s token only on its own routes');
   assert.equal((await sendJson(url, payload(), {})).status, 401);
   assert.equal((await evidenceRows(running))['admission_reviews'] ?? 0, before['admission_reviews'] ?? 0, 'refused requests leave no review');
 });

@@ -61,7 +61,7 @@ test('compatibility check refuses bad input: schema failures (422), an unusable 
     ['extra field', { mode: 'FULL', proposed: {}, previous: {}, approve: true }, AUTH, 422],
     ['proposed is no schema', { mode: 'FULL', proposed: { type: 12 }, previous: {} }, AUTH, 422, /\/proposed/],
     ['unknown family', { mode: 'BACKWARD', proposed: {}, family: 'nothing_here' }, AUTH, 404, /nothing_here/],
-    ['bff token', { mode: 'NONE', proposed: {}, previous: {} }, bearer('bff'), 403],
+    ['bff token', { mode: 'NONE', proposed: {}, previous: {} }, bearer('bff'), 401],
     ['no token', { mode: 'NONE', proposed: {}, previous: {} }, {}, 401],
   ];
   for (const [name, body, headers, status, detail] of cases) {
@@ -83,4 +83,16 @@ test('compatibility check honours Idempotency-Key: a replay answers the stored r
   const other = await sendJson(url, { ...body, mode: 'FORWARD' }, { headers });
   assert.equal(other.status, 422);
   assert.match(other.text, /Idempotency-Key/);
+});
+
+test('mode names follow one spelling rule in the check and the dry-run: either case, answered in upper case', async () => {
+  for (const mode of ['backward', 'BACKWARD', 'full_transitive', 'FULL_TRANSITIVE']) {
+    const response = await sendJson(url, { mode, previous: { type: 'string' }, proposed: { type: 'string' } }, { headers: AUTH });
+    assert.equal(response.status, 200, `${mode}: ${response.text}`);
+    assert.equal((response.json() as { mode: string }).mode, mode.toUpperCase());
+  }
+  assert.equal((await sendJson(url, { mode: 'Backward', previous: {}, proposed: {} }, { headers: AUTH })).status, 422, 'mixed case is neither spelling');
+  const schema = JSON.parse(readFileSync(join(REPO, 'contracts', 'governance', 'schemas', 'admission_dry_run_input_v1.schema.json'), 'utf8'));
+  const check = JSON.parse(readFileSync(join(REPO, 'contracts', 'governance', 'schemas', 'compatibility_check_input_v1.schema.json'), 'utf8'));
+  assert.deepEqual([...schema.properties.compatibility.properties.mode.enum].sort(), [...check.properties.mode.enum].sort(), 'the dry-run and the check accept the same names');
 });

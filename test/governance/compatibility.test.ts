@@ -124,3 +124,27 @@ test('findNarrowings() terminates on recursive schemas', () => {
   assert.deepEqual(findNarrowings(tree, structuredClone(tree)), []);
   assert.deepEqual(findNarrowings(tree, true).map((n) => n.kind), ['type', 'open_model_property']);
 });
+
+test('checkCompatibility() never calls a oneOf change compatible when a value matches two branches (issue 12)', () => {
+  const previous = { oneOf: [{ type: 'string' }, { type: 'integer' }] };
+  const proposed = { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'number' }] };
+  const result = checkCompatibility({ mode: 'BACKWARD', previous: [{ version: '1', schema: previous }], proposed });
+  assert.equal(result.is_compatible, false, 'the value 1 is valid before and invalid after');
+  // A branch that cannot be proven disjoint from the one that fits is unsupported, not compatible.
+  const open = checkCompatibility({ mode: 'BACKWARD', previous: [{ version: '1', schema: { oneOf: [{ type: 'string' }] } }], proposed: { oneOf: [{ type: 'string' }, { minLength: 3 }] } });
+  assert.equal(open.is_compatible, false);
+  assert.ok(open.messages.every((m) => ['unsupported_change', 'combinator_narrowed'].includes(m.rule) || m.rule.length > 0));
+  // Disjoint branches stay compatible.
+  const widened = checkCompatibility({ mode: 'BACKWARD', previous: [{ version: '1', schema: { oneOf: [{ type: 'string' }] } }], proposed: { oneOf: [{ type: 'string' }, { type: 'boolean' }] } });
+  assert.deepEqual(widened.messages, []);
+});
+
+test('checkCompatibility() takes anyOf:[string,integer] to type:[string,integer] as an equivalent rewrite, in every mode', () => {
+  const before = { anyOf: [{ type: 'string' }, { type: 'integer' }] };
+  const after = { type: ['string', 'integer'] };
+  for (const mode of ['BACKWARD', 'FORWARD', 'FULL'] as const) {
+    assert.deepEqual(checkCompatibility({ mode, previous: [{ version: '1', schema: before }], proposed: after }).messages, [], `${mode}, anyOf to type`);
+    assert.deepEqual(checkCompatibility({ mode, previous: [{ version: '1', schema: after }], proposed: before }).messages, [], `${mode}, type to anyOf`);
+  }
+  assert.equal(checkCompatibility({ mode: 'BACKWARD', previous: [{ version: '1', schema: { anyOf: [{ type: 'string' }, { type: 'null' }] } }], proposed: { type: 'string' } }).is_compatible, false, 'a real narrowing still is one');
+});

@@ -84,7 +84,7 @@ for (const [name, seed, expected] of SEEDED) {
 test('a seeded contradiction turns signoff and control-plane readiness red, naming drift_empty', async () => {
   const root = tempRoot();
   root.editJson(`${DIR}/identity_contracts_v1.json`, (a) => { a.content['surface-admission'].routes.push('/api/v1/contracts/nowhere'); });
-  const running = await startGovernance({ role: 'platform-api', env: rootEnv(root.root) });
+  const running = await startGovernance({ role: 'platform-api', env: { ...rootEnv(root.root), GOVERNANCE_CRM_UPSTREAM_URL: 'http://127.0.0.1:9', GOVERNANCE_CRM_KNOWN_COMPANIES: 'tenant-a/company-1' } });
   try {
     for (const path of ['/api/v1/signoff/readiness', '/api/v1/production-readiness/control-plane']) {
       const response = await send(`${running.platform}${path}`);

@@ -52,7 +52,7 @@ test('bundle end to end: platform-api and control-api as separate processes on o
     await build({ outdir });
     const bundle = join(outdir, 'bin', 'governance-api.mjs');
     assert.equal(spawnSync(process.execPath, [bundle, '--help']).status, 0);
-    const env = { ...rootEnv(root.root), AIRLOCK_DATA_DIR: dataDir, GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0', GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0' };
+    const env = { ...rootEnv(root.root), AIRLOCK_DATA_DIR: dataDir, GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0', GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0', GOVERNANCE_CRM_UPSTREAM_URL: 'http://127.0.0.1:9', GOVERNANCE_CRM_KNOWN_COMPANIES: 'tenant-a/company-1' };
     const platform = await startBundle(bundle, ['--role', 'platform-api'], env, ['platform']);
     running.push(platform);
     const control = await startBundle(bundle, [], { ...env, GOVERNANCE_DEPLOYMENT_ROLE: 'control-api', GOVERNANCE_OPERATOR_TOKEN: OPERATOR_TOKEN }, ['worker']);
@@ -71,7 +71,8 @@ test('bundle end to end: platform-api and control-api as separate processes on o
     });
     assert.ok(plain.length > 100);
     for (const path of plain) {
-      assert.equal((await send(`${p}${path}`)).status, 200, `platform ${path}`);
+      // The workboard's owner is never connected: its readiness fails closed (503), by design.
+      assert.equal((await send(`${p}${path}`)).status, path === '/api/v1/projections/workboard-unified-access/readiness' ? 503 : 200, `platform ${path}`);
     }
     assert.equal((await send(`${p}/api/v1/not-a-route`)).status, 404);
     assert.equal((await send(`${p}/api/v1/contracts/registry`, { method: 'POST' })).status, 405);
@@ -88,8 +89,9 @@ test('bundle end to end: platform-api and control-api as separate processes on o
     }
 
     const readiness = spawnSync(process.execPath, [join(outdir, 'bin', 'governance-readiness.mjs'), '--base-url', p], { encoding: 'utf8' });
-    assert.equal(readiness.status, 0, readiness.stdout + readiness.stderr);
-    assert.match(readiness.stdout, /all 12 ready/);
+    // Everything is ready but the workboard, whose owner no deployment connects: not ready, exit 1.
+    assert.equal(readiness.status, 1, readiness.stdout + readiness.stderr);
+    assert.match(readiness.stdout, /NOT READY \/api\/v1\/projections\/workboard-unified-access\/readiness: owner:workboard-unified-access/);
 
     for (const r of running.splice(0)) assert.equal(await r.stop(), 0, 'SIGTERM drains and exits 0');
   } finally {

@@ -63,6 +63,21 @@ test('git-host webhook: a redelivery (same delivery id) answers the original res
   assert.equal((await deliver(other, { 'x-github-delivery': id, 'x-hub-signature-256': sign(other) })).status, 422, 'the same delivery id with other bytes');
 });
 
+test('git-host webhook: the same signed bytes under a new delivery id are a replay: the original answer, nothing recorded (issue 12)', async () => {
+  const body = push('9'.repeat(40));
+  const first = await deliver(body);
+  assert.equal(first.status, 202, first.text);
+  const rows = (await evidenceRows(running))['git_host_deliveries'] ?? 0;
+  for (const headers of [{}, { 'x-github-event': undefined, 'x-github-delivery': undefined, 'x-gitea-event': 'push', 'x-gitea-delivery': randomUUID() }]) {
+    const captured = await deliver(body, headers);
+    assert.deepEqual([captured.status, captured.headers['idempotent-replayed'], captured.text], [202, 'true', first.text]);
+  }
+  assert.equal((await evidenceRows(running))['git_host_deliveries'], rows, 'no second effect');
+  // Other bytes are a new delivery as before.
+  assert.equal((await deliver(push('8'.repeat(40)))).status, 202);
+  assert.equal((await evidenceRows(running))['git_host_deliveries'], rows + 1);
+});
+
 test('git-host webhook: a bad signature is the same 401 as a missing token, byte for byte, and stores nothing', async () => {
   const body = push('f'.repeat(40));
   const beforeRows = await evidenceRows(running);

@@ -54,8 +54,9 @@ test('mail-management: fresh active human administrator truth is projected and t
 
 test('mail-management: each token is refused on the other\'s route, and so is every other lane', async () => {
   const body = admin('lanes@example.com');
-  assert.equal((await write(`${MAIL}/projection`, body, 'mail_consumer')).status, 403);
-  for (const lane of ['operator', 'bff', 'entitlement_producer'] as const) assert.equal((await write(`${MAIL}/projection`, body, lane)).status, 403, lane);
+  // The worker gate opens a lane token only on its own routes (401 elsewhere); the operator passes it and the route says 403.
+  assert.equal((await write(`${MAIL}/projection`, body, 'mail_consumer')).status, 401);
+  for (const lane of ['operator', 'bff', 'entitlement_producer'] as const) assert.equal((await write(`${MAIL}/projection`, body, lane)).status, lane === 'operator' ? 403 : 401, lane);
   for (const lane of ['mail_producer', 'bff', 'entitlement_consumer'] as const) {
     assert.equal((await decision(running.platform!, MAIL, 'tenant_id=tenant-a&mailbox=lanes@example.com', lane)).status, 403, lane);
   }
@@ -160,8 +161,8 @@ test('product-entitlement: an active entitlement to a known product is allowed f
   assert.equal((await write(`${ENTITLEMENT}/projection`, entitlement('governance', 'active', 3601), 'entitlement_producer')).status, 422, 'a window over 3600 s fails the schema');
   assert.equal((await decision(running.platform!, ENTITLEMENT, 'tenant_id=tenant-a', 'entitlement_consumer')).status, 403);
   assert.equal((await decision(running.platform!, ENTITLEMENT, 'tenant_id=tenant-a&product=governance', 'mail_consumer')).status, 403);
-  assert.equal((await write(`${ENTITLEMENT}/projection`, entitlement('governance'), 'mail_producer')).status, 403);
-  assert.equal((await write(`${ENTITLEMENT}/projection`, entitlement('governance'), 'entitlement_consumer')).status, 403);
+  assert.equal((await write(`${ENTITLEMENT}/projection`, entitlement('governance'), 'mail_producer')).status, 401);
+  assert.equal((await write(`${ENTITLEMENT}/projection`, entitlement('governance'), 'entitlement_consumer')).status, 401);
 });
 
 test('POST /api/v1/context-composer/context composes admitted sources only and refuses caller-supplied authority', async () => {
@@ -184,7 +185,7 @@ test('POST /api/v1/context-composer/context composes admitted sources only and r
     [{ role: 'agent', module_key: 'no-such-module', include: ['methodology'] }, 422],
   ];
   for (const [request, status] of refused) assert.equal((await sendJson(url, request, { headers: AUTH })).status, status, JSON.stringify(request));
-  assert.equal((await sendJson(url, { role: 'agent', include: ['bootstrap'] }, { headers: bearer('bff') })).status, 403);
+  assert.equal((await sendJson(url, { role: 'agent', include: ['bootstrap'] }, { headers: bearer('bff') })).status, 401);
 });
 
 test('mail-management: a tenant and mailbox that would spell another scope when joined never share its decision', async () => {

@@ -24,18 +24,24 @@ test('readGovernanceConfig() reads every lane token (comma-separated for rotatio
   assert.equal(laneOf(config.laneTokens, undefined), undefined);
 });
 
-test('worker listener: a lane token passes the gate but an operator route refuses it with 403; unknown tokens get the one 401', async () => {
+test('worker listener: the gate is operator authentication; a lane token opens only its own lane\'s routes, every other path is the one 401', async () => {
   const running = await startGovernance({ role: 'test' });
   try {
     const url = `${running.worker}/api/v1/contracts/registry`;
     assert.equal((await send(url, { headers: AUTH })).status, 200);
+    assert.equal((await send(`${running.worker}/api/v1/no-such-route`, { headers: AUTH })).status, 404, 'the operator may learn what exists');
+    const noToken = await send(`${running.worker}/api/v1/no-such-route`);
     for (const lane of ['bff', 'mail_producer', 'mail_consumer', 'entitlement_producer', 'entitlement_consumer'] as const) {
-      const response = await send(url, { headers: bearer(lane) });
-      assert.equal(response.status, 403, lane);
-      const body = response.json() as { lane: string; admitted: string[] };
-      assert.deepEqual([body.lane, body.admitted], [lane, ['operator']]);
-      assert.ok(!response.text.includes(LANE_TOKENS[lane]), 'the token is never echoed');
+      // A real operator route, a fake path, a real family's fake member, a wrong method: all the same 401 as no token.
+      for (const [method, path] of [['GET', '/api/v1/contracts/registry'], ['GET', '/api/v1/no-such-route'], ['GET', '/api/v1/contracts/fake'], ['DELETE', '/api/v1/contracts/registry'], ['POST', '/api/v1/events/outbox/nowhere']] as const) {
+        const response = await send(`${running.worker}${path}`, { method, headers: bearer(lane) });
+        assert.deepEqual([response.status, response.text, response.headers['www-authenticate']], [401, noToken.text, noToken.headers['www-authenticate']], `${lane} ${method} ${path}`);
+        assert.ok(!response.text.includes(LANE_TOKENS[lane]), 'the token is never echoed');
+      }
     }
+    // Its own lane's routes still open: the BFF reads a planning session it may read (404: no such session, past the gate).
+    assert.equal((await send(`${running.worker}/api/v1/planning/sessions/ps_11111111-2222-4333-8444-555555555555`, { headers: bearer('bff') })).status, 404);
+    assert.equal((await send(`${running.worker}/api/v1/identity/mail-management/decision?tenant_id=t&mailbox=a%40example.com`, { headers: bearer('mail_consumer') })).status < 500, true);
     const unknown = await send(url, { headers: { authorization: 'Bearer not-a-lane-token' } });
     const missing = await send(`${running.worker}/api/v1/no-such-route`);
     assert.equal(unknown.status, 401);

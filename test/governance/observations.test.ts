@@ -46,7 +46,7 @@ test('sidecar probes refuse bad input (422) and other lanes (403)', async () => 
     assert.equal((await post('/api/v1/sidecar/state/probe', body)).status, 422, JSON.stringify(body));
   }
   assert.equal((await post('/api/v1/sidecar/invocation/self-health/probe', { sidecar_id: 'sc-1', invocation_id: 'i', healthy: 'yes', observed_at: now() })).status, 422);
-  assert.equal((await post('/api/v1/sidecar/state/probe', { sidecar_id: 'sc-1', state: 'attached', observed_at: now() }, 'bff')).status, 403);
+  assert.equal((await post('/api/v1/sidecar/state/probe', { sidecar_id: 'sc-1', state: 'attached', observed_at: now() }, 'bff')).status, 401);
 });
 
 test('POST /api/v1/updates/check compares the installed version with version truth; a contradicting observation leaves version truth unchanged', async () => {
@@ -59,7 +59,7 @@ test('POST /api/v1/updates/check compares the installed version with version tru
   assert.equal((await check('0.0.0+abc1234')).verdict, 'different_build');
   assert.equal((await check('9.9.9', 'teleport')).verdict, 'unknown_product');
   assert.equal((await post('/api/v1/updates/check', { product: 'governance', installed_version: 'latest', channel: 'stable' })).status, 422);
-  assert.equal((await post('/api/v1/updates/check', { product: 'governance', installed_version: '1.0.0', channel: 'stable' }, 'mail_producer')).status, 403);
+  assert.equal((await post('/api/v1/updates/check', { product: 'governance', installed_version: '1.0.0', channel: 'stable' }, 'mail_producer')).status, 401);
 });
 
 test('POST /api/v1/updates/rollout-gate opens only at the release version of a known product with empty drift and ready sign-off', async () => {
@@ -111,7 +111,7 @@ test('POST /api/v1/products/register records a product beside the manifest; cont
   }
   assert.equal((await evidenceRows(running))['product_registrations'], rows + 2, 'refusals are recorded too');
   assert.equal((await post('/api/v1/products/register', { product: 'Bad Name', service: 'governance', title: 'x', owner: 'x', version: '1.0.0' })).status, 422);
-  assert.equal((await post('/api/v1/products/register', { product: 'p2', service: 'governance', title: 'x', owner: 'x', version: '1.0.0' }, 'bff')).status, 403);
+  assert.equal((await post('/api/v1/products/register', { product: 'p2', service: 'governance', title: 'x', owner: 'x', version: '1.0.0' }, 'bff')).status, 401);
 });
 
 test('POST /api/v1/products/register is refused (409) while the drift list is not empty', async () => {

@@ -82,7 +82,7 @@ test('outbox records are validated against the event catalog: unknown or disable
 });
 
 test('outbox writes: the operator only, Idempotency-Key required, a replay appends nothing, another body with the same key is 422', async () => {
-  assert.equal((await record('planning', decided(), randomUUID(), bearer('bff'))).status, 403);
+  assert.equal((await record('planning', decided(), randomUUID(), bearer('bff'))).status, 401);
   assert.equal((await record('planning', decided(), randomUUID(), {})).status, 401);
   assert.equal((await sendJson(`${running.worker}/api/v1/events/outbox/planning`, decided(), { headers: AUTH })).status, 400);
   const first = await record('planning', decided(4), 'outbox-key');

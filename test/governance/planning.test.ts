@@ -129,12 +129,13 @@ test('planning readbacks: current revision, redacted review bundle, score gate, 
 test('planning lanes: create_session and answer_turn admit only the BFF token; review rounds and decisions only the operator; reads BFF or operator (worker)', async () => {
   const id = await create();
   for (const lane of ['operator', 'mail_producer', 'mail_consumer', 'entitlement_producer', 'entitlement_consumer'] as const) {
-    assert.equal((await post(worker, newSession(), lane)).status, 403, `create_session with ${lane}`);
-    assert.equal((await post(`${worker}/${id}/turns`, turn(1), lane)).status, 403, `answer_turn with ${lane}`);
+    // The operator passes the worker gate and the route refuses it (403); another lane's token opens only its own routes (401).
+    assert.equal((await post(worker, newSession(), lane)).status, lane === 'operator' ? 403 : 401, `create_session with ${lane}`);
+    assert.equal((await post(`${worker}/${id}/turns`, turn(1), lane)).status, lane === 'operator' ? 403 : 401, `answer_turn with ${lane}`);
   }
   for (const lane of ['bff', 'mail_consumer'] as const) {
-    assert.equal((await post(`${worker}/${id}/review-rounds`, round(1), lane)).status, 403, `review round with ${lane}`);
-    assert.equal((await post(`${worker}/${id}/owner-decision`, decision(1), lane)).status, 403, `owner decision with ${lane}`);
+    assert.equal((await post(`${worker}/${id}/review-rounds`, round(1), lane)).status, 401, `review round with ${lane}`);
+    assert.equal((await post(`${worker}/${id}/owner-decision`, decision(1), lane)).status, 401, `owner decision with ${lane}`);
   }
   assert.equal((await sendJson(worker, newSession(), { headers: { 'idempotency-key': '"k"' } })).status, 401);
   assert.equal((await send(`${platform}/${id}`)).status, 401, 'no token on the platform');

@@ -20,6 +20,8 @@ let exported: Record<string, Record<string, Operation>>;
 /** The public reads: GET operations whose route needs no lane token on the platform listener. */
 let paths: Record<string, Record<string, Operation>>;
 const template = (path: string) => path.replace(/:([a-z_]+)/g, '{$1}');
+/** Subsystems whose owner no deployment connects: their readiness is 503 not ready, by design (fail closed). */
+const OWNERLESS_READINESS = new Set(['/api/v1/projections/workboard-unified-access/readiness']);
 
 before(async () => {
   root = tempRoot();
@@ -77,7 +79,7 @@ test('platform listener: a real 200 on every documented route, driven from the e
   const failures: string[] = [];
   for (const [path, operations] of Object.entries(paths)) {
     const response = await send(`${running.platform}${sample(path, operations['get']!)}`);
-    if (response.status !== 200) failures.push(`${path}: ${response.status} ${response.text.slice(0, 200)}`);
+    if (response.status !== (OWNERLESS_READINESS.has(path) ? 503 : 200)) failures.push(`${path}: ${response.status} ${response.text.slice(0, 200)}`);
   }
   assert.deepEqual(failures, []);
 });
@@ -86,7 +88,7 @@ test('worker listener: the same 200s with the operator token', async () => {
   const failures: string[] = [];
   for (const [path, operations] of Object.entries(paths)) {
     const response = await send(`${running.worker}${sample(path, operations['get']!)}`, { headers: AUTH });
-    if (response.status !== 200) failures.push(`${path}: ${response.status}`);
+    if (response.status !== (OWNERLESS_READINESS.has(path) ? 503 : 200)) failures.push(`${path}: ${response.status}`);
   }
   assert.deepEqual(failures, []);
 });
@@ -118,7 +120,7 @@ const LIVE = new Set(['/api/v1/tools/host-snapshot', '/api/v1/tools/runtime-stat
 
 test('every read answers a strong ETag and 304 to If-None-Match, and HEAD without a body', async () => {
   for (const [path, operations] of Object.entries(paths)) {
-    if (LIVE.has(path)) continue;
+    if (LIVE.has(path) || OWNERLESS_READINESS.has(path)) continue;
     const url = `${running.platform}${sample(path, operations['get']!)}`;
     const first = await send(url);
     const etag = first.headers['etag'];
@@ -145,12 +147,18 @@ test('published members carry their projection state and the artifact they came 
   }
 });
 
-test('GET /health names the service and the role; every readiness route is ready on a consistent root', async () => {
+test('GET /health names the service and the role; every readiness route is ready on a consistent root, but one whose owner is missing', async () => {
   const health = (await send(`${running.platform}/health`)).json() as Record<string, unknown>;
   assert.deepEqual([health['status'], health['service'], health['deployment_role']], ['pass', 'governance', 'test']);
   for (const read of READ_ROUTES.filter((r) => r.capability === 'readiness-publication')) {
     const response = await send(`${running.platform}${read.path}`);
-    const body = response.json() as { ready: boolean; checks: Record<string, { status: string }[]> };
+    const body = response.json() as { ready: boolean; subsystem_state: string; checks: Record<string, { status: string }[]> };
+    if (OWNERLESS_READINESS.has(read.path)) {
+      // Missing owner truth is not ready (seed 001: fail closed), whatever else passes.
+      assert.deepEqual([response.status, body.ready, body.subsystem_state], [503, false, 'awaiting_transport_owner'], read.path);
+      assert.ok(Object.keys(body.checks).some((name) => name.startsWith('owner:')), read.path);
+      continue;
+    }
     assert.equal(response.status, 200, read.path);
     assert.equal(response.headers['content-type'], 'application/health+json');
     assert.equal(body.ready, true, read.path);
@@ -171,4 +179,17 @@ test('computed catalogs: drift is empty, the registry lists every artifact with 
     assert.equal((response.json() as { $id: string }).$id, schema.id);
   }
   assert.equal((await send(`${running.platform}/api/v1/contracts/schemas/no_such_v1`)).status, 404);
+});
+
+test('security readiness fails closed without a CRM upstream: crm_assertion is a failing check, not a pass', async (t) => {
+  const bare = tempRoot();
+  const alone = await startGovernance({ role: 'platform-api', env: rootEnv(bare.root) });
+  t.after(async () => {
+    await alone.stop();
+    bare.cleanup();
+  });
+  const response = await send(`${alone.platform}/api/v1/security/readiness`);
+  const body = response.json() as { ready: boolean; checks: Record<string, { status: string; output?: string }[]> };
+  assert.deepEqual([response.status, body.ready, body.checks['crm_assertion']?.[0]?.status], [503, false, 'fail']);
+  assert.match(String(body.checks['crm_assertion']?.[0]?.output), /awaiting_transport_owner/);
 });

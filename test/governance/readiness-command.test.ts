@@ -22,7 +22,8 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 async function walk(prepare: (root: TempRoot) => void, args: string[] = ['--json']) {
   const root = tempRoot();
   prepare(root);
-  const running = await startGovernance({ role: 'platform-api', env: rootEnv(root.root) });
+  // A CRM upstream is configured (the check reads configuration only), so security can be ready.
+  const running = await startGovernance({ role: 'platform-api', env: { ...rootEnv(root.root), GOVERNANCE_CRM_UPSTREAM_URL: 'http://127.0.0.1:9', GOVERNANCE_CRM_KNOWN_COMPANIES: 'tenant-a/company-1' } });
   try {
     return await run(['--base-url', running.platform!, ...args]);
   } finally {
@@ -31,18 +32,19 @@ async function walk(prepare: (root: TempRoot) => void, args: string[] = ['--json
   }
 }
 
-test('governance-readiness walks health, services, observability, security, recovery, signoff, then each subsystem, and exits 0', async () => {
+test('governance-readiness walks health, services, observability, security, recovery, signoff, then each subsystem, and stops at the one whose owner is missing', async () => {
   const { code, stdout } = await walk(() => {});
-  assert.equal(code, 0, stdout);
-  const result = JSON.parse(stdout) as { ok: boolean; steps: { path: string; ready: boolean }[] };
-  assert.equal(result.ok, true);
+  assert.equal(code, 1, stdout);
+  const result = JSON.parse(stdout) as { ok: boolean; first_not_ready: string; steps: { path: string; ready: boolean }[] };
+  assert.equal(result.ok, false);
+  assert.equal(result.first_not_ready, '/api/v1/projections/workboard-unified-access/readiness', 'no owner connected: fail closed');
   assert.deepEqual(result.steps.slice(0, 6).map((s) => s.path), ['/health', '/api/v1/platform/services', '/api/v1/observability/readiness', '/api/v1/security/readiness', '/api/v1/recovery/readiness', '/api/v1/signoff/readiness']);
   const subsystems = result.steps.slice(6).map((s) => s.path);
   assert.deepEqual(subsystems, [
     '/api/v1/contracts/assistant/readiness', '/api/v1/docs/readiness', '/api/v1/event-modeling/readiness', '/api/v1/governance/readiness',
     '/api/v1/identity/agent-federation/readiness', '/api/v1/projections/workboard-unified-access/readiness',
   ]);
-  assert.ok(result.steps.every((s) => s.ready));
+  assert.ok(result.steps.slice(0, -1).every((s) => s.ready));
 });
 
 test('governance-readiness exits 1 at signoff when drift exists, names it, and walks no further', async () => {

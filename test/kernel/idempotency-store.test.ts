@@ -155,3 +155,37 @@ test('IdempotencyStore.begin() from concurrent requests lets exactly one start',
   const outcomes = await Promise.all(Array.from({ length: 10 }, () => keys.begin({ ...KEY, fingerprint: FP_A, now: T0 })));
   assert.deepEqual(outcomes.map((outcome) => outcome.kind).sort(), ['started', ...Array(9).fill('in_flight')].sort());
 });
+
+test('IdempotencyStore.completeWithin() commits the key with the effect, and a key taken over rolls the effect back', async (t) => {
+  const { store, keys } = open(t);
+  store.sqlite.exec('CREATE TABLE effects (key TEXT)');
+  const token = await started(keys);
+  await store.write((sqlite) => {
+    sqlite.prepare('INSERT INTO effects VALUES (?)').run('first');
+    keys.completeWithin!(sqlite, { ...KEY, token, response: RESPONSE, now: T0 });
+  });
+  const replay = await keys.begin({ ...KEY, fingerprint: FP_A, now: T0 });
+  assert.equal(replay.kind, 'replay');
+  // A stale token (its key was taken over) cannot complete: its unit, effect included, rolls back.
+  await assert.rejects(
+    store.write((sqlite) => {
+      sqlite.prepare('INSERT INTO effects VALUES (?)').run('second');
+      keys.completeWithin!(sqlite, { ...KEY, token: 'stale', response: RESPONSE, now: T0 });
+    }),
+    (error: Error & { cause?: { code?: string } }) => error.cause?.code === 'idempotency',
+  );
+  assert.deepEqual(store.sqlite.prepare('SELECT key FROM effects').all().map((r) => r['key']), ['first']);
+  assert.throws(() => keys.completeWithin!(store.sqlite, { ...KEY, token, response: RESPONSE }), /no transaction is open/);
+});
+
+test('IdempotencyStore.begin() frees at once a key whose owning process is gone (SIGKILL), before its lease ends', async (t) => {
+  const { store, keys } = open(t);
+  await started(keys);
+  assert.equal((await keys.begin({ ...KEY, fingerprint: FP_A, now: T0 })).kind, 'in_flight', 'the owner is this live process');
+  // A pid no process has: the owner died and its effect can never commit.
+  store.sqlite.prepare('UPDATE _idempotency_keys SET owner_pid = ?, token = ?').run(2 ** 22 + 7, 'dead-owner');
+  assert.equal((await keys.begin({ ...KEY, fingerprint: FP_A, now: T0 })).kind, 'started');
+  // Our own pid with a token this process never began: an earlier process of the same pid.
+  store.sqlite.prepare('UPDATE _idempotency_keys SET owner_pid = ?, token = ?').run(process.pid, 'earlier-incarnation');
+  assert.equal((await keys.begin({ ...KEY, fingerprint: FP_A, now: T0 })).kind, 'started');
+});

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classifyStatus, FAILING_CLASSES, SWEEP_CLASSES } from '../../scripts/_sweep/classify.ts';
+import type { ClassifyOptions } from '../../scripts/_sweep/classify.ts';
 import { retryAfterMs } from '../../scripts/_sweep/run.ts';
 
 const PLAIN = { sampleDependent: false, secured: false };
@@ -8,7 +9,7 @@ const SAMPLED = { sampleDependent: true, secured: false };
 const SECURED = { sampleDependent: false, secured: true };
 
 // [status, route, expected class]
-const CASES: [number, typeof PLAIN, string][] = [
+const CASES: [number, ClassifyOptions, string][] = [
   [200, PLAIN, 'ok'],
   [204, SAMPLED, 'ok'],
   [299, PLAIN, 'ok'],
@@ -23,6 +24,8 @@ const CASES: [number, typeof PLAIN, string][] = [
   [429, PLAIN, 'rate_limited'],
   [500, SAMPLED, 'server_error'],
   [503, PLAIN, 'server_error'],
+  [503, { ...PLAIN, readiness: true }, 'not_ready'],
+  [500, { ...PLAIN, readiness: true }, 'server_error'],
   [599, PLAIN, 'server_error'],
   [301, PLAIN, 'unexpected_status'],
   [304, PLAIN, 'unexpected_status'],
@@ -36,7 +39,7 @@ for (const [status, route, expected] of CASES) {
 }
 
 test('FAILING_CLASSES are exactly the failures the seed names plus unexpected statuses', () => {
-  assert.deepEqual(SWEEP_CLASSES.filter((c) => !FAILING_CLASSES.has(c)), ['ok', 'sample_dependent', 'auth_required']);
+  assert.deepEqual(SWEEP_CLASSES.filter((c) => !FAILING_CLASSES.has(c)), ['ok', 'sample_dependent', 'auth_required', 'not_ready']);
 });
 
 test('retryAfterMs() reads delay-seconds and HTTP-dates, and ignores anything else', () => {

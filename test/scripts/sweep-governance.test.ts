@@ -56,7 +56,7 @@ test("throttled_api_sweep sweeps Airlock's governance platform listener green", 
   const io = { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: {} };
   const code = await runCommand(createSweepCommand(), ['--base-url', url, '--rate-limit-rpm', '6000', '--batch-size', '25', '--batch-sleep-seconds', '0.05', '--json'], io);
   const evidence = JSON.parse(out.join('')) as SweepEvidence;
-  const failures = evidence.requests.filter((r) => !['ok', 'sample_dependent', 'auth_required'].includes(r.class));
+  const failures = evidence.requests.filter((r) => !['ok', 'sample_dependent', 'auth_required', 'not_ready'].includes(r.class));
   assert.deepEqual(failures, [], `failures on the platform listener; service stderr:\n${stderr()}`);
   assert.equal(code, 0, err.join(''));
   assert.equal(evidence.ok, true);

@@ -70,7 +70,7 @@ test('planSweep() keeps GET operations only, fills path parameters and marks wha
   const byTemplate = new Map(plan.operations.map((o) => [o.template, o]));
   assert.deepEqual(byTemplate.get('/items/{item_id}'), {
     method: 'GET', template: '/items/{item_id}', operationId: 'item', path: '/items/1', parameters: { item_id: '1' },
-    sampleDependent: true, secured: false, unresolved: [],
+    sampleDependent: true, secured: false, readiness: false, unresolved: [],
   });
   assert.equal(byTemplate.get('/reports/{report_id}')?.path, '/reports/r-42');
   assert.equal(byTemplate.get('/ok')?.sampleDependent, false);

@@ -57,7 +57,7 @@ test('throttled_api_sweep classifies every outcome of the loopback target and fa
   assert.equal(target.hits.get('/unresolved/{code}'), undefined, 'nothing sent for an unresolved parameter');
   assert.equal(target.hits.get('/writes'), undefined, 'GET only');
   assert.deepEqual(evidence.totals, {
-    ok: 3, sample_dependent: 2, auth_required: 1, unexpected_status: 1, rate_limited: 1, server_error: 1, transport_error: 3, unresolved_parameter: 1,
+    ok: 3, sample_dependent: 2, auth_required: 1, not_ready: 0, unexpected_status: 1, rate_limited: 1, server_error: 1, transport_error: 3, unresolved_parameter: 1,
   });
   assert.equal(evidence.failures, 7);
   assert.equal(evidence.ok, false);

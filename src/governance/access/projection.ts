@@ -5,8 +5,9 @@
 // withdraws the scope. Every write leaves a row, refused ones included; the decision is folded
 // from the rows of the scope, and expires with the projection. Default: deny.
 
-import { json, problem, readRows } from '../../kernel/index.ts';
-import type { EvidenceRow, JsonValue, Reply, RequestContext } from '../../kernel/index.ts';
+import { json, problem, readRows, writeReply } from '../../kernel/index.ts';
+import type { DatabaseSync } from 'node:sqlite';
+import type { EvidenceRow, JsonValue, Reply, RequestContext, Transaction } from '../../kernel/index.ts';
 import { identityProjections } from '../database.ts';
 import { artifactMember } from '../read-route.ts';
 import type { GovernanceRuntime } from '../runtime.ts';
@@ -85,7 +86,7 @@ export function projectionWrite(spec: SurfaceSpec): (runtime: GovernanceRuntime,
     const now = runtime.now();
     const age = (now - Date.parse(observedAt)) / 1000;
     const base = { reasons: [] as string[], scope: scope.ok ? scope.scope : {}, observation: spec.observation(body), observed_at: observedAt, expires_at: null, recorded_by_lane: String(context.principal) };
-    const outcome = await runtime.store.write((sqlite, tx) => {
+    const work = (sqlite: DatabaseSync, tx: Transaction) => {
       let payload: ProjectionPayload;
       if (!scope.ok) payload = { ...base, effect: 'refused', reasons: [scope.reason] };
       else if (age > policy.max_age_seconds || age < -policy.max_clock_skew_seconds) payload = { ...base, effect: 'refused', reasons: ['stale'] };
@@ -100,20 +101,27 @@ export function projectionWrite(spec: SurfaceSpec): (runtime: GovernanceRuntime,
       }
       const row = tx.append(identityProjections, { surface: spec.surface, scope_key: scope.ok ? scope.key : '(none)', payload: payload as unknown as JsonValue });
       return { payload, seq: row.seq, sha256: row.sha256 };
-    });
-    const { payload } = outcome;
-    const evidence = { table: identityProjections.name, seq: outcome.seq, sha256: outcome.sha256 };
-    if (payload.effect === 'refused') {
-      const detail = !scope.ok ? scope.detail : payload.reasons[0] === 'stale'
-        ? `observed_at "${observedAt}" is ${Math.round(age)} s old; fresh means at most ${policy.max_age_seconds} s old and at most ${policy.max_clock_skew_seconds} s ahead`
-        : `a newer observation of this scope is already recorded: "${observedAt}" does not override it`;
-      return problem(422, 'Projection refused', { type: `${spec.surface.replaceAll('_', '-')}-projection-refused`, detail, extensions: { surface: spec.surface, effect: 'refused', reasons: payload.reasons, evidence } });
-    }
-    return json(
-      { surface: spec.surface, scope: payload.scope, effect: payload.effect, reasons: payload.reasons, observed_at: observedAt, expires_at: payload.expires_at, evidence },
-      { status: payload.effect === 'projected' ? 201 : 200 },
-    );
+    };
+    return writeReply(context, { store: runtime.store, work, reply: (outcome) => projectionReply(spec, { outcome, scope, observedAt, age, policy }) });
   };
+}
+
+function projectionReply(
+  spec: SurfaceSpec,
+  { outcome, scope, observedAt, age, policy }: { outcome: { payload: ProjectionPayload; seq: number; sha256: string }; scope: { ok: boolean; detail?: string }; observedAt: string; age: number; policy: { max_age_seconds: number; max_clock_skew_seconds: number } },
+): Reply {
+  const { payload } = outcome;
+  const evidence = { table: identityProjections.name, seq: outcome.seq, sha256: outcome.sha256 };
+  if (payload.effect === 'refused') {
+    const detail = !scope.ok ? scope.detail : payload.reasons[0] === 'stale'
+      ? `observed_at "${observedAt}" is ${Math.round(age)} s old; fresh means at most ${policy.max_age_seconds} s old and at most ${policy.max_clock_skew_seconds} s ahead`
+      : `a newer observation of this scope is already recorded: "${observedAt}" does not override it`;
+    return problem(422, 'Projection refused', { type: `${spec.surface.replaceAll('_', '-')}-projection-refused`, detail, extensions: { surface: spec.surface, effect: 'refused', reasons: payload.reasons, evidence } });
+  }
+  return json(
+    { surface: spec.surface, scope: payload.scope, effect: payload.effect, reasons: payload.reasons, observed_at: observedAt, expires_at: payload.expires_at, evidence },
+    { status: payload.effect === 'projected' ? 201 : 200 },
+  );
 }
 
 export interface Decision {

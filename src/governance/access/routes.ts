@@ -3,6 +3,7 @@
 // mail-admission JWKS (public) with its admission and revocation readbacks (consumer token), and
 // the context composer.
 
+import { READ_SCHEMAS } from '../read-schemas.ts';
 import type { ReadRoute } from '../read-route.ts';
 import type { WriteRoute } from '../write-route.ts';
 import { COMPOSER_SOURCES, composeContextReply } from '../context-composer.ts';
@@ -41,11 +42,11 @@ export const IDENTITY_READS: readonly ReadRoute[] = [
   },
   {
     path: `${V1}/identity/mail-admission/admissions`, summary: 'Signed mail admissions (compact JWS, EdDSA), one per scope allowed now (consumer token)', capability: 'mail-admission-signing',
-    auth: 'mail_consumer', uses: ['identity_contracts/mail-admission-signing'], compute: admissionsReply, schema: { type: 'object', required: ['admissions', 'kid', 'jwks'] }, responses: FAILS_CLOSED,
+    auth: 'mail_consumer', uses: ['identity_contracts/mail-admission-signing'], compute: admissionsReply, schema: READ_SCHEMAS[`${V1}/identity/mail-admission/admissions`]!, responses: FAILS_CLOSED,
   },
   {
     path: `${V1}/identity/mail-admission/revocations`, summary: 'Revoked mail admissions, signed as one list (consumer token)', capability: 'mail-admission-signing',
-    auth: 'mail_consumer', uses: ['identity_contracts/mail-admission-signing'], compute: revocationsReply, schema: { type: 'object', required: ['revocations', 'kid', 'token'] }, responses: FAILS_CLOSED,
+    auth: 'mail_consumer', uses: ['identity_contracts/mail-admission-signing'], compute: revocationsReply, schema: READ_SCHEMAS[`${V1}/identity/mail-admission/revocations`]!, responses: FAILS_CLOSED,
   },
 ];
 

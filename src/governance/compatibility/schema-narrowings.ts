@@ -89,6 +89,14 @@ function asSchema(value: unknown): Schema {
   return typeof value === 'boolean' ? value : typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : true;
 }
 
+/**
+ * A schema's own member: a keyword or property named like an Object.prototype member
+ * ("constructor", "toString") is data, never the inherited function.
+ */
+function own(object: Record<string, unknown>, name: string): unknown {
+  return Object.hasOwn(object, name) ? object[name] : undefined;
+}
+
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined) return false;
@@ -198,7 +206,7 @@ function resolveRef(walk: Walk, side: Side, ref: string): { schema: unknown; poi
   let node: unknown = document;
   for (const token of fragment === '' ? [] : fragment.slice(1).split('/')) {
     const key = decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~');
-    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+    node = typeof node === 'object' && node !== null ? own(node as Record<string, unknown>, key) : undefined;
     if (node === undefined) return undefined;
   }
   return { schema: node, pointer: `${target.base}${target.base === '' ? '' : '#'}${fragment}`, side: target };
@@ -228,20 +236,38 @@ function compareOwn(walk: Walk, reader: Record<string, unknown>, writerConjunct:
   out.push(...compareProperties(walk, reader, writer, rp, wp));
   if (reader['items'] !== undefined) out.push(...compare(walk, asSchema(reader['items']), asSchema(writer['items'] ?? true), `${rp}/items`, `${wp}/items`));
   out.push(...compareBranches(walk, reader, writer, rp, wp));
-  for (const keyword of Object.keys(reader)) {
-    if (HANDLED.has(keyword) || same(reader[keyword], writer[keyword])) continue;
-    out.push(at({ kind: 'unsupported', keyword, reader: reader[keyword] as unknown, writer: writer[keyword] ?? null }));
+  for (const [keyword, value] of Object.entries(reader)) {
+    if (HANDLED.has(keyword) || same(value, own(writer, keyword))) continue;
+    out.push(at({ kind: 'unsupported', keyword, reader: value, writer: own(writer, keyword) ?? null }));
   }
   return out;
 }
 
-/** JSON types a schema lets through: its `type`, else the types of its enum or const, else all. */
+/**
+ * JSON types a schema lets through: its `type`, else the types of its enum or const, else the
+ * union of its anyOf/oneOf branches when each is typed (`anyOf:[string,integer]` is
+ * `type:[string,integer]`); undefined when unknown (all types).
+ */
 function typesOf(schema: Record<string, unknown>): string[] | undefined {
   const type = schema['type'];
   if (typeof type === 'string') return [type];
   if (Array.isArray(type)) return type as string[];
   const values = schema['const'] !== undefined ? [schema['const']] : Array.isArray(schema['enum']) ? (schema['enum'] as unknown[]) : undefined;
-  return values?.map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v));
+  if (values) return values.map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : typeof v));
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[keyword];
+    if (!Array.isArray(branches) || branches.length === 0) continue;
+    const each = branches.map((branch) => (typeof branch === 'object' && branch !== null ? typesOf(branch as Record<string, unknown>) : branch === false ? [] : undefined));
+    if (each.every((t): t is string[] => t !== undefined)) return [...new Set(each.flat())];
+  }
+  return undefined;
+}
+
+/** True when no instance can have a type of both lists (integer is a number). */
+function typesDisjoint(a: readonly string[], b: readonly string[]): boolean {
+  const widen = (list: readonly string[]) => new Set(list.flatMap((t) => (t === 'integer' ? ['integer', 'number'] : t === 'number' ? ['number', 'integer'] : [t])));
+  const wa = widen(a);
+  return ![...widen(b)].some((t) => wa.has(t));
 }
 
 function compareTypes(reader: Record<string, unknown>, writer: Record<string, unknown>, at: (n: Partial<Narrowing> & { kind: NarrowingKind }) => Narrowing): Narrowing[] {
@@ -324,7 +350,7 @@ function compareProperties(walk: Walk, reader: Record<string, unknown>, writer: 
   for (const [name, writerProp] of Object.entries(wProps)) {
     const rpath = `${rp}/properties/${escape(name)}`;
     const wpath = `${wp}/properties/${escape(name)}`;
-    if (name in rProps) {
+    if (Object.hasOwn(rProps, name)) {
       out.push(...compare(walk, asSchema(rProps[name]), asSchema(writerProp), rpath, wpath));
     } else if (readerClosed) {
       if (asSchema(writerProp) !== false) out.push({ kind: 'property_rejected', property: name, readerPointer: rpath, writerPointer: wpath });
@@ -334,7 +360,7 @@ function compareProperties(walk: Walk, reader: Record<string, unknown>, writer: 
   }
   const writerClosed = wExtra === false || writer['unevaluatedProperties'] === false;
   for (const [name, readerProp] of Object.entries(rProps)) {
-    if (name in wProps || writerClosed) continue;
+    if (Object.hasOwn(wProps, name) || writerClosed) continue;
     const rpath = `${rp}/properties/${escape(name)}`;
     const found = compare(walk, asSchema(readerProp), wExtra, rpath, `${wp}/additionalProperties`);
     if (found.length > 0) out.push({ kind: 'open_model_property', property: name, readerPointer: rpath, writerPointer: `${wp}/properties/${escape(name)}` });
@@ -354,11 +380,37 @@ function compareBranches(walk: Walk, reader: Record<string, unknown>, writer: Re
     if (!Array.isArray(branches) || same(branches, writer[keyword])) continue;
     const writerBranches = Array.isArray(writer['anyOf']) ? writer['anyOf'] : Array.isArray(writer['oneOf']) ? writer['oneOf'] : undefined;
     const { anyOf: _a, oneOf: _o, ...writerBase } = writer;
-    const pieces = writerBranches?.map((b, i) => ({ schema: asSchema(b), pointer: `${wp}/${Array.isArray(writer['anyOf']) ? 'anyOf' : 'oneOf'}/${i}` })) ?? [{ schema: writerBase as Schema, pointer: wp }];
+    const pieces = writerBranches?.map((b, i) => ({ schema: asSchema(b), pointer: `${wp}/${Array.isArray(writer['anyOf']) ? 'anyOf' : 'oneOf'}/${i}` })) ?? splitByType(writerBase, wp);
     for (const piece of pieces) {
-      const fits = branches.some((branch, i) => compare(walk, asSchema(branch), piece.schema, `${rp}/${keyword}/${i}`, piece.pointer).length === 0);
-      if (!fits) out.push({ kind: 'combinator', keyword, readerPointer: `${rp}/${keyword}`, writerPointer: piece.pointer });
+      const fitting = branches.flatMap((branch, i) => (compare(walk, asSchema(branch), piece.schema, `${rp}/${keyword}/${i}`, piece.pointer).length === 0 ? [i] : []));
+      if (fitting.length === 0) {
+        out.push({ kind: 'combinator', keyword, readerPointer: `${rp}/${keyword}`, writerPointer: piece.pointer });
+        continue;
+      }
+      if (keyword === 'anyOf') continue;
+      // oneOf passes a value matching exactly one branch: a piece that fits two fails on each value,
+      // and one that fits one is safe only if no other branch can match its values too.
+      if (fitting.length > 1) {
+        out.push({ kind: 'combinator', keyword, readerPointer: `${rp}/${keyword}`, writerPointer: piece.pointer, reader: `values fit branches ${fitting.join(' and ')}, so oneOf rejects them` });
+        continue;
+      }
+      const pieceTypes = piece.schema === true ? ALL_TYPES : piece.schema === false ? [] : typesOf(piece.schema) ?? ALL_TYPES;
+      const overlapping = branches.flatMap((branch, i) => {
+        if (i === fitting[0]) return [];
+        const types = typeof branch === 'object' && branch !== null ? typesOf(branch as Record<string, unknown>) : branch === false ? [] : undefined;
+        return types !== undefined && typesDisjoint(types, pieceTypes) ? [] : [i];
+      });
+      if (overlapping.length > 0) {
+        out.push({ kind: 'unsupported', keyword, readerPointer: `${rp}/${keyword}`, writerPointer: piece.pointer, reader: `cannot prove that branches ${overlapping.join(', ')} never match what branch ${fitting[0]} accepts` });
+      }
     }
   }
   return out;
+}
+
+/** A writer `type:[a,b]` as one piece per type: data of either type must fit some reader branch. */
+function splitByType(writerBase: Record<string, unknown>, wp: string): { schema: Schema; pointer: string }[] {
+  const type = writerBase['type'];
+  if (!Array.isArray(type) || type.length < 2) return [{ schema: writerBase as Schema, pointer: wp }];
+  return type.map((t) => ({ schema: { ...writerBase, type: t } as Schema, pointer: wp }));
 }

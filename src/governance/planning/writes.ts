@@ -5,7 +5,7 @@
 
 import { createHash, randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
-import { json, problem, readRows } from '../../kernel/index.ts';
+import { json, problem, readRows, writeReply } from '../../kernel/index.ts';
 import type { JsonValue, Reply, RequestContext, Transaction } from '../../kernel/index.ts';
 import { planningEvents } from '../database.ts';
 import { appendOutbox } from '../outbox-append.ts';
@@ -48,14 +48,14 @@ function record(tx: Transaction, sessionId: string, payload: PlanningPayload, at
 async function withSession(runtime: GovernanceRuntime, context: RequestContext, decide: (session: Session, tx: Transaction, at: string) => Outcome): Promise<Reply> {
   const sessionId = context.params['session_id'] ?? '';
   const at = new Date(runtime.now()).toISOString();
-  const outcome = await runtime.store.write((sqlite, tx): Outcome => {
+  const work = (sqlite: DatabaseSync, tx: Transaction): Outcome => {
     const session = loadSession(sqlite, sessionId);
     if (!session) return { ok: false, reply: unknownSession(sessionId) };
     const closed = closingDecision(session);
     if (closed) return { ok: false, reply: conflict('session_closed', `Planning session "${sessionId}" is closed: the owner decided "${closed}"`) };
     return decide(session, tx, at);
-  });
-  return outcome.reply;
+  };
+  return writeReply(context, { store: runtime.store, work, reply: (outcome) => outcome.reply });
 }
 
 function revisionConflict(session: Session, given: number): Reply | undefined {
@@ -69,7 +69,7 @@ function links(sessionId: string): Record<string, string> {
 }
 
 /** POST /api/v1/planning/sessions (create_session, BFF lane). */
-export async function createSessionReply(runtime: GovernanceRuntime, context: RequestContext): Promise<Reply> {
+export function createSessionReply(runtime: GovernanceRuntime, context: RequestContext): Promise<Reply> {
   const body = context.body as { title: string; goal: string; requested_by: Actor; modules?: string[]; suggested_refs?: SuggestedRef[] };
   const sessionId = `ps_${randomUUID()}`;
   const at = new Date(runtime.now()).toISOString();
@@ -77,8 +77,11 @@ export async function createSessionReply(runtime: GovernanceRuntime, context: Re
     kind: 'session_created', revision: 1, title: body.title, goal: body.goal, requested_by: body.requested_by,
     modules: body.modules ?? [], suggested_refs: body.suggested_refs ?? [], created_by_lane: String(context.principal),
   };
-  const row = await runtime.store.write((_sqlite, tx) => record(tx, sessionId, payload, at));
-  return json({ session_id: sessionId, revision: 1, planning_event_seq: row.seq, links: links(sessionId), grants: NO_AUTHORITY, authority: 'a bounded runtime session write: no compose, materialization or execution authority' }, { status: 201 });
+  return writeReply(context, {
+    store: runtime.store,
+    work: (_sqlite, tx) => record(tx, sessionId, payload, at),
+    reply: (row) => json({ session_id: sessionId, revision: 1, planning_event_seq: row.seq, links: links(sessionId), grants: NO_AUTHORITY, authority: 'a bounded runtime session write: no compose, materialization or execution authority' }, { status: 201 }),
+  });
 }
 
 /** POST /api/v1/planning/sessions/{session_id}/turns (answer_turn, BFF lane). */

@@ -46,6 +46,7 @@ const STANDARD_ERRORS: Record<string, string> = {
 /** Builds the OpenAPI 3.1 document for `routes`. Throws TypeError for a family without members. */
 export function exportOpenApi(options: OpenApiOptions): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const hoisted = new Map<string, { name: string; schema: Record<string, unknown> }>();
   const usedSchemes = new Set<string>();
   const routes = options.routes.filter((r) => !options.listeners || options.listeners.includes(r.listener ?? 'main'));
   for (const route of routes) {
@@ -59,7 +60,7 @@ export function exportOpenApi(options: OpenApiOptions): Record<string, unknown> 
         existing['x-airlock-listeners'] = [...new Set([...listeners, route.listener ?? 'main'])].sort();
         continue;
       }
-      paths[path] = { ...paths[path], [method]: describeOperation(route, path, member) };
+      paths[path] = { ...paths[path], [method]: hoistIdentified(describeOperation(route, path, member), hoisted) };
     }
   }
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -73,8 +74,55 @@ export function exportOpenApi(options: OpenApiOptions): Record<string, unknown> 
     info: options.info,
     ...(options.servers && { servers: options.servers }),
     paths: sortedPaths,
-    components: { schemas: { Problem: PROBLEM_SCHEMA }, ...(usedSchemes.size > 0 && { securitySchemes: schemes }) },
+    components: {
+      schemas: { Problem: PROBLEM_SCHEMA, ...Object.fromEntries([...hoisted.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map((h) => [h.name, h.schema])) },
+      ...(usedSchemes.size > 0 && { securitySchemes: schemes }),
+    },
   };
+}
+
+/**
+ * Moves every request or response schema that carries an `$id` into components.schemas, once,
+ * and refers to it there: an `$id` then appears once in the document, and the schema's own local
+ * references (`#/$defs/x`) are rewritten to its place in the document, so a tool that resolves
+ * references against the document root (not against the embedded `$id`) finds them too.
+ */
+function hoistIdentified(operation: Record<string, unknown>, hoisted: Map<string, { name: string; schema: Record<string, unknown> }>): Record<string, unknown> {
+  const visitContent = (content: unknown) => {
+    for (const media of Object.values((content ?? {}) as Record<string, { schema?: unknown }>)) {
+      const schema = media.schema;
+      if (typeof schema !== 'object' || schema === null || typeof (schema as { $id?: unknown }).$id !== 'string') continue;
+      const id = (schema as { $id: string }).$id;
+      let entry = hoisted.get(id);
+      if (!entry) {
+        const base = id.split(/[:/#]/).filter(Boolean).at(-1)?.replace(/[^A-Za-z0-9._-]/g, '_') || 'Schema';
+        const taken = new Set([...hoisted.values()].map((h) => h.name));
+        let name = base;
+        for (let n = 2; taken.has(name) || name === 'Problem'; n++) name = `${base}_${n}`;
+        const { $id: _dropped, ...rest } = schema as Record<string, unknown>;
+        entry = { name, schema: relocateRefs(rest, `#/components/schemas/${name}`) as Record<string, unknown> };
+        hoisted.set(id, entry);
+      }
+      media.schema = { $ref: `#/components/schemas/${entry.name}` };
+    }
+  };
+  visitContent((operation['requestBody'] as { content?: unknown } | undefined)?.content);
+  for (const response of Object.values((operation['responses'] ?? {}) as Record<string, { content?: unknown }>)) visitContent(response.content);
+  return operation;
+}
+
+/** A copy of `schema` whose document-local references (`#...`) point at `base` instead of its root. */
+function relocateRefs(schema: unknown, base: string): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => relocateRefs(item, base));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    Object.defineProperty(out, key, {
+      value: key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${base}${value.slice(1)}` : relocateRefs(value, base),
+      enumerable: true, writable: true, configurable: true,
+    });
+  }
+  return out;
 }
 
 /** `/a/:id` -> `/a/{id}`; a family -> one concrete path per member. */
@@ -119,6 +167,11 @@ function describeOperation(route: Route, path: string, member: string | undefine
   }
   const responses: Record<string, unknown> = {};
   for (const response of route.responses ?? [{ status: 200, description: 'OK' }]) {
+    // An error status declared without a body schema is answered as a problem, as every error is.
+    if (response.status >= 400 && response.schema === undefined && response.contentType === undefined) {
+      responses[String(response.status)] = problemResponse(response.description);
+      continue;
+    }
     responses[String(response.status)] = {
       description: response.description,
       ...(response.status !== 204 && response.status !== 304 && { content: { [response.contentType ?? 'application/json']: { schema: response.schema ?? {} } } }),

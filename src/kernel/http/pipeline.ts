@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verifySignature } from '../auth/index.ts';
 import { parseIdempotencyKey, requestFingerprint } from '../store/index.ts';
+import type { StoredResponse } from '../store/index.ts';
 import { isAirlockError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { DEFAULT_BODY_LIMIT, checkContentType, parseJsonBody, readBody } from './body.ts';
@@ -189,6 +190,11 @@ async function readRequestBody(route: Route, request: IncomingMessage, context: 
 /**
  * Runs the handler at most once per Idempotency-Key: the stored response is committed before it
  * is sent; a 5xx or a thrown handler releases the key so a retry runs afresh.
+ *
+ * The rule for handlers (DESIGN.md, Idempotency): a handler whose effect is a store write commits
+ * it through writeReply(context, { store, work, reply }), which completes the key inside that
+ * same transaction, so no crash can leave an effect whose key would run it again. A handler with
+ * no store effect just returns its reply; the key then completes in its own transaction.
  */
 async function runIdempotent(route: Route, context: RequestContext): Promise<Reply> {
   const spec = route.idempotency!;
@@ -216,21 +222,53 @@ async function runIdempotent(route: Route, context: RequestContext): Promise<Rep
     case 'started':
       break;
   }
+  // The handler may join the key's completion to its effect's transaction (writeReply); until
+  // it does, a crash leaves the key in flight with no effect, and a retry runs afresh.
+  let stored: Reply | undefined;
+  const keyStore = spec.store;
+  if (keyStore.completeWithin) {
+    context.idempotency = {
+      completeWithin(sqlite, handlerReply) {
+        if (stored !== undefined) throw new TypeError(`Idempotency-Key "${parsed.key}" guards one effect: this request already committed one`);
+        const sent = storedForm(handlerReply);
+        keyStore.completeWithin!(sqlite, { ...ref, token: begun.token, response: storedResponse(sent) });
+        stored = sent;
+        return sent;
+      },
+      get stored() {
+        return stored;
+      },
+    };
+  }
   let reply: Reply;
   try {
     reply = await route.handler(context);
   } catch (error) {
-    await spec.store.abandon({ ...ref, token: begun.token });
+    if (stored === undefined) await spec.store.abandon({ ...ref, token: begun.token });
     throw error;
+  } finally {
+    delete context.idempotency;
   }
+  // Committed with the effect: what the client gets is what a replay will get.
+  if (stored !== undefined) return stored;
   if (reply.status >= 500) {
     await spec.store.abandon({ ...ref, token: begun.token });
     return reply;
   }
-  const body = replyBytes(reply);
-  const contentType = replyContentType(reply);
-  await spec.store.complete({ ...ref, token: begun.token, response: { status: reply.status, headers: { ...reply.headers, 'content-type': contentType }, body } });
-  return { status: reply.status, raw: body, contentType, ...(reply.headers && { headers: reply.headers }) };
+  // No effect joined the key (a handler with no store write, or one that has not opted in yet):
+  // the key completes in a transaction of its own.
+  const sent = storedForm(reply);
+  await spec.store.complete({ ...ref, token: begun.token, response: storedResponse(sent) });
+  return sent;
+}
+
+/** A reply as bytes with its content type: the form that is sent, stored and replayed alike. */
+function storedForm(reply: Reply): Reply & { raw: Uint8Array; contentType: string } {
+  return { status: reply.status, raw: replyBytes(reply), contentType: replyContentType(reply), ...(reply.headers && { headers: reply.headers }) };
+}
+
+function storedResponse(sent: Reply & { raw: Uint8Array; contentType: string }): StoredResponse {
+  return { status: sent.status, headers: { ...sent.headers, 'content-type': sent.contentType }, body: sent.raw };
 }
 
 /** A renderer that throws must not leave the client without an answer: the problem goes out as it was. */
@@ -269,11 +307,21 @@ export function replyForError(error: unknown): Reply {
         return problem(400, 'JSON nested too deeply', { detail: error.message });
       case 'client_aborted':
         return CLIENT_ABORTED_REPLY;
+      case 'idempotency':
+        return keyTakenOver(error.message);
+      case 'store_write':
+        // The store wraps what a unit threw: a key lost mid-write rolled its effect back.
+        if (isAirlockError(error.cause, 'idempotency')) return keyTakenOver(error.cause.message);
+        break;
       default:
         break;
     }
   }
   return internalError();
+}
+
+function keyTakenOver(detail: string): Reply {
+  return problem(409, 'Idempotency-Key in flight', { detail: `${detail}: retry with the same key to read its answer`, headers: { 'retry-after': '1' } });
 }
 
 /** What a request whose client went away mid-body would have got: a 400, never sent or logged as 5xx. */

@@ -4,6 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { SignatureScheme } from '../auth/index.ts';
+import type { DatabaseSync } from 'node:sqlite';
 import type { IdempotencyStore } from '../store/index.ts';
 import type { Logger } from '../log.ts';
 
@@ -50,6 +51,24 @@ export interface RequestContext {
   /** The verified signature's delivery or message id and timestamp, on a signed route. */
   signature: { id?: string; timestamp?: number } | undefined;
   log: Logger;
+  /**
+   * Set by the kernel while this request owns an Idempotency-Key whose store can complete inside
+   * a transaction. Handlers do not call it themselves: they commit their effect through
+   * `writeReply(context, ...)`, which joins the key's completion to the effect's transaction.
+   */
+  idempotency?: IdempotencyClaim;
+}
+
+/** The Idempotency-Key a request owns; see writeReply(). */
+export interface IdempotencyClaim {
+  /**
+   * Stores `reply` as the key's response inside the open write unit whose connection is
+   * `sqlite`, and returns the reply as it will be sent and replayed (its bytes). Throws when the
+   * key was taken over meanwhile, so that the unit, and the effect with it, rolls back.
+   */
+  completeWithin(sqlite: DatabaseSync, reply: Reply): Reply;
+  /** The reply stored by completeWithin, once a unit did; the kernel then sends exactly it. */
+  readonly stored: Reply | undefined;
 }
 
 export type Handler = (context: RequestContext) => Reply | Promise<Reply>;

@@ -6,11 +6,21 @@
 // `_idempotency_keys` is NOT an evidence table: rows change state and are deleted when they
 // expire, so it has no hash chain and no append-only triggers. Every change still goes through
 // the group committer, so an outcome is durable before the caller acts on it.
+//
+// DESIGN.md: a key's completion commits in the same transaction as the effect it guards.
+// completeWithin() stores the response inside the caller's own open write unit, so the effect
+// and the key commit together or not at all; complete() (its own transaction) is for handlers
+// that have no store effect. Because a completion also checks that its token still owns the
+// key, taking a key over can never yield two effects: the loser's unit rolls back.
+//
+// A key in flight whose owning process is gone (SIGKILL, power loss) never commits its effect,
+// so it is free again at once rather than after the lease: begin() checks the owner's pid.
 
 import { createHash, randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Store } from './open-database.ts';
 import { statement } from './_statements.ts';
+import { AirlockError } from '../errors.ts';
 
 /** The least retention DESIGN.md allows, and the default. */
 export const MIN_IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -49,12 +59,20 @@ export interface IdempotencyKeyRef {
 export interface IdempotencyStore {
   readonly retentionMs: number;
   begin(request: IdempotencyKeyRef & { fingerprint: string }): Promise<IdempotencyBegin>;
-  /** Stores the response for replay; false when the token no longer owns the key (lease taken over, or purged). */
+  /** Stores the response for replay in its own transaction; false when the token no longer owns the key (lease taken over, or purged). */
   complete(request: IdempotencyKeyRef & { token: string; response: StoredResponse }): Promise<boolean>;
   /** Releases the key after a handler failed, so a retry runs afresh; false when the token no longer owns it. */
   abandon(request: IdempotencyKeyRef & { token: string }): Promise<boolean>;
   /** Deletes every key expired at `now`; returns how many. */
   purgeExpired(now?: Date): Promise<number>;
+  /**
+   * Stores the response inside an open `store.write` unit of the same database (`sqlite` is the
+   * connection that unit was given), so it commits with the unit's effect. Throws an
+   * `idempotency` AirlockError when the token no longer owns the key: the unit then rolls back,
+   * effect included. Optional so that other implementations stay valid; without it the kernel
+   * completes the key in a transaction of its own.
+   */
+  completeWithin?(sqlite: DatabaseSync, request: IdempotencyKeyRef & { token: string; response: StoredResponse }): void;
 }
 
 export interface IdempotencyStoreOptions {
@@ -97,12 +115,26 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
       status INTEGER,
       headers TEXT,
       body BLOB,
+      owner_pid INTEGER,
       PRIMARY KEY (scope, key)
     ) STRICT;
     CREATE INDEX IF NOT EXISTS ${IDEMPOTENCY_TABLE}_expires ON ${IDEMPOTENCY_TABLE} (expires_at);`);
+  // Tables made before owner_pid existed gain it; their in-flight rows fall back to the lease.
+  const columns = store.sqlite.prepare(`PRAGMA table_info(${IDEMPOTENCY_TABLE})`).all().map((c) => c['name']);
+  if (!columns.includes('owner_pid')) store.sqlite.exec(`ALTER TABLE ${IDEMPOTENCY_TABLE} ADD COLUMN owner_pid INTEGER`);
   let lastPurge = Number.NEGATIVE_INFINITY;
   const at = (now: Date | undefined) => now ?? store.now();
   const later = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
+
+  function markCompleted(sqlite: DatabaseSync, { scope, key, token, response, now: given }: IdempotencyKeyRef & { token: string; response: StoredResponse }): boolean {
+    const result = statement(
+      sqlite,
+      `UPDATE ${IDEMPOTENCY_TABLE} SET state = 'completed', status = ?, headers = ?, body = ?, expires_at = ?
+       WHERE scope = ? AND key = ? AND token = ? AND state = 'in_flight'`,
+    ).run(response.status, JSON.stringify(response.headers), response.body, later(at(given), retentionMs), scope, key, token);
+    LIVE_TOKENS.delete(token);
+    return Number(result.changes) === 1;
+  }
 
   function purge(sqlite: DatabaseSync, now: Date): number {
     lastPurge = now.getTime();
@@ -118,7 +150,10 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
         const iso = now.toISOString();
         const row = statement(sqlite, `SELECT * FROM ${IDEMPOTENCY_TABLE} WHERE scope = ? AND key = ?`).get(scope, key);
         // An expired key, or one whose owner stopped renewing its lease, is free again.
-        const held = row !== undefined && String(row['expires_at']) > iso && (row['state'] === 'completed' || String(row['lease_until']) > iso);
+        const held =
+          row !== undefined &&
+          String(row['expires_at']) > iso &&
+          (row['state'] === 'completed' || (String(row['lease_until']) > iso && ownerAlive(row['owner_pid'], String(row['token']))));
         if (held) {
           if (row['fingerprint'] !== fingerprint) return { kind: 'mismatch' };
           if (row['state'] === 'in_flight') return { kind: 'in_flight' };
@@ -132,23 +167,24 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
         const token = randomUUID();
         statement(
           sqlite,
-          `INSERT OR REPLACE INTO ${IDEMPOTENCY_TABLE} (scope, key, fingerprint, token, state, lease_until, expires_at)
-           VALUES (?, ?, ?, ?, 'in_flight', ?, ?)`,
-        ).run(scope, key, fingerprint, token, later(now, leaseMs), later(now, retentionMs));
+          `INSERT OR REPLACE INTO ${IDEMPOTENCY_TABLE} (scope, key, fingerprint, token, state, lease_until, expires_at, owner_pid)
+           VALUES (?, ?, ?, ?, 'in_flight', ?, ?, ?)`,
+        ).run(scope, key, fingerprint, token, later(now, leaseMs), later(now, retentionMs), process.pid);
+        LIVE_TOKENS.add(token);
         return { kind: 'started', token };
       });
     },
-    complete({ scope, key, token, response, now: given }) {
-      const expiresAt = later(at(given), retentionMs);
-      const headers = JSON.stringify(response.headers);
-      return store.write((sqlite) => {
-        const result = statement(
-          sqlite,
-          `UPDATE ${IDEMPOTENCY_TABLE} SET state = 'completed', status = ?, headers = ?, body = ?, expires_at = ?
-           WHERE scope = ? AND key = ? AND token = ? AND state = 'in_flight'`,
-        ).run(response.status, headers, response.body, expiresAt, scope, key, token);
-        return Number(result.changes) === 1;
-      });
+    complete(request) {
+      return store.write((sqlite) => markCompleted(sqlite, request));
+    },
+    completeWithin(sqlite, request) {
+      if (sqlite !== store.sqlite) {
+        throw new TypeError(`Cannot complete Idempotency-Key "${request.key}" inside a write of another database: use the store the key lives in`);
+      }
+      if (!sqlite.isTransaction) throw new TypeError(`Cannot complete Idempotency-Key "${request.key}" within a write: no transaction is open`);
+      if (!markCompleted(sqlite, request)) {
+        throw new AirlockError('idempotency', `Cannot complete Idempotency-Key "${request.key}": another request took it over; this one's effect is rolled back`);
+      }
     },
     abandon({ scope, key, token }) {
       return store.write((sqlite) => {
@@ -157,6 +193,7 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
           key,
           token,
         );
+        LIVE_TOKENS.delete(token);
         return Number(result.changes) === 1;
       });
     },
@@ -165,4 +202,26 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
       return store.write((sqlite) => purge(sqlite, when));
     },
   };
+}
+
+/** Tokens this process began and has not completed or abandoned yet. */
+const LIVE_TOKENS = new Set<string>();
+
+/**
+ * False when the process that began a key is gone: its effect can no longer commit, so the key
+ * is free. Our own pid with a token we did not begin is an earlier process of the same pid (a
+ * container restarted as pid 1). An unknown pid (older rows) or one we may not signal counts
+ * as alive, and the lease decides.
+ */
+function ownerAlive(pid: unknown, token: string): boolean {
+  if (typeof pid !== 'number' && typeof pid !== 'bigint') return true;
+  const owner = Number(pid);
+  if (owner === process.pid) return LIVE_TOKENS.has(token);
+  if (!Number.isSafeInteger(owner) || owner <= 0) return true;
+  try {
+    process.kill(owner, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }
