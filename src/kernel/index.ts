@@ -52,3 +52,6 @@ export { compileSchema } from './schema/index.ts';
 export type { CompileOptions, SchemaValidator, ValidationError, ValidationResult } from './schema/index.ts';
 
 export { writeFileAtomic } from './write-file-atomic.ts';
+
+export { createMcpServer, mcpRoutes, MCP_PROTOCOL_VERSIONS, SESSION_PROTOCOL_VERSIONS, STATELESS_PROTOCOL_VERSIONS } from './mcp/index.ts';
+export type { McpServer, McpServerOptions, McpMount, McpRoutesOptions, McpTool, McpToolCall, McpToolOutcome, McpToolAnnotations, McpServerInfo } from './mcp/index.ts';
