@@ -8,7 +8,8 @@ import { healthRoutes } from './health/routes.ts';
 import { resourceRoutes } from './resources/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { workflowRoutes } from './workflows/routes.ts';
+import { supportRoutes } from './support-cases/routes.ts';
 
 export function erpRoutes(deps: DepsRef): readonly ErpRoute[] {
-  return [...healthRoutes(deps), ...loginRoutes(deps), ...resourceRoutes(deps), ...webhookRoutes(deps), ...workflowRoutes(deps)];
+  return [...healthRoutes(deps), ...loginRoutes(deps), ...resourceRoutes(deps), ...webhookRoutes(deps), ...workflowRoutes(deps), ...supportRoutes(deps)];
 }
