@@ -9,7 +9,8 @@ import { resourceRoutes } from './resources/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { workflowRoutes } from './workflows/routes.ts';
 import { supportRoutes } from './support-cases/routes.ts';
+import { identityRoutes } from './identity-projections/routes.ts';
 
 export function erpRoutes(deps: DepsRef): readonly ErpRoute[] {
-  return [...healthRoutes(deps), ...loginRoutes(deps), ...resourceRoutes(deps), ...webhookRoutes(deps), ...workflowRoutes(deps), ...supportRoutes(deps)];
+  return [...healthRoutes(deps), ...loginRoutes(deps), ...resourceRoutes(deps), ...webhookRoutes(deps), ...workflowRoutes(deps), ...supportRoutes(deps), ...identityRoutes(deps)];
 }
