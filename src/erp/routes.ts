@@ -10,7 +10,8 @@ import { webhookRoutes } from './webhooks/routes.ts';
 import { workflowRoutes } from './workflows/routes.ts';
 import { supportRoutes } from './support-cases/routes.ts';
 import { identityRoutes } from './identity-projections/routes.ts';
+import { mcpRoutesOf } from './mcp/mount.ts';
 
 export function erpRoutes(deps: DepsRef): readonly ErpRoute[] {
-  return [...healthRoutes(deps), ...loginRoutes(deps), ...resourceRoutes(deps), ...webhookRoutes(deps), ...workflowRoutes(deps), ...supportRoutes(deps), ...identityRoutes(deps)];
+  return [...healthRoutes(deps), ...loginRoutes(deps), ...resourceRoutes(deps), ...webhookRoutes(deps), ...workflowRoutes(deps), ...supportRoutes(deps), ...identityRoutes(deps), ...mcpRoutesOf(deps)];
 }

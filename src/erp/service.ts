@@ -11,6 +11,7 @@ import { renderFrappeProblem } from './frappe/render-problem.ts';
 import { createSessions } from './frappe/sessions.ts';
 import { SERVICE_NAME } from './identity.ts';
 import { erpRoutes } from './routes.ts';
+import { erpMcpMount } from './mcp/mount.ts';
 
 export interface ErpServiceOptions {
   now?: () => number;
@@ -36,18 +37,19 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
   const now = options.now ?? Date.now;
   const version = options.version ?? versionTruth();
   const log = options.log ?? createLogger({ name: SERVICE_NAME, service: SERVICE_NAME });
-  log.addSecrets([...Object.values(config.secrets).filter((s): s is string => s !== undefined), ...config.apiKeys.map((k) => k.pair)]);
+  log.addSecrets([...[config.outbound.supportDeskSecret, config.outbound.supportDeskToken, config.outbound.governanceToken].filter((s): s is string => s !== undefined), ...Object.values(config.secrets).filter((s): s is string => s !== undefined), ...config.apiKeys.map((k) => k.pair)]);
   const store = await openErpDatabase(config.databasePath, { now: () => new Date(now()), waitSeconds: config.migrationWaitSeconds, ...(options.retryMs !== undefined && { retryMs: options.retryMs }) });
   const sessions = createSessions(store, { ttlSeconds: config.sessionTtlSeconds, now });
   let routes: readonly ErpRoute[] = [];
   const deps: ErpDeps = { config, store, sessions, version, log, now, routes: () => routes };
-  routes = erpRoutes(() => deps);
+  const ref = () => deps;
+  routes = erpRoutes(ref);
   const service = createService({
     name: SERVICE_NAME,
     version,
     routes,
     listeners: { main: config.listen },
-    authenticators: { [FRAPPE_AUTH]: frappeAuthenticator(config.apiKeys, sessions) },
+    authenticators: { [FRAPPE_AUTH]: frappeAuthenticator(config.apiKeys, sessions), ...erpMcpMount(ref).authenticators },
     renderProblem: renderFrappeProblem,
     log,
     ...(options.env && { env: options.env }),
