@@ -30,6 +30,7 @@ export const manifest: ServiceManifest = {
   openapiInfo: OPENAPI_INFO,
   securitySchemes: {
     frappe: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Frappe token auth "token <api_key>:<api_secret>" (ERP_API_KEYS), or the sid cookie from POST /api/method/login' },
+    erp_mcp: { type: 'apiKey', in: 'header', name: 'Authorization', description: '/mcp: the same Frappe token or sid cookie, after the Origin check (ERP_MCP_ALLOWED_ORIGINS)' },
   },
   healthchecks: [
     { name: 'database', probe: `http://127.0.0.1:18030${HEALTHZ_PATH}`, intervals: { default: 30, low_cpu: 60 } },
