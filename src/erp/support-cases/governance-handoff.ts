@@ -5,6 +5,7 @@
 // happened (status or transport error), never the token.
 
 import type { OutboundConfig } from '../outbound-config.ts';
+import { describeFetchFailure } from '../outbound-failure.ts';
 
 export interface HandoffRecord {
   event: string;
@@ -35,9 +36,7 @@ export async function handOff(config: OutboundConfig, auditKey: string, record: 
       redirect: 'error',
     });
   } catch (error) {
-    const name = (error as Error).name;
-    const cause = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
-    return failed(name === 'TimeoutError' ? `no answer within ${config.timeoutMs} ms` : `unreachable (${cause ?? name})`, null, receiver);
+    return failed(describeFetchFailure(error, config.timeoutMs), null, receiver);
   }
   const text = await response.text().catch(() => '');
   if (response.status !== 201) {

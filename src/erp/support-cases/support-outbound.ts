@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Reply } from '../../kernel/index.ts';
 import { getDocument, insertDocument, nextName, updateDocument } from '../database/documents.ts';
 import type { ErpDeps } from '../erp-route.ts';
+import { describeFetchFailure } from '../outbound-failure.ts';
 import { isObject, optionalString, refuseExtra, requiredString } from '../fields.ts';
 import type { Args } from '../frappe/args.ts';
 import { describeType } from '../frappe/args.ts';
@@ -93,9 +94,7 @@ async function deliver(deps: ErpDeps, request: DeskRequest): Promise<Record<stri
     const ok = response.status >= 200 && response.status < 300;
     return { ok, ...where, status: response.status, desk_object_id: id, ...(!ok && { detail: `the desk answered ${response.status}` }) };
   } catch (error) {
-    const name = (error as Error).name;
-    const cause = ((error as Error).cause as NodeJS.ErrnoException | undefined)?.code;
-    return { ok: false, ...where, status: null, detail: name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `unreachable (${cause ?? name})` };
+    return { ok: false, ...where, status: null, detail: describeFetchFailure(error, timeoutMs) };
   }
 }
 
