@@ -27,9 +27,9 @@ after(async () => {
   await governance.stop();
 });
 
-function postInbound(url: string, payload: unknown, init: { secret?: string; raw?: Buffer } = {}): Promise<TestResponse> {
+function postInbound(url: string, payload: unknown, init: { secret?: string; raw?: Buffer; at?: number } = {}): Promise<TestResponse> {
   const raw = init.raw ?? Buffer.from(JSON.stringify(payload));
-  const headers = signRequest('house', { rawBody: raw, secret: init.secret ?? SUPPORT_SECRET, now: Math.floor(Date.now() / 1000) });
+  const headers = signRequest('house', { rawBody: raw, secret: init.secret ?? SUPPORT_SECRET, now: init.at ?? Math.floor(Date.now() / 1000) });
   return send(`${url}/api/method/erp_core.api.support_cases.support_desk_inbound`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: raw });
 }
 
@@ -100,6 +100,13 @@ describe('support_desk_inbound', () => {
     assert.deepEqual([tableCounts(erp.service), (await handoffs()).length], before);
   });
 
+  test('concurrent deliveries of one event: persisted and handed off once, every answer 200', async () => {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => postInbound(erp.url, ticketEvent('zd-race', 1, { ticket_id: 5000 }))));
+    assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200, 200], answers.map((a) => a.text).join('\n'));
+    assert.equal(new Set(answers.map((a) => messageOf(a).integration_event)).size, 1);
+    assert.equal((await handoffs()).filter((h) => h.payload['event_audit_key'] === 'support_desk:zd-race').length, 1);
+  });
+
   test('ordering per ticket: a higher sequence applies, an equal one is duplicate and a lower one late; neither is applied or handed off', async () => {
     const closed = await postInbound(erp.url, ticketEvent('zd-3', 3, { state: 'closed', priority: '3 high' }));
     assert.equal(closed.status, 200, closed.text);
@@ -142,6 +149,8 @@ describe('support_desk_inbound', () => {
       ['bad occurred_at', postInbound(erp.url, ticketEvent('b9', 9, { occurred_at: 'yesterday' })), 417],
       ['event id reused with another body', postInbound(erp.url, ticketEvent('zd-1', 1, { title: 'changed' })), 409],
       ['wrong secret', postInbound(erp.url, ticketEvent('b10', 9), { secret: 'nope' }), 401],
+      ['a replayed signature an hour old', postInbound(erp.url, ticketEvent('b12', 9), { at: Math.floor(Date.now() / 1000) - 3600 }), 401],
+      ['a body over 1 MiB', postInbound(erp.url, null, { raw: Buffer.from(JSON.stringify({ ...ticketEvent('b13', 9), title: 'x'.repeat(1024 * 1024) })) }), 413],
       ['the automation secret while the desk secret is set', postInbound(erp.url, ticketEvent('b11', 9), { secret: SECRETS.AUTOMATION_SHARED_SECRET }), 401],
     ];
     for (const [name, pending, status] of cases) {

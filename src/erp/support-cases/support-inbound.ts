@@ -83,6 +83,7 @@ export async function supportDeskInbound(deps: ErpDeps, event: SupportEvent, raw
         // Absent optional fields are left out (evidence is JSON; undefined is not).
         payload: JSON.parse(JSON.stringify(event)) as Record<string, unknown>,
         status: 'recorded',
+        received_at: at.toISOString(),
         target_doctype: 'Support Ticket',
         target_name: `SUP-TKT-${event.ticketId}`,
         correlation_envelope: { correlation_id: event.correlationId ?? `support:${event.ticketId}`, causation_id: eventKey, ticket_id: event.ticketId, sequence: event.sequence, integration_event: name },
@@ -95,7 +96,24 @@ export async function supportDeskInbound(deps: ErpDeps, event: SupportEvent, raw
     return { kind: 'handoff', doc };
   });
   if (first.kind === 'replay') return { status: first.status, raw: first.answer, contentType: 'application/json; charset=utf-8', headers: { 'idempotent-replayed': 'true' } };
-  return completeHandoff(deps, first.doc);
+  return singleFlight(deps, eventKey, () => completeHandoff(deps, first.doc));
+}
+
+/** Handoffs in flight per service (keyed by its store) and event key. */
+const IN_FLIGHT = new WeakMap<object, Map<string, Promise<Reply>>>();
+
+/**
+ * Concurrent deliveries of one event share one handoff: governance refuses a second request under
+ * an Idempotency-Key whose first is still running, which would fail the second delivery.
+ */
+function singleFlight(deps: ErpDeps, key: string, run: () => Promise<Reply>): Promise<Reply> {
+  let flights = IN_FLIGHT.get(deps.store);
+  if (!flights) IN_FLIGHT.set(deps.store, (flights = new Map()));
+  const running = flights.get(key);
+  if (running) return running;
+  const started = run().finally(() => flights.delete(key));
+  flights.set(key, started);
+  return started;
 }
 
 /** Hands a recorded or failed support event to governance and records the outcome (also the retry path). */
@@ -108,7 +126,8 @@ export async function completeHandoff(deps: ErpDeps, doc: ErpDocument): Promise<
   else {
     handoff = await handOff(deps.config.outbound, String(doc['event_key']), {
       event: event.governanceEvent,
-      occurred_at: event.occurredAt ?? new Date(deps.now()).toISOString(),
+      // Fixed at persistence: a retry or a concurrent redelivery sends the same bytes under the same Idempotency-Key.
+      occurred_at: event.occurredAt ?? String(doc['received_at']),
       correlation_id: String(envelope['correlation_id']),
       payload: {
         event_audit_key: String(doc['event_key']),
