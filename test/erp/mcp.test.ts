@@ -116,3 +116,16 @@ describe('MCP transport guards', () => {
     assert.equal((await send(url, { headers: { ...AUTH, accept: 'text/event-stream' } })).status, 405);
   });
 });
+
+describe('capability inventory (part 3 surfaces)', () => {
+  test('/capability-inventory lists support, identity and /mcp routes with their auth and stability', async () => {
+    const inventory = (await send(`${erp.url}/capability-inventory`)).json() as { capabilities: { method: string; path: string; family: string; stability: string; auth: string }[] };
+    const find = (method: string, path: string) => inventory.capabilities.find((c) => c.method === method && c.path === path);
+    for (const fn of ['support_cases.support_desk_inbound', 'support_cases.support_desk_outbound', 'support_cases.support_context', 'identity_projections.workboard_access_fact', 'identity_projections.workboard_access_fact_batch', 'identity_projections.lifecycle_fact_batch', 'identity_projections.keystore_bootstrap_principal_truth', 'identity_projections.load_identity_truth']) {
+      const row = find('POST', `/api/method/erp_core.api.${fn}`);
+      assert.ok(row, fn);
+      assert.equal(row.stability, 'stable', fn);
+    }
+    for (const method of ['POST', 'GET', 'DELETE']) assert.equal(find(method, '/mcp')?.family, 'mcp', method);
+  });
+});
