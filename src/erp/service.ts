@@ -12,6 +12,7 @@ import { createSessions } from './frappe/sessions.ts';
 import { SERVICE_NAME } from './identity.ts';
 import { erpRoutes } from './routes.ts';
 import { erpMcpMount } from './mcp/mount.ts';
+import { startHandoffRetry } from './support-cases/handoff-retry.ts';
 
 export interface ErpServiceOptions {
   now?: () => number;
@@ -20,6 +21,8 @@ export interface ErpServiceOptions {
   version?: string;
   /** Pause between database open attempts (tests shorten it). */
   retryMs?: number;
+  /** Interval of the failed support-handoff retry (1 s by default; 0 turns it off). */
+  handoffRetryIntervalMs?: number;
 }
 
 export interface ErpService extends Service {
@@ -44,6 +47,7 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
   const deps: ErpDeps = { config, store, sessions, version, log, now, routes: () => routes };
   const ref = () => deps;
   routes = erpRoutes(ref);
+  const handoffRetry = startHandoffRetry(ref, options.handoffRetryIntervalMs ?? 1000);
   const service = createService({
     name: SERVICE_NAME,
     version,
@@ -54,7 +58,10 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
     log,
     ...(options.env && { env: options.env }),
     now,
-    onClose: () => store.close(),
+    onClose: () => {
+      handoffRetry.stop();
+      store.close();
+    },
   });
   return Object.assign(service, { store });
 }

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { signRequest } from '../../src/kernel/index.ts';
 import { getDocument } from '../../src/erp/database/documents.ts';
 import { checkRules, SUPPORT_RULES } from '../../src/erp/support-cases/normalization-rules.ts';
+import { nextRetryAt } from '../../src/erp/support-cases/retry-schedule.ts';
 import { send } from '../helpers/http.ts';
 import type { TestResponse } from '../helpers/http.ts';
 import { OPERATOR_TOKEN, startGovernance } from '../governance/_service.ts';
@@ -180,6 +181,32 @@ describe('support_desk_inbound', () => {
     assert.deepEqual([done.ok, done.integration_event, done.ordering_result.status], [true, message.integration_event, 'applied']);
     assert.equal(getDocument(erp.service.store.sqlite, 'Integration Event', message.integration_event)!['status'], 'processed');
     assert.equal((await handoffs()).filter((h) => h.payload['event_audit_key'] === 'support_desk:zd-10').length, 1);
+  });
+
+  test('the retry worker completes a failed handoff without a redelivery (capped exponential backoff)', async () => {
+    const worker = new URL(governance.worker!);
+    await governance.service.close();
+    const failed = await postInbound(erp.url, ticketEvent('zd-20', 20, { state: 'open' }));
+    assert.equal(failed.status, 503, failed.text);
+    const name = messageOf(failed).integration_event;
+    const stored = getDocument(erp.service.store.sqlite, 'Integration Event', name)!;
+    assert.equal(stored['handoff_attempts'], 1);
+    assert.ok(Date.parse(String(stored['next_retry_at'])) > Date.now(), 'the next attempt is scheduled ahead');
+    governance = await startGovernance({ dataDir: governance.dataDir, env: { GOVERNANCE_WORKER_LISTEN: worker.host } });
+    const deadline = Date.now() + 10_000;
+    while (getDocument(erp.service.store.sqlite, 'Integration Event', name)!['status'] !== 'processed') {
+      assert.ok(Date.now() < deadline, 'the worker retried within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal((await handoffs()).filter((h) => h.payload['event_audit_key'] === 'support_desk:zd-20').length, 1);
+    const replay = await postInbound(erp.url, ticketEvent('zd-20', 20, { state: 'open' }));
+    assert.deepEqual([replay.status, replay.headers['idempotent-replayed']], [200, 'true']);
+  });
+
+  test('nextRetryAt doubles from 1 s to at most 300 s, plus under 1 s of jitter', () => {
+    const at = (attempts: number, jitter: number) => Date.parse(nextRetryAt(0, attempts, () => jitter));
+    assert.deepEqual([1, 2, 3, 9, 10, 30].map((n) => at(n, 0)), [1000, 2000, 4000, 256_000, 300_000, 300_000]);
+    assert.equal(at(1, 0.999), 1999);
   });
 
   test('without SUPPORT_DESK_WEBHOOK_SECRET the AUTOMATION_SHARED_SECRET signs; without GOVERNANCE_URL every handoff fails closed', async () => {

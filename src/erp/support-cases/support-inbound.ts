@@ -16,6 +16,7 @@ import type { ErpDeps } from '../erp-route.ts';
 import { frappeThrow } from '../frappe/envelope.ts';
 import { bodySha256 } from '../webhooks/record-delivery.ts';
 import { handOff } from './governance-handoff.ts';
+import { MAX_ATTEMPTS, nextRetryAt } from './retry-schedule.ts';
 import type { HandoffResult } from './governance-handoff.ts';
 import type { SupportEvent } from './normalize-event.ts';
 import { hydrateContext, hydrationSummary } from './support-context.ts';
@@ -99,6 +100,11 @@ export async function supportDeskInbound(deps: ErpDeps, event: SupportEvent, raw
   return singleFlight(deps, eventKey, () => completeHandoff(deps, first.doc));
 }
 
+/** The worker's retry of a failed event (the same single flight as a redelivery). */
+export function retryHandoff(deps: ErpDeps, doc: ErpDocument): Promise<Reply> {
+  return singleFlight(deps, String(doc['event_key']), () => completeHandoff(deps, doc));
+}
+
 /** Handoffs in flight per service (keyed by its store) and event key. */
 const IN_FLIGHT = new WeakMap<object, Map<string, Promise<Reply>>>();
 
@@ -159,7 +165,8 @@ export async function completeHandoff(deps: ErpDeps, doc: ErpDocument): Promise<
     // The latest row wins; a concurrent retry that finished first leaves a processed row this one follows.
     const current = getDocument(sqlite, 'Integration Event', doc.name) ?? doc;
     if (current['status'] === 'processed' && !handoff.ok) return;
-    updateDocument(sqlite, tx, current, { status: handoff.ok ? 'processed' : 'failed', governance_handoff: handoff, handoff_attempts: attempts, response: text }, new Date(deps.now()));
+    const retry = handoff.ok ? { next_retry_at: null, retry_exhausted: false } : { next_retry_at: nextRetryAt(deps.now(), attempts), retry_exhausted: attempts >= MAX_ATTEMPTS };
+    updateDocument(sqlite, tx, current, { status: handoff.ok ? 'processed' : 'failed', governance_handoff: handoff, handoff_attempts: attempts, ...retry, response: text }, new Date(deps.now()));
   });
   return { status: handoff.ok ? 200 : 503, raw: text, contentType: 'application/json; charset=utf-8', ...(!handoff.ok && { headers: { 'retry-after': '30' } }) };
 }
