@@ -49,6 +49,11 @@ export async function handOff(config: OutboundConfig, auditKey: string, record: 
     }
     return failed(detail, response.status, receiver);
   }
-  const body = JSON.parse(text) as { seq: number; sha256: string; event: string };
+  let body: { seq: number; sha256: string; event: string };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return failed('governance answered 201 without a JSON body', response.status, receiver);
+  }
   return { ok: true, status: 201, receiver, family: 'support', event: body.event, seq: body.seq, sha256: body.sha256, readback: HANDOFF_READBACK, attempted_at };
 }
