@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { AirlockError, checkSecret, readConfig } from '../kernel/index.ts';
 import type { ConfigSpec, ListenAddress, SignatureScheme } from '../kernel/index.ts';
 import { DATABASE_FILE, DEFAULT_LISTEN } from './identity.ts';
+import { OUTBOUND_SPEC, outboundConfig } from './outbound-config.ts';
+import type { OutboundConfig } from './outbound-config.ts';
 import { parseUsers } from './frappe/users.ts';
 import type { ErpUser } from './frappe/users.ts';
 import { parseSuppliers } from './suppliers.ts';
@@ -46,6 +48,7 @@ export const ERP_SPEC = {
   ERP_SESSION_TTL_SECONDS: { type: 'int', default: 86400, min: 60, max: 30 * 86400, description: 'Lifetime of a login session (sid cookie)' },
   ERP_MIGRATION_WAIT_SECONDS: { type: 'int', default: 30, min: 0, max: 600, description: 'How long start-up waits for a locked or missing database before giving up (seed: 30 s)' },
   MCP_GATEWAY_HEALTHCHECK_INTERVAL: { type: 'int', default: 120, min: 1, max: 86400, description: 'Seconds between gateway healthchecks (seed default 120)' },
+  ...OUTBOUND_SPEC,
 } as const satisfies ConfigSpec;
 
 export interface ApiKey {
@@ -72,6 +75,8 @@ export interface ErpConfig {
   /** Which optional files were configured (integration_status reports presence, never content). */
   usersFile: string | undefined;
   suppliersFile: string | undefined;
+  /** Part 3: support desk, governance handoff, identity truth, MCP (outbound-config.ts). */
+  outbound: OutboundConfig;
 }
 
 /** Reads and checks the configuration; throws AirlockError('config_invalid') listing every problem. */
@@ -85,6 +90,8 @@ export function loadErpConfig(env: NodeJS.ProcessEnv, overrides: { listen?: stri
     if (!check.ok) problems.push(`${name}: ${check.detail}`);
   }
   const apiKeys = parseApiKeys(values.ERP_API_KEYS, problems);
+  const outbound = outboundConfig(values, problems);
+  if (values.SUPPORT_DESK_WEBHOOK_SECRET !== undefined && !checkSecret('house', values.SUPPORT_DESK_WEBHOOK_SECRET).ok) problems.push('SUPPORT_DESK_WEBHOOK_SECRET: must not be empty');
   const users = values.ERP_USERS_FILE === undefined ? [] : readJsonFile(values.ERP_USERS_FILE, 'ERP_USERS_FILE', parseUsers, problems);
   const suppliers = values.ERP_SUPPLIERS_FILE === undefined ? [] : readJsonFile(values.ERP_SUPPLIERS_FILE, 'ERP_SUPPLIERS_FILE', parseSuppliers, problems);
   if (problems.length > 0) {
@@ -118,6 +125,7 @@ export function loadErpConfig(env: NodeJS.ProcessEnv, overrides: { listen?: stri
     gatewayHealthcheckInterval: values.MCP_GATEWAY_HEALTHCHECK_INTERVAL,
     usersFile: values.ERP_USERS_FILE,
     suppliersFile: values.ERP_SUPPLIERS_FILE,
+    outbound,
   };
 }
 

@@ -11,7 +11,14 @@ import { resourceRoutes } from './resources/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { workflowRoutes } from './workflows/routes.ts';
 import { workspaceBindingRoutes } from './workspace-binding/routes.ts';
+import { supportRoutes } from './support-cases/routes.ts';
+import { identityRoutes } from './identity-projections/routes.ts';
+import { mcpRoutesOf } from './mcp/mount.ts';
 
 export function erpRoutes(deps: DepsRef): readonly ErpRoute[] {
-  return [...healthRoutes(deps), ...loginRoutes(deps), ...resourceRoutes(deps), ...webhookRoutes(deps), ...workflowRoutes(deps), ...approvalRoutes(deps), ...workspaceBindingRoutes(deps), ...callbackRoutes(deps)];
+  return [
+    ...healthRoutes(deps), ...loginRoutes(deps), ...resourceRoutes(deps), ...webhookRoutes(deps), ...workflowRoutes(deps),
+    ...approvalRoutes(deps), ...workspaceBindingRoutes(deps), ...callbackRoutes(deps),
+    ...supportRoutes(deps), ...identityRoutes(deps), ...mcpRoutesOf(deps),
+  ];
 }

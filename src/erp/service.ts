@@ -13,6 +13,8 @@ import { renderFrappeProblem } from './frappe/render-problem.ts';
 import { createSessions } from './frappe/sessions.ts';
 import { SERVICE_NAME } from './identity.ts';
 import { erpRoutes } from './routes.ts';
+import { erpMcpMount } from './mcp/mount.ts';
+import { startHandoffRetry } from './support-cases/handoff-retry.ts';
 
 export interface ErpServiceOptions {
   now?: () => number;
@@ -21,6 +23,8 @@ export interface ErpServiceOptions {
   version?: string;
   /** Pause between database open attempts (tests shorten it). */
   retryMs?: number;
+  /** Interval of the failed support-handoff retry (1 s by default; 0 turns it off). */
+  handoffRetryIntervalMs?: number;
 }
 
 export interface ErpService extends Service {
@@ -40,25 +44,28 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
   const now = options.now ?? Date.now;
   const version = options.version ?? versionTruth();
   const log = options.log ?? createLogger({ name: SERVICE_NAME, service: SERVICE_NAME });
-  log.addSecrets([...Object.values(config.secrets).filter((s): s is string => s !== undefined), ...config.apiKeys.map((k) => k.pair)]);
+  log.addSecrets([...[config.outbound.supportDeskSecret, config.outbound.supportDeskToken, config.outbound.governanceToken].filter((s): s is string => s !== undefined), ...Object.values(config.secrets).filter((s): s is string => s !== undefined), ...config.apiKeys.map((k) => k.pair)]);
   const store = await openErpDatabase(config.databasePath, { now: () => new Date(now()), waitSeconds: config.migrationWaitSeconds, ...(options.retryMs !== undefined && { retryMs: options.retryMs }) });
   const sessions = createSessions(store, { ttlSeconds: config.sessionTtlSeconds, now });
   let routes: readonly ErpRoute[] = [];
   const deps: ErpDeps = { config, store, sessions, idempotency: createIdempotencyStore(store), version, log, now, routes: () => routes };
-  routes = erpRoutes(() => deps);
+  const ref = () => deps;
+  routes = erpRoutes(ref);
   const dispatchWorker = startDispatchWorker(deps);
+  const handoffRetry = startHandoffRetry(ref, options.handoffRetryIntervalMs ?? 1000);
   const service = createService({
     name: SERVICE_NAME,
     version,
     routes,
     listeners: { main: config.listen },
-    authenticators: { [FRAPPE_AUTH]: frappeAuthenticator(config.apiKeys, sessions) },
+    authenticators: { [FRAPPE_AUTH]: frappeAuthenticator(config.apiKeys, sessions), ...erpMcpMount(ref).authenticators },
     renderProblem: renderFrappeProblem,
     log,
     ...(options.env && { env: options.env }),
     now,
     onClose: () => {
       dispatchWorker.stop();
+      handoffRetry.stop();
       return store.close();
     },
   });

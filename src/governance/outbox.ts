@@ -21,7 +21,7 @@ export interface CatalogEvent {
 }
 
 /** The outbox families: the publishing catalog names them, the route serves them. */
-export const OUTBOX_FAMILIES = ['admission', 'planning'] as const;
+export const OUTBOX_FAMILIES = ['admission', 'planning', 'support'] as const;
 
 export function catalogEvents(runtime: GovernanceRuntime): CatalogEvent[] {
   return (artifactMember(runtime, 'event_modeling/catalog')?.['events'] ?? []) as CatalogEvent[];
@@ -93,5 +93,21 @@ export function outboxReadReply(runtime: GovernanceRuntime, context: RequestCont
     records,
     next_after_seq: rows.length === page.limit ? rows.at(-1)!.seq : null,
     families: OUTBOX_FAMILIES,
+  });
+}
+
+/** GET /api/v1/support-orchestration/handoffs: the support family's outbox records (the ERP's support-desk handoffs), a page at a time. */
+export function supportHandoffsReply(runtime: GovernanceRuntime, context: RequestContext): Reply {
+  const page = pageOf(context.query);
+  if (!page.ok) return page.reply;
+  const rows = readRows(runtime.store.sqlite, outboxRecords, { where: { family: 'support' }, afterSeq: page.afterSeq, limit: page.limit });
+  const handoffs = rows.map((row) => ({ seq: row.seq, recorded_at: row.recorded_at, ...(row.payload as unknown as OutboxRecord), sha256: row.sha256 }));
+  return json({
+    member: 'support-handoffs',
+    projection_state: 'published',
+    evidence_table: outboxRecords.name,
+    receiver_route: '/api/v1/events/outbox/support',
+    handoffs,
+    next_after_seq: rows.length === page.limit ? rows.at(-1)!.seq : null,
   });
 }

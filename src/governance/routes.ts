@@ -26,7 +26,7 @@ import { productionReadinessRoute, readinessRoute } from './readiness.ts';
 import { registryReply, schemaReply, schemasReply } from './registry.ts';
 import { databaseReply, hostSnapshotReply, runtimeEvidenceReply, runtimeStatusReply } from './runtime-observation.ts';
 import { runtimeObservationsReply, sidecarSelfHealthProbeReply, sidecarStateProbeReply } from './host-observations.ts';
-import { OUTBOX_FAMILIES, outboxReadReply, outboxRecordReply, PAGE_QUERY } from './outbox.ts';
+import { OUTBOX_FAMILIES, outboxReadReply, outboxRecordReply, PAGE_QUERY, supportHandoffsReply } from './outbox.ts';
 import { rolloutGateReply, updateCheckReply } from './updates.ts';
 import OUTBOX_RECORD_SCHEMA from '../../contracts/governance/schemas/outbox_record_input_v1.schema.json' with { type: 'json' };
 import PRODUCT_REGISTRATION_SCHEMA from '../../contracts/governance/schemas/product_registration_input_v1.schema.json' with { type: 'json' };
@@ -246,8 +246,9 @@ export const READ_ROUTES: readonly ReadRoute[] = [
   ]),
   ...published('support_orchestration', [
     ['/support-orchestration/contract', 'contract', 'Support-desk inbound handoff contract'],
-    ['/support-orchestration/handoff', 'handoff', 'Governance side of the support handoff (no receiver)'],
+    ['/support-orchestration/handoff', 'handoff', 'Governance side of the support handoff: receiver route and readback'],
   ]),
+  { path: `${V1}/support-orchestration/handoffs`, summary: 'Support-desk handoffs the ERP service recorded (outbox family support), in order, a page at a time', capability: 'event-outbox', uses: ['support_orchestration/handoff'], compute: supportHandoffsReply, query: PAGE_QUERY, responses: BAD_PAGE },
   ...published('voice', [
     ['/voice/contracts/events', 'contracts/events', 'Voice event types'],
     ['/voice/posture', 'posture', 'Voice posture (not deployed)'],

@@ -124,7 +124,7 @@ describe('frappe-client (token auth)', () => {
       [client.get('/api/resource/Lead', { limit: '-1' }), 417],
       [client.get('/api/resource/Lead', { order_by: 'name; drop' }), 417],
       [client.get('/api/resource/Lead', { surprise: '1' }), 417],
-      [client.get('/api/resource/User'), 404],
+      [client.get('/api/resource/ToDo'), 404],
       [client.get('/api/resource/Lead/CRM-LEAD-2026-99999'), 404],
       [client.post('/api/resource/Lead', { data: { data: '{}' } }), 405],
       [send(`${erp.url}/api/resource/Lead`), 403],

@@ -93,3 +93,38 @@ test('outbox writes: the operator only, Idempotency-Key required, a replay appen
   assert.equal((await record('planning', decided(5), 'outbox-key')).status, 422);
   assert.equal((await sendJson(`${running.platform}/api/v1/events/outbox/planning`, decided(), { headers: AUTH })).status, 404, 'no write on the platform listener');
 });
+
+const supportPayload = (sequence: number) => ({
+  event_audit_key: `support_desk:zd-${sequence}`,
+  integration_event: 'INT-EVT-2026-00001',
+  ticket_id: '4711',
+  sequence,
+  kind: 'ticket',
+  lifecycle: 'open',
+  priority: 'normal',
+  status_label: 'Open',
+  business_refs: [{ doctype: 'Sales Invoice', name: 'ACC-SINV-2026-00001' }],
+  attachment_count: 0,
+});
+
+test('the support family: an ERP support-desk handoff is schema-checked and readable on GET /api/v1/support-orchestration/handoffs', async () => {
+  const ok = await record('support', { event: 'support.ticket_opened', occurred_at: '2026-11-21T12:00:00Z', payload: supportPayload(1), correlation_id: 'support:4711' });
+  assert.equal(ok.status, 201, ok.text);
+  const seq = (ok.json() as { seq: number }).seq;
+  for (const [bad, why] of [
+    [{ ...supportPayload(2), priority: 'whenever' }, 'priority off its enum'],
+    [{ ...supportPayload(2), extra: 1 }, 'an extra field'],
+    [(({ ticket_id: _t, ...rest }) => rest)(supportPayload(2)), 'ticket_id missing'],
+    [{ ...supportPayload(2), sequence: '2' }, 'sequence as a string'],
+  ] as const) {
+    const refused = await record('support', { event: 'support.ticket_updated', occurred_at: '2026-11-21T12:00:00Z', payload: bad });
+    assert.equal(refused.status, 422, why);
+  }
+  assert.equal((await record('support', { ...decided(9) })).status, 422, 'a planning event on the support route');
+  const read = await send(`${running.platform}/api/v1/support-orchestration/handoffs`);
+  assert.equal(read.status, 200, read.text);
+  const body = read.json() as { handoffs: { seq: number; family: string; event: string; payload: Record<string, unknown> }[]; receiver_route: string };
+  assert.equal(body.receiver_route, '/api/v1/events/outbox/support');
+  assert.deepEqual(body.handoffs.map((h) => [h.seq, h.family, h.event, h.payload['ticket_id']]), [[seq, 'support', 'support.ticket_opened', '4711']]);
+  assert.equal((await send(`${running.platform}/api/v1/support-orchestration/handoffs?limit=0`)).status, 422);
+});

@@ -25,6 +25,11 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE sessions (sid_sha256 TEXT PRIMARY KEY, usr TEXT NOT NULL, created_at TEXT NOT NULL, expires_at INTEGER NOT NULL) STRICT;
     `,
   },
+  {
+    // Part 3: identity projections find the Employees of a login (technical_subject) by index.
+    name: 'employee login index',
+    up: `CREATE INDEX erp_documents_employee_user ON erp_documents (json_extract(data, '$.user_id')) WHERE doctype = 'Employee';`,
+  },
 ];
 
 export interface OpenErpOptions {

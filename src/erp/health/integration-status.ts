@@ -10,7 +10,7 @@ import { WEBHOOK_SECRETS } from '../config.ts';
 import { RECORD_TYPE_TABLES, DOCUMENT_EVENTS } from '../database/evidence-tables.ts';
 import type { ErpDeps } from '../erp-route.ts';
 
-const SOURCES = ['payment_a', 'payment_b', 'supplier_intake', 'website_contact_intake'] as const;
+const SOURCES = ['payment_a', 'payment_b', 'supplier_intake', 'website_contact_intake', 'support_desk', 'support_desk_outbound'] as const;
 
 function chainHead(sqlite: DatabaseSync, table: string): { rows: number; head: string | null } {
   // Append-only and gap-free: the last seq is the row count, read in O(1) from the key.
@@ -58,6 +58,7 @@ export function integrationStatus(deps: ErpDeps): Record<string, unknown> {
     last_intake: intake,
     dispatch_backlog: backlog,
     secrets: Object.fromEntries(Object.keys(WEBHOOK_SECRETS).map((name) => [name, config.secrets[name as keyof typeof WEBHOOK_SECRETS] !== undefined])),
+    outbound: { SUPPORT_DESK_WEBHOOK_SECRET: config.outbound.supportDeskSecret !== undefined, support_desk: config.outbound.supportDeskUrl !== undefined, governance: config.outbound.governanceUrl !== undefined },
     auth: { api_keys: config.apiKeys.length, users: config.users.length, suppliers: config.suppliers.length },
     healthchecks: { database_seconds: 30, gateway_seconds: config.gatewayHealthcheckInterval, low_cpu: { database_seconds: 60, gateway_seconds: 180 } },
     checked_at: new Date(deps.now()).toISOString(),

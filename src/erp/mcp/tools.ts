@@ -1,0 +1,97 @@
+// The ERP's MCP tools: its read operations as data (JSON Schemas for arguments and results).
+// integration_status, get_document, open_approval_packets, dead_letters and support_context read
+// exactly what the Frappe routes read. request_approval, the one writing tool, needs the approval
+// workflow of ERP part 2 and is added with it (docs/erp.md "MCP").
+
+import type { McpTool } from '../../kernel/index.ts';
+import { getDocument, listDocuments } from '../database/documents.ts';
+import type { DepsRef } from '../erp-route.ts';
+import { integrationStatus } from '../health/integration-status.ts';
+import { READABLE_DOCTYPES } from '../resources/routes.ts';
+import { hydrateContext } from '../support-cases/support-context.ts';
+import type { BusinessRef } from '../support-cases/normalize-event.ts';
+import { MAX_BUSINESS_REFS } from '../support-cases/normalize-event.ts';
+
+/** Approval Packet states that end a packet; any other state is open. */
+const CLOSED_PACKET_STATES = ['approved', 'rejected', 'expired', 'cancelled', 'closed'];
+
+const LIMIT = { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Most rows to return, newest first' };
+const DOCUMENT = { type: 'object', required: ['name', 'doctype', 'docstatus', 'modified'], properties: { name: { type: 'string' }, doctype: { type: 'string' }, docstatus: { enum: [0, 1, 2] }, modified: { type: 'string' } } };
+const DOC_LIST = (key: string) => ({ type: 'object', required: [key, 'count', 'truncated'], properties: { [key]: { type: 'array', items: DOCUMENT }, count: { type: 'integer' }, truncated: { type: 'boolean' } }, additionalProperties: false });
+
+function newest(docs: readonly Record<string, unknown>[], limit: number): { rows: Record<string, unknown>[]; count: number; truncated: boolean } {
+  const sorted = [...docs].sort((a, b) => String(b['modified']).localeCompare(String(a['modified'])));
+  return { rows: sorted.slice(0, limit), count: sorted.length, truncated: sorted.length > limit };
+}
+
+export function erpTools(deps: DepsRef): McpTool[] {
+  const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
+  return [
+    {
+      name: 'integration_status',
+      title: 'Integration status',
+      description: 'Runtime and integration snapshot of the ERP service: database, evidence chain heads, last intake per source, dispatch backlog, which secrets are configured, version truth',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      outputSchema: { type: 'object', required: ['service', 'version', 'database', 'evidence_chains', 'checked_at'], properties: { service: { const: 'erp' }, version: { type: 'string' }, database: { type: 'object' }, evidence_chains: { type: 'object' }, checked_at: { type: 'string' } } },
+      annotations: readOnly,
+      handler: () => ({ structuredContent: integrationStatus(deps()) }),
+    },
+    {
+      name: 'get_document',
+      title: 'Business document',
+      description: 'One ERP business document by DocType and name, as GET /api/resource/<DocType>/<name> answers it',
+      inputSchema: { type: 'object', required: ['doctype', 'name'], properties: { doctype: { enum: READABLE_DOCTYPES, description: 'The DocType' }, name: { type: 'string', minLength: 1, maxLength: 140, description: 'The document name, e.g. ACC-SINV-2026-00001' } }, additionalProperties: false },
+      outputSchema: { type: 'object', required: ['document'], properties: { document: DOCUMENT }, additionalProperties: false },
+      annotations: readOnly,
+      handler: (args) => {
+        const doctype = String(args['doctype']);
+        const name = String(args['name']);
+        if (doctype === 'Supplier') {
+          const supplier = deps().config.suppliers.find((s) => s.name === name);
+          return supplier ? { structuredContent: { document: { ...supplier, doctype, docstatus: 0, modified: '' } } } : { error: `Supplier ${name} not found` };
+        }
+        const doc = getDocument(deps().store.sqlite, doctype, name);
+        return doc ? { structuredContent: { document: doc } } : { error: `${doctype} ${name} not found: list the DocType with GET /api/resource/${doctype}` };
+      },
+    },
+    {
+      name: 'open_approval_packets',
+      title: 'Open approval packets',
+      description: `Approval Packets not in a closed state (${CLOSED_PACKET_STATES.join(', ')}), newest first`,
+      inputSchema: { type: 'object', properties: { limit: LIMIT }, additionalProperties: false },
+      outputSchema: DOC_LIST('approval_packets'),
+      annotations: readOnly,
+      handler: (args) => {
+        const open = listDocuments(deps().store.sqlite, 'Approval Packet').filter((d) => !CLOSED_PACKET_STATES.includes(String(d['status'] ?? '').toLowerCase()));
+        const { rows, count, truncated } = newest(open, Number(args['limit'] ?? 50));
+        return { structuredContent: { approval_packets: rows, count, truncated } };
+      },
+    },
+    {
+      name: 'dead_letters',
+      title: 'Dead letters',
+      description: 'Dead Letters: outbound work that exhausted its retries, newest first',
+      inputSchema: { type: 'object', properties: { limit: LIMIT }, additionalProperties: false },
+      outputSchema: DOC_LIST('dead_letters'),
+      annotations: readOnly,
+      handler: (args) => {
+        const { rows, count, truncated } = newest(listDocuments(deps().store.sqlite, 'Dead Letter'), Number(args['limit'] ?? 50));
+        return { structuredContent: { dead_letters: rows, count, truncated } };
+      },
+    },
+    {
+      name: 'support_context',
+      title: 'Support context',
+      description: 'Hydrate business_refs ({doctype, name} rows) from the ERP documents, with missing-object and partial-enrichment markers',
+      inputSchema: {
+        type: 'object',
+        required: ['business_refs'],
+        properties: { business_refs: { type: 'array', maxItems: MAX_BUSINESS_REFS, items: { type: 'object', required: ['doctype', 'name'], properties: { doctype: { type: 'string', minLength: 1, maxLength: 140 }, name: { type: 'string', minLength: 1, maxLength: 140 } }, additionalProperties: false } } },
+        additionalProperties: false,
+      },
+      outputSchema: { type: 'object', required: ['hydrated', 'missing', 'partial'], properties: { hydrated: { type: 'array' }, missing: { type: 'array' }, partial: { type: 'array' } }, additionalProperties: false },
+      annotations: readOnly,
+      handler: (args) => ({ structuredContent: { ...hydrateContext(deps().store.sqlite, args['business_refs'] as BusinessRef[]) } }),
+    },
+  ];
+}

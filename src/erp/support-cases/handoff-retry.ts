@@ -1,0 +1,43 @@
+// The retry of failed support handoffs without waiting for the desk to redeliver: every interval
+// (1 s, DESIGN.md's worker cadence) the support events whose newest row is failed and whose
+// next_retry_at has come are handed off again (the same single flight as a redelivery, so the two
+// never race). The backoff between attempts doubles from 1 s up to 300 s with up to 1 s of jitter;
+// after MAX_ATTEMPTS the worker stops (retry_exhausted) and a redelivery remains the way back.
+
+import { statement } from '../../kernel/index.ts';
+import type { ErpDocument } from '../database/documents.ts';
+import type { DepsRef } from '../erp-route.ts';
+import { retryHandoff } from './support-inbound.ts';
+
+
+export interface HandoffRetry {
+  /** One pass: retries what is due; resolves to how many it tried. */
+  tick(): Promise<number>;
+  stop(): void;
+}
+
+export function startHandoffRetry(deps: DepsRef, intervalMs: number): HandoffRetry {
+  let running = false;
+  const tick = async (): Promise<number> => {
+    if (running) return 0;
+    running = true;
+    try {
+      const { store, now } = deps();
+      const due = statement(store.sqlite, `SELECT payload FROM integration_events WHERE seq IN (SELECT max(seq) FROM integration_events WHERE source = 'support_desk' GROUP BY name)
+        AND json_extract(payload, '$.status') = 'failed' AND json_extract(payload, '$.retry_exhausted') IS NOT 1 AND json_extract(payload, '$.next_retry_at') <= ?`)
+        .all(new Date(now()).toISOString())
+        .map((row) => JSON.parse(String(row['payload'])) as ErpDocument);
+      for (const doc of due) await retryHandoff(deps(), doc);
+      return due.length;
+    } catch (error) {
+      // A closed store during shutdown, or an outage: the next tick tries again.
+      deps().log.warn('support handoff retry pass failed', { error });
+      return 0;
+    } finally {
+      running = false;
+    }
+  };
+  const timer = intervalMs > 0 ? setInterval(() => void tick(), intervalMs) : undefined;
+  timer?.unref();
+  return { tick, stop: () => clearInterval(timer) };
+}
