@@ -99,7 +99,8 @@ if ! sha256sum --check --strict --quiet SHA256SUMS >&2; then
   die "SHA256SUMS does not match the files of $release: nothing installed (copy the archive again and compare its hash)" 1
 fi
 listed=$(sed 's/^[0-9a-f]\{64\}  //' SHA256SUMS | LC_ALL=C sort)
-present=$(find . -type f ! -path ./SHA256SUMS -printf '%P\n' | LC_ALL=C sort)
+# Everything but folders: a symbolic link or other non-file must be listed too (it never is).
+present=$(find . ! -type d ! -path ./SHA256SUMS -printf '%P\n' | LC_ALL=C sort)
 if [ "$listed" != "$present" ]; then
   die "files beside install.sh differ from SHA256SUMS: $(diff <(printf '%s\n' "$listed") <(printf '%s\n' "$present") | sed -n 's/^[<>] //p' | head -n 5 | tr '\n' ' ')- nothing installed" 1
 fi
@@ -135,13 +136,14 @@ done < <(printf '%s\n' "$listed")
 put SHA256SUMS "$prefix/SHA256SUMS" 0644
 
 # 3. A link per command: <prefix>/bin/<command> runs it (airlock dispatches on its name).
-for bundle in dist/bin/*.mjs; do
+while IFS= read -r bundle; do
+  case $bundle in dist/bin/*.mjs) ;; *) continue ;; esac
   name=$(basename "$bundle" .mjs)
   [ "$name" = airlock ] && continue
   link=$prefix/bin/$name
   written+=("$link")
   if [ "$(readlink "$link" 2>/dev/null)" = airlock ]; then unchanged=$((unchanged + 1)); else ln -sfn airlock "$link"; changed=$((changed + 1)); fi
-done
+done < <(printf '%s\n' "$listed")
 
 # 4. Users and data directories, as the units name them.
 mapfile -t service_users < <(sed -n 's/^User=//p' systemd/*.service | LC_ALL=C sort -u)

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateUnits, PLACEHOLDERS } from '../../delivery/units.ts';
@@ -73,6 +73,17 @@ test('--allow-ip lets a service with network peers reach those addresses besides
   assert.equal(verified.output, '', 'systemd takes every allow line');
   const { score, output } = exposure(file);
   assert.ok(score <= 2.0, `rates ${score}:\n${output}`);
+});
+
+test('a symbolic link SHA256SUMS does not list is refused like any unlisted file: exit 1, nothing installed, no command link made from it', (t) => {
+  const link = join(REL, 'dist', 'bin', 'evil.mjs');
+  symlinkSync('/etc/passwd', link);
+  t.after(() => rmSync(link));
+  const prefix = join(work, 'symlinked');
+  const result = install(['--prefix', prefix, '--data-dir', join(prefix, 'data'), '--unit-dir', join(prefix, 'units'), '--no-users']);
+  assert.equal(result.code, 1, result.stdout);
+  assert.match(result.stderr, /differ from SHA256SUMS: dist\/bin\/evil\.mjs/);
+  assert.ok(!existsSync(prefix), 'nothing written');
 });
 
 test('a user per service, created once; a second run reports nothing changed', () => {
