@@ -89,11 +89,19 @@ export async function commandSummaries(binDir: string, names: readonly string[],
   return summaries;
 }
 
-/** The first non-empty line after a leading "Usage:" line, or '' when the help has none. */
+/**
+ * The first paragraph after a leading "Usage:" line, its wrapped lines joined, up to its first
+ * sentence end ("." or ";" before more text), or '' when the help has none.
+ */
 export function summaryOf(help: string): string {
   const lines = help.split('\n');
   if (!lines[0]?.startsWith('Usage:')) return '';
-  return lines.slice(1).find((line) => line.trim() !== '')?.trim() ?? '';
+  const start = lines.findIndex((line, i) => i > 0 && line.trim() !== '');
+  if (start < 0) return '';
+  const end = lines.findIndex((line, i) => i > start && line.trim() === '');
+  const paragraph = lines.slice(start, end < 0 ? undefined : end).map((line) => line.trim()).join(' ');
+  const sentence = /[.;]\s+\S/.exec(paragraph);
+  return sentence ? paragraph.slice(0, sentence.index) : paragraph;
 }
 
 /** Where the bodies start; a body's `*` + `/` is stored as `*`, NUL, `/` so the comment stays one. */

@@ -11,8 +11,8 @@ die() { printf 'install.sh: %s\n' "$1" >&2; exit "${2:-2}"; }
 
 usage() {
   cat <<'USAGE'
-Usage: install.sh [--prefix DIR] [--data-dir DIR] [--unit-dir DIR] [--profile NAME] [--no-users] [--enable]
-                  [--uninstall] [--help]
+Usage: install.sh [--prefix DIR] [--data-dir DIR] [--unit-dir DIR] [--profile NAME] [--allow-ip ADDR]...
+                  [--no-users] [--enable] [--uninstall] [--help]
 
 Verifies SHA256SUMS of this unpacked release, then installs it:
   <prefix>/bin/airlock, <prefix>/bin/<command> -> airlock   every service and verifier
@@ -26,6 +26,9 @@ Options:
   --unit-dir DIR  where the units go (default: /etc/systemd/system)
   --profile NAME  healthcheck intervals of a deployment profile the manifests name (low_cpu, production, ...)
                   where a timer has one; the default interval elsewhere
+  --allow-ip ADDR an IP address or CIDR block (10.0.0.5, 10.0.0.0/24, fd00::/8) off loopback that the
+                  services with network peers (NATS, OpenID provider, agent runtime, governance...) may
+                  reach; repeat for each. Without it every unit reaches loopback only.
   --no-users      create no system users (the units still name them)
   --enable        systemctl daemon-reload, then enable --now every unit and timer
   --uninstall     remove what an earlier run installed; keep the data directories and users
@@ -36,12 +39,18 @@ USAGE
 }
 
 prefix=/opt/airlock data_dir=/var/lib/airlock unit_dir=/etc/systemd/system profile=default users=1 enable=0 uninstall=0
+allow_ips=()
 while [ $# -gt 0 ]; do
   case $1 in
     --prefix|--data-dir|--unit-dir|--profile)
       [ -n "${2-}" ] && [ "${2#--}" = "$2" ] || die "$1 needs a value; run install.sh --help"
       case $1 in --prefix) prefix=$2 ;; --data-dir) data_dir=$2 ;; --profile) profile=$2 ;; *) unit_dir=$2 ;; esac
       shift 2 ;;
+    --allow-ip)
+      [ -n "${2-}" ] && [ "${2#--}" = "$2" ] || die "$1 needs a value; run install.sh --help"
+      ipv4='^([0-9]{1,3}\.){3}[0-9]{1,3}(/[0-9]{1,2})?$' ipv6='^[0-9A-Fa-f]{0,4}(:[0-9A-Fa-f]{0,4}){2,7}(/[0-9]{1,3})?$'
+      [[ $2 =~ $ipv4 || $2 =~ $ipv6 ]] || die "--allow-ip \"$2\" is not an IP address or CIDR block (10.0.0.5, 10.0.0.0/24, fd00::/8)"
+      allow_ips+=("$2"); shift 2 ;;
     --no-users) users=0; shift ;;
     --enable) enable=1; shift ;;
     --uninstall) uninstall=1; shift ;;
@@ -90,7 +99,8 @@ if ! sha256sum --check --strict --quiet SHA256SUMS >&2; then
   die "SHA256SUMS does not match the files of $release: nothing installed (copy the archive again and compare its hash)" 1
 fi
 listed=$(sed 's/^[0-9a-f]\{64\}  //' SHA256SUMS | LC_ALL=C sort)
-present=$(find . -type f ! -path ./SHA256SUMS -printf '%P\n' | LC_ALL=C sort)
+# Everything but folders: a symbolic link or other non-file must be listed too (it never is).
+present=$(find . ! -type d ! -path ./SHA256SUMS -printf '%P\n' | LC_ALL=C sort)
 if [ "$listed" != "$present" ]; then
   die "files beside install.sh differ from SHA256SUMS: $(diff <(printf '%s\n' "$listed") <(printf '%s\n' "$present") | sed -n 's/^[<>] //p' | head -n 5 | tr '\n' ' ')- nothing installed" 1
 fi
@@ -126,13 +136,14 @@ done < <(printf '%s\n' "$listed")
 put SHA256SUMS "$prefix/SHA256SUMS" 0644
 
 # 3. A link per command: <prefix>/bin/<command> runs it (airlock dispatches on its name).
-for bundle in dist/bin/*.mjs; do
+while IFS= read -r bundle; do
+  case $bundle in dist/bin/*.mjs) ;; *) continue ;; esac
   name=$(basename "$bundle" .mjs)
   [ "$name" = airlock ] && continue
   link=$prefix/bin/$name
   written+=("$link")
   if [ "$(readlink "$link" 2>/dev/null)" = airlock ]; then unchanged=$((unchanged + 1)); else ln -sfn airlock "$link"; changed=$((changed + 1)); fi
-done
+done < <(printf '%s\n' "$listed")
 
 # 4. Users and data directories, as the units name them.
 mapfile -t service_users < <(sed -n 's/^User=//p' systemd/*.service | LC_ALL=C sort -u)
@@ -158,6 +169,8 @@ for unit in systemd/*; do
   # A timer lists each profile's interval as "# profile NAME: OnUnitActiveSec=Ns".
   interval=$(sed -n "s/^# profile $profile: \(OnUnitActiveSec=[0-9]*s\)\$/\1/p" "$unit")
   [ -z "$interval" ] || sed -i "s/^OnUnitActiveSec=.*/$interval/" "$scratch/unit"
+  # A service with network peers may reach the --allow-ip addresses too (allow lists add up).
+  for ((i = ${#allow_ips[@]} - 1; i >= 0; i--)); do sed -i "/^# Peers off loopback: /a IPAddressAllow=${allow_ips[i]}" "$scratch/unit"; done
   put "$scratch/unit" "$unit_dir/$(basename "$unit")" 0644
 done
 

@@ -97,7 +97,7 @@ export function generateUnits(stackContract: unknown, governanceManifest: unknow
       const exec = [execFor(executable.name, paths), ...(executable.args ?? [])].join(' ');
       units.push({
         file: `${unitName(executable)}.service`,
-        text: serviceUnit(service.service, `${executable.name} (${executable.role})`, exec, networked, paths, ['Type=simple', 'Restart=on-failure', 'RestartSec=2s', 'KillSignal=SIGTERM', 'TimeoutStopSec=20s']),
+        text: serviceUnit(service.service, `${executable.name} (${executable.role})`, exec, networked, paths, usesNetwork, ['Type=simple', 'Restart=on-failure', 'RestartSec=2s', 'KillSignal=SIGTERM', 'TimeoutStopSec=20s']),
       });
     }
     for (const check of service.healthchecks ?? []) units.push(...healthcheckUnits(service.service, check, paths));
@@ -105,7 +105,14 @@ export function generateUnits(stackContract: unknown, governanceManifest: unknow
   return units.sort((a, b) => (a.file < b.file ? -1 : 1));
 }
 
-function serviceUnit(service: string, what: string, exec: string, networked: boolean, paths: UnitPaths, kind: string[]): string {
+/**
+ * The comment line that ends the sandbox (after IPAddressAllow=localhost, IPAddressDeny=any) in the unit of a service whose manifest names a
+ * networked dependency (NATS, an OpenID provider, an agent runtime...): `install.sh --allow-ip ADDR`
+ * puts `IPAddressAllow=ADDR` after it, so a peer that is not on loopback can be reached.
+ */
+export const PEERS_MARKER = '# Peers off loopback: install.sh --allow-ip ADDR adds IPAddressAllow=ADDR below (docs/delivery.md).';
+
+function serviceUnit(service: string, what: string, exec: string, networked: boolean, paths: UnitPaths, hasPeers: boolean, kind: string[]): string {
   const user = paths.sharedDataDir ? 'airlock' : serviceUser(service);
   const data = paths.sharedDataDir ? paths.dataDir : `${paths.dataDir}/${service}`;
   // A Node outside the install (a checkout under /root or /home) must stay readable.
@@ -129,6 +136,7 @@ function serviceUnit(service: string, what: string, exec: string, networked: boo
     `RestrictAddressFamilies=${networked ? 'AF_INET AF_INET6' : 'AF_UNIX'}`,
     home,
     ...SANDBOX,
+    ...(hasPeers ? [PEERS_MARKER] : []),
     '',
     '[Install]',
     'WantedBy=multi-user.target',
@@ -144,7 +152,7 @@ function healthcheckUnits(service: string, check: ContractHealthcheck, paths: Un
   return [
     {
       file: `${base}.service`,
-      text: serviceUnit(service, `healthcheck ${check.name} (${check.probe})`, probeCommand(check, paths), true, paths, ['Type=oneshot', `TimeoutStartSec=${timeout * ((check.retries ?? 0) + 1) + 5}s`]).replace(/\n\[Install\]\nWantedBy=multi-user.target\n$/, '\n'),
+      text: serviceUnit(service, `healthcheck ${check.name} (${check.probe})`, probeCommand(check, paths), true, paths, false, ['Type=oneshot', `TimeoutStartSec=${timeout * ((check.retries ?? 0) + 1) + 5}s`]).replace(/\n\[Install\]\nWantedBy=multi-user.target\n$/, '\n'),
     },
     {
       file: `${base}.timer`,

@@ -3,10 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateUnits, PLACEHOLDERS } from '../../delivery/units.ts';
+import { exposure, hasSystemdAnalyze, verifyUnits } from './systemd.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'airlock-install-'));
 process.once('exit', () => rmSync(work, { recursive: true, force: true }));
@@ -24,7 +25,7 @@ const files: Record<string, string> = {
   'dist/bin/airlock.mjs': '// all\n',
   'configs/stack-contract.json': JSON.stringify(stack),
 };
-for (const unit of generateUnits(stack, { services: [{ service: 'demo', dependencies: [] }] }, PLACEHOLDERS)) files[`systemd/${unit.file}`] = unit.text;
+for (const unit of generateUnits(stack, { services: [{ service: 'demo', dependencies: [{ kind: 'http' }] }] }, PLACEHOLDERS)) files[`systemd/${unit.file}`] = unit.text;
 for (const [path, text] of Object.entries(files)) {
   mkdirSync(join(REL, path, '..'), { recursive: true });
   writeFileSync(join(REL, path), text);
@@ -50,6 +51,39 @@ test('--profile picks the timer interval the manifest names for it; the default 
   assert.equal(install([...base('prod'), '--profile', 'production']).code, 0);
   assert.match(readFileSync(join(work, 'prod', 'units', 'airlock-demo-health-api.timer'), 'utf8'), /^OnUnitActiveSec=30s$/m, 'no production interval: the default');
   assert.equal(install([...base('bad'), '--profile', 'x;rm']).code, 2);
+});
+
+test('--allow-ip lets a service with network peers reach those addresses besides loopback, in the order given', (t) => {
+  const base = ['--prefix', join(work, 'peers'), '--data-dir', join(work, 'peers', 'data'), '--unit-dir', join(work, 'peers', 'units'), '--no-users'];
+  const result = install([...base, '--allow-ip', '10.1.2.3', '--allow-ip', 'fd00::/8']);
+  assert.equal(result.code, 0, result.stderr);
+  const unit = readFileSync(join(work, 'peers', 'units', 'airlock-demo-api.service'), 'utf8');
+  assert.match(unit, /^IPAddressAllow=localhost\nIPAddressDeny=any\n# Peers off loopback: .*\nIPAddressAllow=10\.1\.2\.3\nIPAddressAllow=fd00::\/8\n/m);
+  const probe = readFileSync(join(work, 'peers', 'units', 'airlock-demo-health-api.service'), 'utf8');
+  assert.doesNotMatch(probe, /IPAddressAllow=10/, 'a healthcheck probes loopback only');
+  assert.match(install([...base, '--allow-ip', '10.1.2.3', '--allow-ip', 'fd00::/8']).stdout, /^install\.sh: 0 changed/, 'the same addresses again: nothing changes');
+  for (const bad of ['any', 'example.org', '10.0.0.1;rm -rf /', '10.0.0.1\nUser=root', '', '--no-users']) {
+    const refused = install([...base, '--allow-ip', bad]);
+    assert.equal(refused.code, 2, `${JSON.stringify(bad)}: ${refused.stderr}`);
+  }
+  if (!hasSystemdAnalyze()) return t.skip('systemd-analyze is not on PATH (bash scripts/install_systemd_analyze.sh)');
+  const file = join(work, 'peers', 'analyze.service');
+  writeFileSync(file, unit.replace(/^ExecStart=\S+/m, 'ExecStart=/bin/true'));
+  const verified = verifyUnits([file]);
+  assert.equal(verified.output, '', 'systemd takes every allow line');
+  const { score, output } = exposure(file);
+  assert.ok(score <= 2.0, `rates ${score}:\n${output}`);
+});
+
+test('a symbolic link SHA256SUMS does not list is refused like any unlisted file: exit 1, nothing installed, no command link made from it', (t) => {
+  const link = join(REL, 'dist', 'bin', 'evil.mjs');
+  symlinkSync('/etc/passwd', link);
+  t.after(() => rmSync(link));
+  const prefix = join(work, 'symlinked');
+  const result = install(['--prefix', prefix, '--data-dir', join(prefix, 'data'), '--unit-dir', join(prefix, 'units'), '--no-users']);
+  assert.equal(result.code, 1, result.stdout);
+  assert.match(result.stderr, /differ from SHA256SUMS: dist\/bin\/evil\.mjs/);
+  assert.ok(!existsSync(prefix), 'nothing written');
 });
 
 test('a user per service, created once; a second run reports nothing changed', () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateUnits, PLACEHOLDERS, probeCommand, serviceUser } from '../../delivery/units.ts';
+import { generateUnits, PEERS_MARKER, PLACEHOLDERS, probeCommand, serviceUser } from '../../delivery/units.ts';
 import { exposure, hasSystemdAnalyze, INSTALL_HINT, verifyUnits } from './systemd.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -65,6 +65,15 @@ test('address families: internet for listeners and networked dependencies, none 
   manifest.services.find((m) => m.service === 'demo')?.dependencies.push({ kind: 'nats' });
   const withBus = new Map(generateUnits(stack, manifest, PATHS).map((u) => [u.file, u.text]));
   assert.match(withBus.get('airlock-demo-worker.service') ?? '', /^RestrictAddressFamilies=AF_INET AF_INET6$/m, 'a bus dependency is reached over a socket');
+});
+
+test('the units of services with network peers (messaging to NATS, erp to its agent runtime, content to its OpenID provider) carry the --allow-ip marker; others and healthchecks do not', () => {
+  const { stack, manifest } = contracts();
+  const units = generateUnits(stack, manifest, PATHS);
+  const marked = (file: string) => (units.find((u) => u.file === file)?.text ?? '').split('\n').includes(PEERS_MARKER);
+  for (const file of ['airlock-messaging-api.service', 'airlock-erp-api.service', 'airlock-content-api.service', 'airlock-semantic-worker.service', 'airlock-agent-context-api.service']) assert.ok(marked(file), file);
+  for (const file of ['airlock-demo-api.service', 'airlock-demo-worker.service', 'airlock-erp-health-gateway.service']) assert.ok(!marked(file), file);
+  for (const unit of units.filter((u) => marked(u.file))) assert.match(unit.text, /^IPAddressAllow=localhost\nIPAddressDeny=any\n# Peers off loopback: /m, unit.file);
 });
 
 test('a timer and a oneshot service per declared healthcheck, with the declared numbers', () => {
