@@ -20,7 +20,14 @@ test('npm start prints the URLs the services bound, and builds its curl lines fr
   const env = { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir, AIRLOCK_ACCESS_LOG: '0', ...moved };
   const child = spawn(process.execPath, [START], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  t.after(() => child.kill('SIGKILL'));
+  // SIGTERM first: npm start stops its children on it, where SIGKILL would orphan them on their ports.
+  t.after(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  });
   child.stderr.resume();
   const lines: string[] = [];
   await new Promise<void>((resolve, reject) => {
