@@ -88,11 +88,23 @@ function filter(name: unknown, op: unknown, value: unknown): Filter {
   if (!OPERATORS.has(operator)) frappeThrow(`Operator ${JSON.stringify(op)} is not supported: use one of ${[...OPERATORS].join(', ')}`);
   if ((operator === 'in' || operator === 'not in') && !Array.isArray(value) && typeof value !== 'string') frappeThrow(`Operator "${operator}" takes a list or a comma-separated string`);
   if (operator === 'is' && value !== 'set' && value !== 'not set') frappeThrow('Operator "is" takes "set" or "not set"');
+  // A list or object would otherwise be compared as its String() ("[object Object]", "a,b").
+  const listed = operator === 'in' || operator === 'not in';
+  if (listed ? Array.isArray(value) && !value.every(isScalar) : !isScalar(value)) {
+    frappeThrow(`Filter on ${JSON.stringify(name)}: the value must be a string, number, boolean or null${listed ? ' (or a list of them)' : ''}, got ${Array.isArray(value) ? 'a list' : typeof value}`);
+  }
   return { field: field(name), op: operator, value };
 }
 
+/** A document's own field: a name such as `constructor` or `__proto__` must not reach Object.prototype. */
+function own(doc: ErpDocument, field: string): unknown {
+  return Object.hasOwn(doc, field) ? doc[field] : undefined;
+}
+
+const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
 function matches(doc: ErpDocument, f: Filter): boolean {
-  const actual = doc[f.field];
+  const actual = own(doc, f.field);
   const text = actual === undefined || actual === null ? '' : String(actual);
   const wanted = f.value === null || f.value === undefined ? '' : String(f.value);
   switch (f.op) {
@@ -126,9 +138,9 @@ export function runListQuery(docs: readonly ErpDocument[], query: ListQuery): Re
   const { field: key, descending } = query.orderBy;
   const kept = docs.filter((doc) => query.filters.every((f) => matches(doc, f)));
   kept.sort((a, b) => {
-    const order = String(a[key] ?? '').localeCompare(String(b[key] ?? '')) || a.name.localeCompare(b.name);
+    const order = String(own(a, key) ?? '').localeCompare(String(own(b, key) ?? '')) || a.name.localeCompare(b.name);
     return descending ? -order : order;
   });
   const page = query.limit === 0 ? kept.slice(query.start) : kept.slice(query.start, query.start + query.limit);
-  return page.map((doc) => (query.fields === '*' ? doc : Object.fromEntries((query.fields as string[]).map((f) => [f, doc[f] ?? null]))));
+  return page.map((doc) => (query.fields === '*' ? doc : Object.fromEntries((query.fields as string[]).map((f) => [f, own(doc, f) ?? null]))));
 }
