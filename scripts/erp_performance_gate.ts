@@ -17,9 +17,11 @@ const SECRET_SPEC = {
   ERP_API_KEYS: { type: 'secret', required: true, description: 'token auth for the posting calls (first pair)' },
 } as const;
 
-function positive(name: string, text: string, integer: boolean): number {
+/** `kind`: a threshold may be 0 (nothing passes), a span (duration, interval, timeout) must be above 0. */
+function positive(name: string, text: string, kind: 'whole' | 'span' | 'threshold'): number {
   const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || (integer && (!Number.isInteger(value) || value === 0))) usageError(`Option --${name} must be a ${integer ? 'positive whole number' : 'number of at least 0'}, got "${text}"`);
+  const bad = text.trim() === '' || !Number.isFinite(value) || value < 0 || (kind !== 'threshold' && value === 0) || (kind === 'whole' && !Number.isInteger(value));
+  if (bad) usageError(`Option --${name} must be a ${{ whole: 'positive whole number', span: 'number above 0', threshold: 'number of at least 0' }[kind]}, got "${text}"`);
   return value;
 }
 
@@ -69,12 +71,12 @@ const command = defineCommand({
   },
   async run({ values, json, io, print, printJson }) {
     const base = URL.canParse(values['base-url']) ? new URL(values['base-url']) : usageError(`Option --base-url is not a URL: "${values['base-url']}"`);
-    const durationS = positive('duration', values.duration, false);
-    const concurrency = positive('concurrency', values.concurrency, true);
-    const intervalS = positive('worker-interval', values['worker-interval'], false);
-    const maxP95 = positive('max-p95-ms', values['max-p95-ms'], false);
-    const maxErrorPct = positive('max-error-rate-pct', values['max-error-rate-pct'], false);
-    const timeoutMs = positive('request-timeout', values['request-timeout'], false) * 1000;
+    const durationS = positive('duration', values.duration, 'span');
+    const concurrency = positive('concurrency', values.concurrency, 'whole');
+    const intervalS = positive('worker-interval', values['worker-interval'], 'span');
+    const maxP95 = positive('max-p95-ms', values['max-p95-ms'], 'threshold');
+    const maxErrorPct = positive('max-error-rate-pct', values['max-error-rate-pct'], 'threshold');
+    const timeoutMs = positive('request-timeout', values['request-timeout'], 'span') * 1000;
     const secrets = readConfig(SECRET_SPEC, io.env);
     const apiKeyPair = secrets.ERP_API_KEYS.split(',')[0]!.trim();
     const agent = new Agent({ keepAlive: true, maxSockets: concurrency + 1 });

@@ -7,12 +7,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { send } from '../helpers/http.ts';
 import { post, SessionClient, statelessRequest } from '../helpers/mcp-client.ts';
-import { postStripe, startErp, TOKEN } from './_service.ts';
+import { postStripe, startErp, TOKEN, API_KEY } from './_service.ts';
 import type { Running } from './_service.ts';
 
 const ORIGIN = 'http://127.0.0.1:18030';
 const AUTH = { authorization: TOKEN };
-const TOOLS = ['integration_status', 'get_document', 'open_approval_packets', 'dead_letters', 'support_context'];
+const TOOLS = ['integration_status', 'get_document', 'open_approval_packets', 'dead_letters', 'support_context', 'request_approval'];
 let erp: Running;
 let url: string;
 let revenueEvent: string;
@@ -65,8 +65,70 @@ describe('MCP 2025-11-25 (sessions)', () => {
       assert.equal(bad.message!['result']['isError'], true, JSON.stringify(args));
     }
     assert.equal((await client.request('tools/call', { name: 'dead_letters', arguments: { limit: 0 } })).message!['result']['isError'], true);
-    assert.equal((await client.request('tools/call', { name: 'request_approval', arguments: {} })).message!['error']['code'], -32602);
+    assert.equal((await client.request('tools/call', { name: 'approve_everything', arguments: {} })).message!['error']['code'], -32602);
     await client.delete();
+  });
+});
+
+describe('MCP request_approval (the one writing tool)', () => {
+  const packetRows = async () => ((await send(`${erp.url}/api/resource/Approval Packet?limit_page_length=0`, { headers: AUTH })).json() as { data: unknown[] }).data.length;
+
+  test('creates the Approval Packet the workflow route creates: same packet on a repeat, by MCP or by the route, owned by the caller', async () => {
+    const client = new SessionClient(url, AUTH);
+    await client.initialize();
+    const list = await client.request('tools/list');
+    const tool = (list.message!['result']['tools'] as { name: string; inputSchema: { required: string[] }; outputSchema: { required: string[] }; annotations: { readOnlyHint: boolean } }[]).find((t) => t.name === 'request_approval')!;
+    assert.deepEqual([tool.inputSchema.required, tool.annotations.readOnlyHint], [['doctype', 'docname'], false]);
+    assert.ok(tool.outputSchema.required.includes('approval_packet'));
+    const first = await client.request('tools/call', { name: 'request_approval', arguments: { doctype: 'Revenue Event', docname: revenueEvent, approval_context: { reason: 'refund above threshold' } } });
+    const result = first.message!['result'];
+    assert.equal(result['isError'], false, JSON.stringify(result));
+    const packet = result['structuredContent'];
+    assert.deepEqual([packet['status'], packet['created'], packet['target_doctype'], packet['target_name']], ['requested', true, 'Revenue Event', revenueEvent]);
+    assert.deepEqual(JSON.parse(result['content'][0]['text']), packet);
+    const again = await client.request('tools/call', { name: 'request_approval', arguments: { doctype: 'Revenue Event', docname: revenueEvent } });
+    assert.deepEqual([again.message!['result']['structuredContent']['approval_packet'], again.message!['result']['structuredContent']['created']], [packet['approval_packet'], false]);
+    const route = await send(`${erp.url}/api/method/erp_core.api.workflows.request_approval`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: JSON.stringify({ doctype: 'Revenue Event', docname: revenueEvent }) });
+    assert.deepEqual([route.status, (route.json() as { message: { approval_packet: string; created: boolean } }).message.approval_packet], [200, packet['approval_packet']]);
+    const stored = (await send(`${erp.url}/api/resource/Approval Packet/${encodeURIComponent(packet['approval_packet'])}`, { headers: AUTH })).json() as { data: Record<string, unknown> };
+    assert.deepEqual([stored.data['owner'], stored.data['status'], stored.data['approval_context']], [API_KEY, 'requested', { reason: 'refund above threshold' }]);
+    const open = await client.request('tools/call', { name: 'open_approval_packets', arguments: {} });
+    assert.equal(open.message!['result']['structuredContent']['approval_packets'][0]['name'], packet['approval_packet']);
+    await client.delete();
+  });
+
+  test('bad input and refused requests are results with isError and store no packet', async () => {
+    const client = new SessionClient(url, AUTH);
+    await client.initialize();
+    const before = await packetRows();
+    const bad: Record<string, unknown>[] = [
+      {},
+      { doctype: 'Revenue Event' },
+      { doctype: 'Approval Packet', docname: 'x' },
+      { doctype: 'Revenue Event', docname: '' },
+      { doctype: 'Revenue Event', docname: 7 },
+      { doctype: 'Revenue Event', docname: revenueEvent, approval_context: 'urgent' },
+      { doctype: 'Revenue Event', docname: revenueEvent, extra: true },
+      { doctype: 'Revenue Event', docname: 'x'.repeat(141) },
+      { doctype: 'Lead', docname: 'CRM-LEAD-2026-99999' },
+      { doctype: 'Revenue Event', docname: '__proto__' },
+    ];
+    for (const args of bad) {
+      const answer = await client.request('tools/call', { name: 'request_approval', arguments: args });
+      assert.equal(answer.response.status, 200);
+      assert.equal(answer.message!['result']['isError'], true, JSON.stringify(args));
+      assert.equal(answer.message!['result']['structuredContent'], undefined);
+    }
+    const missing = await client.request('tools/call', { name: 'request_approval', arguments: { doctype: 'Lead', docname: 'CRM-LEAD-2026-99999' } });
+    assert.match(missing.message!['result']['content'][0]['text'], /Lead CRM-LEAD-2026-99999 not found/);
+    assert.equal(await packetRows(), before);
+    await client.delete();
+  });
+
+  test('stateless 2026-07-28 call with Mcp-Name answers the open packet', async () => {
+    const call = await statelessRequest(url, 'tools/call', { name: 'request_approval', arguments: { doctype: 'Revenue Event', docname: revenueEvent } }, AUTH);
+    assert.equal(call.response.status, 200, call.response.text);
+    assert.deepEqual([call.message!['result']['isError'], call.message!['result']['structuredContent']['created']], [false, false]);
   });
 });
 

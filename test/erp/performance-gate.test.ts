@@ -53,3 +53,11 @@ test('a missing secret, an unreachable service and a bad flag exit 2', async () 
   assert.match(unreachable.stderr, /Cannot reach/);
   assert.equal((await gate(['--concurrency', 'many'], erp.env)).code, 2);
 });
+
+test('a zero duration, worker interval or request timeout is a usage error (exit 2), not a run that reports 0 errors as 100 %', async () => {
+  for (const flag of ['--duration', '--worker-interval', '--request-timeout']) {
+    const zero = await gate(['--base-url', erp.url, '--duration', '0.5', flag, '0'], erp.env);
+    assert.equal(zero.code, 2, `${flag} 0: ${zero.stdout}`);
+    assert.match(zero.stderr, new RegExp(`${flag} must be a number above 0`));
+  }
+});

@@ -15,6 +15,8 @@ export const EXC_STATUS = {
   /** Frappe's InvalidStatusError, answered 409: a transition the state table does not allow. */
   InvalidStatusError: 409,
   TooManyRequestsError: 429,
+  /** Frappe raises it for a locked login (it has no status of its own there, so Frappe answers 500); 429 here. */
+  SecurityException: 429,
   RequestEntityTooLarge: 413,
   UnsupportedMediaType: 415,
   ServiceUnavailable: 503,

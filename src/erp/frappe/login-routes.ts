@@ -11,6 +11,7 @@ import { requestArgs } from './args.ts';
 import { FRAPPE_AUTH } from './authenticator.ts';
 import type { Principal } from './authenticator.ts';
 import { frappeError, frappeMessage } from './envelope.ts';
+import { createLoginAttempts } from './login-attempts.ts';
 import { sidCookie } from './sessions.ts';
 import { checkLogin } from './users.ts';
 
@@ -21,6 +22,7 @@ export const LOGGED_USER_PATH = '/api/method/frappe.auth.get_logged_user';
 const FRAMEWORK = { family: 'framework', stability: 'stable' } as const;
 
 export function loginRoutes(deps: DepsRef): ErpRoute[] {
+  const attempts = createLoginAttempts();
   const logout = frappeHandler(async (context: RequestContext) => {
     const sid = sidCookie(context.headers.cookie);
     if (sid !== undefined) await deps().sessions.end(sid);
@@ -32,9 +34,15 @@ export function loginRoutes(deps: DepsRef): ErpRoute[] {
         if (typeof usr !== 'string' || typeof pwd !== 'string' || usr === '' || pwd === '') {
           return frappeError('AuthenticationError', 'Incomplete login details: send usr and pwd');
         }
-        const { users, sessionTtlSeconds } = deps().config;
+        const { config: { users, sessionTtlSeconds }, now } = deps();
+        const locked = attempts.lockedFor(usr, now());
+        if (locked > 0) return frappeError('SecurityException', `Your account has been locked and will resume after ${locked} seconds`, { headers: { 'retry-after': String(locked) } });
         const user = await checkLogin(users, usr, pwd);
-        if (!user) return frappeError('AuthenticationError', 'Invalid Login. Try again.');
+        if (!user) {
+          attempts.failed(usr, now());
+          return frappeError('AuthenticationError', 'Invalid Login. Try again.');
+        }
+        attempts.succeeded(usr);
         const sid = await deps().sessions.start(user.usr);
         const cookie = `sid=${sid}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${sessionTtlSeconds}`;
         return { ...frappeMessage('Logged In'), body: { message: 'Logged In', home_page: '/app', full_name: user.full_name }, headers: { 'set-cookie': cookie } };

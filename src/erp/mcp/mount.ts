@@ -35,7 +35,7 @@ export function erpMcpMount(deps: DepsRef): McpMount {
   }
   const server = createMcpServer({
     info: { name: `airlock-${SERVICE_NAME}`, version },
-    instructions: 'Read-only tools over the ERP integration service: integration status, business documents, open approval packets, dead letters and support context.',
+    instructions: 'Tools over the ERP integration service: read integration status, business documents, open approval packets, dead letters and support context; request_approval is the one writing tool (an Approval Packet for one document).',
     tools: erpTools(deps),
     allowedOrigins: origins(deps),
     authenticate: (context) => {

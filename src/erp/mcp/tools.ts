@@ -1,9 +1,10 @@
 // The ERP's MCP tools: its read operations as data (JSON Schemas for arguments and results).
 // integration_status, get_document, open_approval_packets, dead_letters and support_context read
-// exactly what the Frappe routes read. request_approval, the one writing tool, needs the approval
-// workflow of ERP part 2 and is added with it (docs/erp.md "MCP").
+// exactly what the Frappe routes read; request_approval (request-approval-tool.ts) is the one
+// writing tool.
 
 import type { McpTool } from '../../kernel/index.ts';
+import { OPEN_STATES } from '../approvals/transitions.ts';
 import { getDocument, listDocuments } from '../database/documents.ts';
 import type { DepsRef } from '../erp-route.ts';
 import { integrationStatus } from '../health/integration-status.ts';
@@ -11,9 +12,8 @@ import { READABLE_DOCTYPES } from '../resources/routes.ts';
 import { hydrateContext } from '../support-cases/support-context.ts';
 import type { BusinessRef } from '../support-cases/normalize-event.ts';
 import { MAX_BUSINESS_REFS } from '../support-cases/normalize-event.ts';
+import { requestApprovalTool } from './request-approval-tool.ts';
 
-/** Approval Packet states that end a packet; any other state is open. */
-const CLOSED_PACKET_STATES = ['approved', 'rejected', 'expired', 'cancelled', 'closed'];
 
 const LIMIT = { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Most rows to return, newest first' };
 const DOCUMENT = { type: 'object', required: ['name', 'doctype', 'docstatus', 'modified'], properties: { name: { type: 'string' }, doctype: { type: 'string' }, docstatus: { enum: [0, 1, 2] }, modified: { type: 'string' } } };
@@ -57,12 +57,12 @@ export function erpTools(deps: DepsRef): McpTool[] {
     {
       name: 'open_approval_packets',
       title: 'Open approval packets',
-      description: `Approval Packets not in a closed state (${CLOSED_PACKET_STATES.join(', ')}), newest first`,
+      description: `Approval Packets in an open state (${OPEN_STATES.join(', ')}), newest first`,
       inputSchema: { type: 'object', properties: { limit: LIMIT }, additionalProperties: false },
       outputSchema: DOC_LIST('approval_packets'),
       annotations: readOnly,
       handler: (args) => {
-        const open = listDocuments(deps().store.sqlite, 'Approval Packet').filter((d) => !CLOSED_PACKET_STATES.includes(String(d['status'] ?? '').toLowerCase()));
+        const open = listDocuments(deps().store.sqlite, 'Approval Packet').filter((d) => (OPEN_STATES as readonly unknown[]).includes(d['status']));
         const { rows, count, truncated } = newest(open, Number(args['limit'] ?? 50));
         return { structuredContent: { approval_packets: rows, count, truncated } };
       },
@@ -93,5 +93,6 @@ export function erpTools(deps: DepsRef): McpTool[] {
       annotations: readOnly,
       handler: (args) => ({ structuredContent: { ...hydrateContext(deps().store.sqlite, args['business_refs'] as BusinessRef[]) } }),
     },
+    requestApprovalTool(deps),
   ];
 }

@@ -1,8 +1,10 @@
 // Frappe's list arguments for GET /api/resource/<DocType> (frappe.client.get_list): `fields`
 // (JSON list, default ["name"], "*" for all), `filters` (JSON list of [field, op, value] or
 // [doctype, field, op, value], or an object {field: value | [op, value]}), `order_by`
-// ("field asc|desc", default "modified desc"), `limit_start`, and `limit` or `limit_page_length`
-// (default 20; 0 means all).
+// ("field asc|desc", default "modified desc", also when sent empty), `limit_start`, and `limit` or
+// `limit_page_length` (default 20; 0 means all); `or_filters` (same forms: a document matching any
+// of them); `as_dict` is accepted and ignored: over HTTP Frappe reads any value as true (a
+// non-empty string), and frappe-js-sdk always sends it.
 
 import type { ErpDocument } from '../database/documents.ts';
 import { frappeThrow } from '../frappe/envelope.ts';
@@ -10,6 +12,8 @@ import { frappeThrow } from '../frappe/envelope.ts';
 export interface ListQuery {
   fields: string[] | '*';
   filters: Filter[];
+  /** Empty: no or-condition. */
+  orFilters: Filter[];
   orderBy: { field: string; descending: boolean };
   start: number;
   /** 0: no limit. */
@@ -49,18 +53,19 @@ function count(query: URLSearchParams, name: string, fallback: number): number {
 }
 
 export function parseListQuery(query: URLSearchParams, doctype: string): ListQuery {
-  const known = ['fields', 'filters', 'order_by', 'limit_start', 'limit', 'limit_page_length', 'cmd'];
+  const known = ['fields', 'filters', 'or_filters', 'order_by', 'limit_start', 'limit', 'limit_page_length', 'as_dict', 'cmd'];
   for (const key of query.keys()) if (!known.includes(key)) frappeThrow(`Unexpected argument "${key}": this list takes ${known.slice(0, -1).join(', ')}`);
   const rawFields = json(query, 'fields') ?? ['name'];
   if (!Array.isArray(rawFields) || rawFields.length === 0) frappeThrow('Argument "fields" must be a non-empty JSON list');
   const fields = rawFields.includes('*') ? '*' : rawFields.map(field);
-  const orderText = query.get('order_by') ?? 'modified desc';
+  const orderText = query.get('order_by') || 'modified desc';
   const order = /^`?(?:tab[A-Za-z ]+`?\.`?)?([a-z_][a-z0-9_]*)`?(?:\s+(asc|desc))?$/i.exec(orderText.trim());
   if (!order) frappeThrow(`Argument "order_by" must be "<field> asc" or "<field> desc", got "${orderText}"`);
   const limitText = query.get('limit') ?? query.get('limit_page_length');
   return {
     fields,
     filters: parseFilters(json(query, 'filters'), doctype),
+    orFilters: parseFilters(json(query, 'or_filters'), doctype),
     orderBy: { field: order[1]!, descending: (order[2] ?? 'asc').toLowerCase() === 'desc' },
     start: count(query, 'limit_start', 0),
     limit: limitText === null ? DEFAULT_PAGE : count(query, query.has('limit') ? 'limit' : 'limit_page_length', DEFAULT_PAGE),
@@ -88,11 +93,23 @@ function filter(name: unknown, op: unknown, value: unknown): Filter {
   if (!OPERATORS.has(operator)) frappeThrow(`Operator ${JSON.stringify(op)} is not supported: use one of ${[...OPERATORS].join(', ')}`);
   if ((operator === 'in' || operator === 'not in') && !Array.isArray(value) && typeof value !== 'string') frappeThrow(`Operator "${operator}" takes a list or a comma-separated string`);
   if (operator === 'is' && value !== 'set' && value !== 'not set') frappeThrow('Operator "is" takes "set" or "not set"');
+  // A list or object would otherwise be compared as its String() ("[object Object]", "a,b").
+  const listed = operator === 'in' || operator === 'not in';
+  if (listed ? Array.isArray(value) && !value.every(isScalar) : !isScalar(value)) {
+    frappeThrow(`Filter on ${JSON.stringify(name)}: the value must be a string, number, boolean or null${listed ? ' (or a list of them)' : ''}, got ${Array.isArray(value) ? 'a list' : typeof value}`);
+  }
   return { field: field(name), op: operator, value };
 }
 
+/** A document's own field: a name such as `constructor` or `__proto__` must not reach Object.prototype. */
+function own(doc: ErpDocument, field: string): unknown {
+  return Object.hasOwn(doc, field) ? doc[field] : undefined;
+}
+
+const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
 function matches(doc: ErpDocument, f: Filter): boolean {
-  const actual = doc[f.field];
+  const actual = own(doc, f.field);
   const text = actual === undefined || actual === null ? '' : String(actual);
   const wanted = f.value === null || f.value === undefined ? '' : String(f.value);
   switch (f.op) {
@@ -124,11 +141,11 @@ function compare(a: unknown, b: unknown, op: string): boolean {
 /** Applies the query to every document of the DocType. */
 export function runListQuery(docs: readonly ErpDocument[], query: ListQuery): Record<string, unknown>[] {
   const { field: key, descending } = query.orderBy;
-  const kept = docs.filter((doc) => query.filters.every((f) => matches(doc, f)));
+  const kept = docs.filter((doc) => query.filters.every((f) => matches(doc, f)) && (query.orFilters.length === 0 || query.orFilters.some((f) => matches(doc, f))));
   kept.sort((a, b) => {
-    const order = String(a[key] ?? '').localeCompare(String(b[key] ?? '')) || a.name.localeCompare(b.name);
+    const order = String(own(a, key) ?? '').localeCompare(String(own(b, key) ?? '')) || a.name.localeCompare(b.name);
     return descending ? -order : order;
   });
   const page = query.limit === 0 ? kept.slice(query.start) : kept.slice(query.start, query.start + query.limit);
-  return page.map((doc) => (query.fields === '*' ? doc : Object.fromEntries((query.fields as string[]).map((f) => [f, doc[f] ?? null]))));
+  return page.map((doc) => (query.fields === '*' ? doc : Object.fromEntries((query.fields as string[]).map((f) => [f, own(doc, f) ?? null]))));
 }

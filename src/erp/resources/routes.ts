@@ -36,7 +36,7 @@ export function resourceRoutes(deps: DepsRef): ErpRoute[] {
     {
       ...read,
       path: '/api/resource/:doctype',
-      summary: 'List documents of a DocType with fields, filters, order_by, limit_start and limit (or limit_page_length)',
+      summary: 'List documents of a DocType with fields, filters, or_filters, order_by, limit_start and limit (or limit_page_length)',
       params: { doctype: { description: 'The DocType, e.g. Lead or Supplier Intake', example: 'Lead' } },
       handler: frappeHandler((context) => {
         const doctype = context.params['doctype']!;
