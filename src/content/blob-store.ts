@@ -3,7 +3,7 @@
 // is held whole in memory; a stream over the size limit is cut and its temporary file removed.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -46,6 +46,9 @@ export const WRITE_BUFFER_BYTES = 256 * 1024;
 
 export function createBlobStore(root: string): BlobStore {
   const tmp = join(root, 'tmp');
+  // Whatever tmp/ holds at start is a partial upload of a process that died (SIGKILL, power
+  // loss): no row names it and nobody will finish it, so it would only fill the disk.
+  rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true, mode: 0o700 });
   const pathOf = (sha256: string) => {
     if (!SHA256.test(sha256)) throw new TypeError(`Not a SHA-256 hex digest: "${sha256}"`);
