@@ -35,7 +35,8 @@ export class BlobTooLargeError extends Error {
 export interface BlobStore {
   /** A writer for one new blob, refusing more than `maxBytes`. */
   create(maxBytes: number): BlobWriter;
-  open(sha256: string): Readable;
+  /** The blob's bytes, or those from `range.start` to `range.end` inclusive. */
+  open(sha256: string, range?: { start: number; end: number }): Readable;
   path(sha256: string): string;
   has(sha256: string): Promise<boolean>;
 }
@@ -56,7 +57,7 @@ export function createBlobStore(root: string): BlobStore {
   };
   return {
     path: pathOf,
-    open: (sha256) => createReadStream(pathOf(sha256)),
+    open: (sha256, range) => createReadStream(pathOf(sha256), range && { start: range.start, end: range.end }),
     async has(sha256) {
       try {
         await stat(pathOf(sha256));

@@ -80,7 +80,7 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
     const node = requireNode(deps.store.sqlite, await nodeIdOf(deps, context));
     const version = currentVersion(deps.store.sqlite, node);
     if (!version) throw new RepositoryError(404, `Node "${node.id}" is a folder and has no content`);
-    return contentReply(deps, { sha256: version.sha256, size: version.size, mimeType: version.mime_type, name: node.name }, queryFlag(context, 'attachment', true));
+    return contentReply(deps, { sha256: version.sha256, size: version.size, mimeType: version.mime_type, name: node.name }, queryFlag(context, 'attachment', true), context);
   });
 
   const updateContent = alfrescoHandler(async (context) => {

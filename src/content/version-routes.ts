@@ -52,7 +52,7 @@ export function versionRoutes(deps: ContentDeps): Route[] {
   const content = alfrescoHandler(async (context) => {
     const node = await fileNode(context.params['nodeId']!, principalOf(context));
     const version = getVersion(sqlite, node.id, context.params['versionId']!);
-    return contentReply(deps, { sha256: version.sha256, size: version.size, mimeType: version.mime_type, name: version.name }, context.query.get('attachment') !== 'false');
+    return contentReply(deps, { sha256: version.sha256, size: version.size, mimeType: version.mime_type, name: version.name }, context.query.get('attachment') !== 'false', context);
   });
   const revert = alfrescoHandler(async (context) => {
     const user = principalOf(context);
