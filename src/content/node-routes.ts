@@ -8,7 +8,7 @@ import type { ContentDeps } from './api-support.ts';
 import { isTextType, mediaTypeFor } from './mime-types.ts';
 import { nodeEntry } from './node-entry.ts';
 import { readTextPrefix } from './renditions.ts';
-import { RepositoryError, addVersion, createFolder, currentVersion, listChildren, nameProblem, requireFolder, requireNode, resolveNodeId, updateMetadata } from './repository.ts';
+import { RepositoryError, addVersion, createFolder, currentVersion, findPath, listChildren, nameProblem, requireFolder, requireNode, resolveNodeId, updateMetadata } from './repository.ts';
 import { readFlag, storeBody, uploadFile } from './upload.ts';
 
 const NODE_ID = { nodeId: { description: 'A node id, or the alias -root- (Company Home) or -my- (your home folder)', example: '-root-' } };
@@ -35,8 +35,15 @@ async function nodeIdOf(deps: ContentDeps, context: RequestContext): Promise<str
   return resolveNodeId(deps.store, context.params['nodeId']!, principalOf(context));
 }
 
+/** nodeId, or the node its `relativePath` query names (getNode and listNodeChildren take one). */
+async function nodeIdAt(deps: ContentDeps, context: RequestContext): Promise<string> {
+  const id = await nodeIdOf(deps, context);
+  const relativePath = context.query.get('relativePath');
+  return relativePath === null ? id : findPath(deps.store.sqlite, id, relativePath);
+}
+
 export function nodeRoutes(deps: ContentDeps): Route[] {
-  const getNode = alfrescoHandler(async (context) => nodeReply(deps, await nodeIdOf(deps, context)));
+  const getNode = alfrescoHandler(async (context) => nodeReply(deps, await nodeIdAt(deps, context)));
 
   const updateNode = alfrescoHandler(async (context) => {
     const id = await nodeIdOf(deps, context);
@@ -48,7 +55,7 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
   });
 
   const listChildrenHandler = alfrescoHandler(async (context) => {
-    const id = await nodeIdOf(deps, context);
+    const id = await nodeIdAt(deps, context);
     requireFolder(deps.store.sqlite, id);
     const paging = readPaging(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
     if (typeof paging === 'string') throw new RepositoryError(400, paging);
