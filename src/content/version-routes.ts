@@ -94,7 +94,7 @@ export function versionRoutes(deps: ContentDeps): Route[] {
         tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'rendition-created', payload: { actor: user.id, rendition: id, version: version.label, size: bytes.length } });
       });
     }
-    return { status: 202, body: null };
+    return { status: 202, raw: '' };
   });
   const renditions = alfrescoHandler(async (context) => {
     const node = await fileNode(context.params['nodeId']!, principalOf(context));
