@@ -10,6 +10,7 @@ import { nodeEntry } from './node-entry.ts';
 import { readTextPrefix } from './renditions.ts';
 import { RepositoryError, addVersion, createFolder, currentVersion, findPath, listChildren, nameProblem, requireFolder, requireNode, resolveNodeId, updateMetadata } from './repository.ts';
 import { readFlag, storeBody, uploadFile } from './upload.ts';
+import { storeRenditions } from './version-routes.ts';
 
 const NODE_ID = { nodeId: { description: 'A node id, or the alias -root- (Company Home) or -my- (your home folder)', example: '-root-' } };
 const PROPERTIES_SCHEMA = { type: 'object', maxProperties: 64, propertyNames: { pattern: '^[a-z][a-zA-Z0-9]*:[A-Za-z][A-Za-z0-9_]*$' }, additionalProperties: { type: ['string', 'null'], maxLength: 65536 } };
@@ -76,10 +77,11 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
       const id = await deps.store.write((sqlite, tx) => createFolder(sqlite, tx, { parentId, name: body.name, relativePath: body.relativePath, autoRename, properties: pickStrings(body.properties), user }));
       return nodeReply(deps, id, 201);
     }
-    const { id } = await uploadFile(
+    const { id, renditions } = await uploadFile(
       { store: deps.store, blobs: deps.blobs, maxUploadBytes: deps.config.maxUploadBytes, indexTextBytes: deps.config.indexTextBytes },
       { stream: context.bodyStream!, contentType, contentLength: context.headers['content-length'], parentId, user },
     );
+    await storeRenditions(deps, id, renditions, user);
     return nodeReply(deps, id, 201);
   });
 
