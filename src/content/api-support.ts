@@ -82,7 +82,7 @@ export function queryFlag(context: RequestContext, name: string, fallback: boole
 
 /** A content download: streamed from the blob store, ETag = the content's SHA-256; a single byte range gives 206 (byte-range.ts). */
 export function contentReply(deps: ContentDeps, content: { sha256: string; size: number; mimeType: string; name: string }, attachment: boolean, request?: RequestContext): Reply {
-  const disposition = `${attachment ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(content.name)}`;
+  const disposition = `${attachment ? 'attachment' : 'inline'}; filename*=UTF-8''${extValue(content.name)}`;
   const etag = `"${content.sha256}"`;
   const headers = { 'etag': etag, 'accept-ranges': 'bytes', 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; sandbox" };
   const range = request ? chooseRange({ range: request.headers['range'], ifRange: request.headers['if-range'] }, content.size, etag) : { kind: 'whole' as const };
@@ -103,4 +103,9 @@ export function contentReply(deps: ContentDeps, content: { sha256: string; size:
     headers,
     stream: { open: () => deps.blobs.open(content.sha256), length: content.size },
   };
+}
+
+/** RFC 8187 ext-value text: encodeURIComponent leaves ' ( ) * ! as they are, and attr-char admits only "!" of them. */
+export function extValue(text: string): string {
+  return encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

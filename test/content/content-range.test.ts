@@ -1,6 +1,6 @@
 // Range requests on content, as Alfresco's getNodeContent and getVersionContent define them
 // (alfresco-core.yaml: RangeHeader "Single part request supported, for example: bytes=1-10";
-// 206 Partial Content; 416 Range Not Satisfiable).
+// 206 Partial Content; 416 Range Not Satisfiable), and the download's Content-Disposition.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -58,4 +58,12 @@ test('content: malformed, multi-part or stale (If-Range) ranges get the whole co
     assert.equal(r.status, 200, JSON.stringify(headers));
     assert.equal(r.text, CONTENT);
   }
+});
+
+test('Content-Disposition: filename* is an RFC 8187 ext-value (quote, parentheses and star percent-encoded)', async () => {
+  const m = multipart([['name', "it's (draft)*.txt"]], { name: 'x.txt', content: 'draft' });
+  const created = await browser.request(`${h.base}${API}/nodes/-root-/children`, { method: 'POST', headers: { 'content-type': m.contentType }, body: m.body });
+  const id = (created.json() as { entry: { id: string } }).entry.id;
+  const r = await browser.request(`${h.base}${API}/nodes/${id}/content`);
+  assert.equal(r.headers['content-disposition'], "attachment; filename*=UTF-8''it%27s%20%28draft%29%2A.txt");
 });
