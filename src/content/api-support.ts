@@ -5,6 +5,7 @@
 import { compileSchema, isAirlockError, parseJsonBody } from '../kernel/index.ts';
 import type { Handler, JsonSchema, Logger, Reply, RequestContext, Store } from '../kernel/index.ts';
 import { alfrescoError } from './alfresco-shapes.ts';
+import { chooseRange } from './byte-range.ts';
 import type { BlobStore } from './blob-store.ts';
 import type { ContentConfig } from './config.ts';
 import type { UserRef } from './node-entry.ts';
@@ -79,13 +80,32 @@ export function queryFlag(context: RequestContext, name: string, fallback: boole
   throw new RepositoryError(400, `Invalid query parameter ${name} "${value}": use true or false`);
 }
 
-/** A content download: streamed from the blob store, ETag = the content's SHA-256. */
-export function contentReply(deps: ContentDeps, content: { sha256: string; size: number; mimeType: string; name: string }, attachment: boolean): Reply {
-  const disposition = `${attachment ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(content.name)}`;
+/** A content download: streamed from the blob store, ETag = the content's SHA-256; a single byte range gives 206 (byte-range.ts). */
+export function contentReply(deps: ContentDeps, content: { sha256: string; size: number; mimeType: string; name: string }, attachment: boolean, request?: RequestContext): Reply {
+  const disposition = `${attachment ? 'attachment' : 'inline'}; filename*=UTF-8''${extValue(content.name)}`;
+  const etag = `"${content.sha256}"`;
+  const headers = { 'etag': etag, 'accept-ranges': 'bytes', 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; sandbox" };
+  const range = request ? chooseRange({ range: request.headers['range'], ifRange: request.headers['if-range'] }, content.size, etag) : { kind: 'whole' as const };
+  if (range.kind === 'unsatisfiable') {
+    return alfrescoError(416, `Range Not Satisfiable: the content has ${content.size} bytes`, { 'content-range': `bytes */${content.size}` });
+  }
+  if (range.kind === 'partial') {
+    return {
+      status: 206,
+      contentType: content.mimeType,
+      headers: { ...headers, 'content-range': `bytes ${range.start}-${range.end}/${content.size}` },
+      stream: { open: () => deps.blobs.open(content.sha256, range), length: range.end - range.start + 1 },
+    };
+  }
   return {
     status: 200,
     contentType: content.mimeType,
-    headers: { 'etag': `"${content.sha256}"`, 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; sandbox" },
+    headers,
     stream: { open: () => deps.blobs.open(content.sha256), length: content.size },
   };
+}
+
+/** RFC 8187 ext-value text: encodeURIComponent leaves ' ( ) * ! as they are, and attr-char admits only "!" of them. */
+export function extValue(text: string): string {
+  return encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -3,7 +3,7 @@
 // is held whole in memory; a stream over the size limit is cut and its temporary file removed.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -35,7 +35,8 @@ export class BlobTooLargeError extends Error {
 export interface BlobStore {
   /** A writer for one new blob, refusing more than `maxBytes`. */
   create(maxBytes: number): BlobWriter;
-  open(sha256: string): Readable;
+  /** The blob's bytes, or those from `range.start` to `range.end` inclusive. */
+  open(sha256: string, range?: { start: number; end: number }): Readable;
   path(sha256: string): string;
   has(sha256: string): Promise<boolean>;
 }
@@ -46,6 +47,9 @@ export const WRITE_BUFFER_BYTES = 256 * 1024;
 
 export function createBlobStore(root: string): BlobStore {
   const tmp = join(root, 'tmp');
+  // Whatever tmp/ holds at start is a partial upload of a process that died (SIGKILL, power
+  // loss): no row names it and nobody will finish it, so it would only fill the disk.
+  rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true, mode: 0o700 });
   const pathOf = (sha256: string) => {
     if (!SHA256.test(sha256)) throw new TypeError(`Not a SHA-256 hex digest: "${sha256}"`);
@@ -53,7 +57,7 @@ export function createBlobStore(root: string): BlobStore {
   };
   return {
     path: pathOf,
-    open: (sha256) => createReadStream(pathOf(sha256)),
+    open: (sha256, range) => createReadStream(pathOf(sha256), range && { start: range.start, end: range.end }),
     async has(sha256) {
       try {
         await stat(pathOf(sha256));

@@ -8,8 +8,9 @@ import type { ContentDeps } from './api-support.ts';
 import { isTextType, mediaTypeFor } from './mime-types.ts';
 import { nodeEntry } from './node-entry.ts';
 import { readTextPrefix } from './renditions.ts';
-import { RepositoryError, addVersion, createFolder, currentVersion, listChildren, nameProblem, requireFolder, requireNode, resolveNodeId, updateMetadata } from './repository.ts';
+import { RepositoryError, addVersion, createFolder, currentVersion, findPath, listChildren, nameProblem, requireFolder, requireNode, resolveNodeId, updateMetadata } from './repository.ts';
 import { readFlag, storeBody, uploadFile } from './upload.ts';
+import { storeRenditions } from './version-routes.ts';
 
 const NODE_ID = { nodeId: { description: 'A node id, or the alias -root- (Company Home) or -my- (your home folder)', example: '-root-' } };
 const PROPERTIES_SCHEMA = { type: 'object', maxProperties: 64, propertyNames: { pattern: '^[a-z][a-zA-Z0-9]*:[A-Za-z][A-Za-z0-9_]*$' }, additionalProperties: { type: ['string', 'null'], maxLength: 65536 } };
@@ -35,8 +36,15 @@ async function nodeIdOf(deps: ContentDeps, context: RequestContext): Promise<str
   return resolveNodeId(deps.store, context.params['nodeId']!, principalOf(context));
 }
 
+/** nodeId, or the node its `relativePath` query names (getNode and listNodeChildren take one). */
+async function nodeIdAt(deps: ContentDeps, context: RequestContext): Promise<string> {
+  const id = await nodeIdOf(deps, context);
+  const relativePath = context.query.get('relativePath');
+  return relativePath === null ? id : findPath(deps.store.sqlite, id, relativePath);
+}
+
 export function nodeRoutes(deps: ContentDeps): Route[] {
-  const getNode = alfrescoHandler(async (context) => nodeReply(deps, await nodeIdOf(deps, context)));
+  const getNode = alfrescoHandler(async (context) => nodeReply(deps, await nodeIdAt(deps, context)));
 
   const updateNode = alfrescoHandler(async (context) => {
     const id = await nodeIdOf(deps, context);
@@ -48,7 +56,7 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
   });
 
   const listChildrenHandler = alfrescoHandler(async (context) => {
-    const id = await nodeIdOf(deps, context);
+    const id = await nodeIdAt(deps, context);
     requireFolder(deps.store.sqlite, id);
     const paging = readPaging(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
     if (typeof paging === 'string') throw new RepositoryError(400, paging);
@@ -69,10 +77,11 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
       const id = await deps.store.write((sqlite, tx) => createFolder(sqlite, tx, { parentId, name: body.name, relativePath: body.relativePath, autoRename, properties: pickStrings(body.properties), user }));
       return nodeReply(deps, id, 201);
     }
-    const { id } = await uploadFile(
+    const { id, renditions } = await uploadFile(
       { store: deps.store, blobs: deps.blobs, maxUploadBytes: deps.config.maxUploadBytes, indexTextBytes: deps.config.indexTextBytes },
       { stream: context.bodyStream!, contentType, contentLength: context.headers['content-length'], parentId, user },
     );
+    await storeRenditions(deps, id, renditions, user);
     return nodeReply(deps, id, 201);
   });
 
@@ -80,7 +89,7 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
     const node = requireNode(deps.store.sqlite, await nodeIdOf(deps, context));
     const version = currentVersion(deps.store.sqlite, node);
     if (!version) throw new RepositoryError(404, `Node "${node.id}" is a folder and has no content`);
-    return contentReply(deps, { sha256: version.sha256, size: version.size, mimeType: version.mime_type, name: node.name }, queryFlag(context, 'attachment', true));
+    return contentReply(deps, { sha256: version.sha256, size: version.size, mimeType: version.mime_type, name: node.name }, queryFlag(context, 'attachment', true), context);
   });
 
   const updateContent = alfrescoHandler(async (context) => {

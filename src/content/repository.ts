@@ -97,6 +97,19 @@ export function ensurePath(sqlite: DatabaseSync, tx: Transaction, options: { par
   return parent;
 }
 
+/** The node `relativePath` names below `nodeId`, without creating anything (Alfresco's relativePath query); 404 when none. */
+export function findPath(sqlite: DatabaseSync, nodeId: string, relativePath: string): string {
+  let id = requireNode(sqlite, nodeId).id;
+  for (const segment of relativePath.split('/').filter((s) => s !== '')) {
+    const problem = nameProblem(segment);
+    if (problem) throw new RepositoryError(400, `Invalid relativePath "${relativePath}": ${problem}`);
+    const child = statement(sqlite, 'SELECT id FROM nodes WHERE parent_id = ? AND name = ?').get(id, segment);
+    if (!child) throw new RepositoryError(404, `The relativePath "${relativePath}" names no node below "${nodeId}"`);
+    id = String(child['id']);
+  }
+  return id;
+}
+
 function ensureFolder(sqlite: DatabaseSync, tx: Transaction, options: { parentId: string; name: string; user: UserRef }): string {
   const existing = statement(sqlite, 'SELECT id, is_folder FROM nodes WHERE parent_id = ? AND name = ?').get(options.parentId, options.name);
   if (existing) {

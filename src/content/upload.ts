@@ -10,7 +10,8 @@ import type { BlobStore, BlobWriter } from './blob-store.ts';
 import { BlobTooLargeError } from './blob-store.ts';
 import { isTextType, mediaTypeFor } from './mime-types.ts';
 import { MultipartError, multipartBoundary, parseMultipart } from './multipart.ts';
-import { readTextPrefix } from './renditions.ts';
+import { RENDITION_IDS, isRenditionId, readTextPrefix } from './renditions.ts';
+import type { RenditionId } from './renditions.ts';
 import { RepositoryError, createFile, nameProblem } from './repository.ts';
 import type { UserRef } from './node-entry.ts';
 
@@ -22,7 +23,7 @@ export interface UploadDeps {
 }
 
 const FLAGS = ['autoRename', 'overwrite', 'majorVersion'] as const;
-const KNOWN_FIELDS = new Set(['name', 'relativePath', 'comment', 'nodeType', '_csrf', ...FLAGS]);
+const KNOWN_FIELDS = new Set(['name', 'relativePath', 'comment', 'nodeType', 'renditions', 'versioningEnabled', '_csrf', ...FLAGS]);
 const PROPERTY = /^[a-z][a-zA-Z0-9]*:[A-Za-z][A-Za-z0-9_]*$/;
 
 /** Parses a "true"/"false" form field; a RepositoryError otherwise. */
@@ -37,7 +38,7 @@ export function readFlag(name: string, value: string | undefined, fallback: bool
 export async function uploadFile(
   deps: UploadDeps,
   request: { stream: Readable; contentType: string | undefined; contentLength: string | undefined; parentId: string; user: UserRef; csrf?: string; newVersionOf?: string },
-): Promise<{ id: string; created: boolean }> {
+): Promise<{ id: string; created: boolean; renditions: RenditionId[] }> {
   const boundary = multipartBoundary(request.contentType);
   if (boundary === undefined) throw new RepositoryError(415, 'Upload must be multipart/form-data with a boundary, the file in field "filedata"');
   if (request.contentLength !== undefined && Number(request.contentLength) > deps.maxUploadBytes + 64 * 1024) {
@@ -51,7 +52,7 @@ export async function uploadFile(
     await parseMultipart(request.stream, boundary, {
       field(name, value) {
         if (fields.has(name)) throw new RepositoryError(400, `Field "${name}" is repeated`);
-        if (!KNOWN_FIELDS.has(name) && !PROPERTY.test(name)) throw new RepositoryError(400, `Unknown field "${name}": use name, relativePath, autoRename, overwrite, majorVersion, comment or a property such as cm:title`);
+        if (!KNOWN_FIELDS.has(name) && !PROPERTY.test(name)) throw new RepositoryError(400, `Unknown field "${name}": use name, relativePath, autoRename, overwrite, majorVersion, comment, renditions, versioningEnabled or a property such as cm:title`);
         fields.set(name, value);
       },
       file(part) {
@@ -78,11 +79,14 @@ export async function uploadFile(
       majorVersion: readFlag('majorVersion', fields.get('majorVersion'), request.newVersionOf === undefined),
     };
     if (flags.autoRename && flags.overwrite) throw new RepositoryError(400, 'autoRename and overwrite cannot both be true');
+    // Every file here is versioned: an unversioned node is a request we cannot honour.
+    if (!readFlag('versioningEnabled', fields.get('versioningEnabled'), true)) throw new RepositoryError(400, 'versioningEnabled=false is not supported: every file is versioned');
+    const renditions = readRenditionList(fields.get('renditions'));
     const blob = await writer.finish();
     const mimeType = mediaTypeFor(name, declaredType);
     const text = isTextType(mimeType) ? await readTextPrefix(deps.blobs.path(blob.sha256), deps.indexTextBytes) : '';
     const properties = Object.fromEntries([...fields].filter(([key]) => PROPERTY.test(key)));
-    return await deps.store.write((sqlite, tx) =>
+    const stored = await deps.store.write((sqlite, tx) =>
       createFile(sqlite, tx, {
         parentId: request.parentId,
         name,
@@ -95,10 +99,20 @@ export async function uploadFile(
         user: request.user,
       }),
     );
+    return { ...stored, renditions };
   } catch (error) {
     await writer?.abort();
     throw translateUploadError(error);
   }
+}
+
+/** The `renditions` field ("doclib" or "doclib,text"): known ids only. */
+function readRenditionList(value: string | undefined): RenditionId[] {
+  if (value === undefined) return [];
+  const ids = value.split(',').map((part) => part.trim());
+  const unknown = ids.filter((id) => !isRenditionId(id));
+  if (unknown.length > 0) throw new RepositoryError(400, `Invalid renditions "${value}": the renditions are ${RENDITION_IDS.join(' and ')}`);
+  return [...new Set(ids as RenditionId[])];
 }
 
 /** Streams a raw body (PUT .../content) into the blob store. */

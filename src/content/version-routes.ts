@@ -4,12 +4,14 @@
 import { statement } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
 import { listEnvelope, readPaging } from './alfresco-shapes.ts';
-import { API_BASE, alfrescoHandler, contentReply, jsonBodyReader, principalOf } from './api-support.ts';
+import { API_BASE, alfrescoHandler, contentReply, extValue, jsonBodyReader, principalOf } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { CONTENT_EVENTS } from './database.ts';
 import { isTextType } from './mime-types.ts';
 import { versionEntry } from './node-entry.ts';
 import { RENDITION_IDS, RENDITION_TYPES, isRenditionId, readTextPrefix, renderRendition } from './renditions.ts';
+import type { RenditionId } from './renditions.ts';
+import type { UserRef } from './node-entry.ts';
 import { RepositoryError, addVersion, currentVersion, getVersion, listVersions, requireNode, resolveNodeId } from './repository.ts';
 
 const PARAMS = {
@@ -52,7 +54,7 @@ export function versionRoutes(deps: ContentDeps): Route[] {
   const content = alfrescoHandler(async (context) => {
     const node = await fileNode(context.params['nodeId']!, principalOf(context));
     const version = getVersion(sqlite, node.id, context.params['versionId']!);
-    return contentReply(deps, { sha256: version.sha256, size: version.size, mimeType: version.mime_type, name: version.name }, context.query.get('attachment') !== 'false');
+    return contentReply(deps, { sha256: version.sha256, size: version.size, mimeType: version.mime_type, name: version.name }, context.query.get('attachment') !== 'false', context);
   });
   const revert = alfrescoHandler(async (context) => {
     const user = principalOf(context);
@@ -87,14 +89,8 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     const requested = [...new Set((Array.isArray(body) ? body : [body]).flatMap(({ id }) => id.split(',').map((part) => part.trim())))].filter(isRenditionId);
     const missing = requested.filter((id) => renditionEntry(node.id, id).status !== 'CREATED');
     if (missing.length === 0) throw new RepositoryError(409, `All requested renditions already exist for version ${version.label}`);
-    for (const id of missing) {
-      const bytes = await renderRendition(id, node, version, { blobPath: deps.blobs.path(version.sha256), textLimit: deps.config.indexTextBytes });
-      await deps.store.write((db, tx) => {
-        statement(db, 'INSERT OR REPLACE INTO renditions (node_id, rendition_id, version_label, mime_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(node.id, id, version.label, RENDITION_TYPES[id], bytes, new Date().toISOString());
-        tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'rendition-created', payload: { actor: user.id, rendition: id, version: version.label, size: bytes.length } });
-      });
-    }
-    return { status: 202, body: null };
+    await storeRenditions(deps, node.id, missing, user);
+    return { status: 202, raw: '' };
   });
   const renditions = alfrescoHandler(async (context) => {
     const node = await fileNode(context.params['nodeId']!, principalOf(context));
@@ -113,7 +109,7 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     if (!isRenditionId(id)) throw new RepositoryError(404, `Unknown rendition "${id}": use ${RENDITION_IDS.join(' or ')}`);
     const row = statement(sqlite, 'SELECT version_label, mime_type, body FROM renditions WHERE node_id = ? AND rendition_id = ?').get(node.id, id);
     if (!row || row['version_label'] !== node.version_label) throw new RepositoryError(404, `Rendition "${id}" of node "${node.id}" is not created for version ${node.version_label}: POST .../renditions first`);
-    const disposition = `${context.query.get('attachment') === 'true' ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(`${node.name}.${id === 'text' ? 'txt' : 'svg'}`)}`;
+    const disposition = `${context.query.get('attachment') === 'true' ? 'attachment' : 'inline'}; filename*=UTF-8''${extValue(`${node.name}.${id === 'text' ? 'txt' : 'svg'}`)}`;
     return { status: 200, raw: row['body'] as Uint8Array, contentType: `${String(row['mime_type'])}${id === 'text' ? '; charset=utf-8' : ''}`, headers: { 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" } };
   });
 
@@ -128,4 +124,18 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId`, auth: 'repository', summary: 'Get a rendition\'s status', params: PARAMS, tags: ['renditions'], etag: false, handler: rendition },
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId/content`, auth: 'repository', summary: 'Get a rendition\'s content', params: PARAMS, tags: ['renditions'], handler: renditionContent },
   ];
+}
+
+/** Renders and stores renditions `ids` of a file's current version, each with its evidence row. */
+export async function storeRenditions(deps: ContentDeps, nodeId: string, ids: readonly RenditionId[], user: UserRef): Promise<void> {
+  const node = requireNode(deps.store.sqlite, nodeId);
+  const version = currentVersion(deps.store.sqlite, node);
+  if (!version) throw new RepositoryError(400, `Node "${nodeId}" is a folder: folders have no renditions`);
+  for (const id of ids) {
+    const bytes = await renderRendition(id, node, version, { blobPath: deps.blobs.path(version.sha256), textLimit: deps.config.indexTextBytes });
+    await deps.store.write((db, tx) => {
+      statement(db, 'INSERT OR REPLACE INTO renditions (node_id, rendition_id, version_label, mime_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(node.id, id, version.label, RENDITION_TYPES[id], bytes, new Date().toISOString());
+      tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'rendition-created', payload: { actor: user.id, rendition: id, version: version.label, size: bytes.length } });
+    });
+  }
 }

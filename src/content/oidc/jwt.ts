@@ -53,6 +53,8 @@ export function candidateKeys(keys: readonly Jwk[], header: DecodedJwt['header']
 /** Verifies the signature of a decoded JWS with one of `keys`. */
 export function verifyJwtSignature(jwt: DecodedJwt, keys: readonly Jwk[]): { ok: true } | { ok: false; reason: string; unknownKey?: boolean } {
   const alg = jwt.header.alg;
+  // RFC 7515 4.1.11: extensions listed in "crit" must be understood or the JWS refused; we know none.
+  if ('crit' in jwt.header) return { ok: false, reason: 'the header has "crit" extensions, which this relying party does not support' };
   if (!(ALLOWED_ALGORITHMS as readonly string[]).includes(alg)) return { ok: false, reason: `algorithm "${String(alg)}" is not accepted (RS256 or ES256)` };
   const candidates = candidateKeys(keys, jwt.header);
   if (candidates.length === 0) return { ok: false, reason: `no key in the issuer's JWKS matches kid "${jwt.header.kid ?? ''}" and alg ${alg}`, unknownKey: true };

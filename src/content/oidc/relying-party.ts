@@ -53,15 +53,21 @@ export function basicAuthorization(clientId: string, clientSecret: string): stri
 export function createRelyingParty(options: RelyingPartyOptions): RelyingParty {
   const now = options.now ?? Date.now;
   const pending = new Map<string, PendingLogin>();
+  // The Map keeps insertion order, which is age order: expired logins are at its front.
   const sweep = () => {
-    for (const [state, login] of pending) if (now() - login.createdAt > PENDING_LOGIN_TTL_MS) pending.delete(state);
+    for (const [state, login] of pending) {
+      if (now() - login.createdAt <= PENDING_LOGIN_TTL_MS) break;
+      pending.delete(state);
+    }
   };
   return {
     metadata: () => options.provider.metadata(),
     async begin(returnTo) {
       const metadata = await options.provider.metadata();
       sweep();
-      if (pending.size >= MAX_PENDING_LOGINS) throw new ProviderError('Too many logins in progress: try again in a few minutes');
+      // Full: drop the oldest rather than refuse, so anonymous requests to /auth/oidc/login cannot
+      // lock every user out for ten minutes; a flood only shortens the oldest logins' window.
+      if (pending.size >= MAX_PENDING_LOGINS) pending.delete(pending.keys().next().value!);
       const login: PendingLogin = { state: random(), nonce: random(), verifier: random(), returnTo, createdAt: now() };
       pending.set(login.state, login);
       const url = new URL(metadata.authorization_endpoint);
