@@ -7,9 +7,39 @@ import { statement } from '../kernel/index.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import type { NodeRow } from './node-entry.ts';
 
+/** Alfresco's sort member: by score (the default) or by one node field. */
+export interface SearchSort {
+  type: 'SCORE' | 'FIELD';
+  field?: string;
+  ascending?: boolean;
+}
+
 export interface SearchRequest {
   query: string;
   paging: { skipCount: number; maxItems: number };
+  /** Node types every hit must have (Alfresco's filterQueries `TYPE:"cm:content"`), empty for any. */
+  types?: readonly string[];
+  /** Node types no hit may have (`-TYPE:"cm:thumbnail"`). */
+  excludedTypes?: readonly string[];
+  sort?: readonly SearchSort[];
+}
+
+/** The node fields a FIELD sort may name, by their Alfresco names, and the column each orders by. */
+export const SORT_FIELDS: Readonly<Record<string, string>> = {
+  'cm:name': 'n.name', 'name': 'n.name',
+  'cm:created': 'n.created_at', 'createdAt': 'n.created_at',
+  'cm:modified': 'n.modified_at', 'modifiedAt': 'n.modified_at',
+};
+
+const FILTER = /^\s*([+-]?)TYPE:"?([A-Za-z]+:[A-Za-z]+)"?\s*$/;
+
+/**
+ * One of Alfresco's filterQueries, understood when it is a node-type filter (`TYPE:"cm:content"`,
+ * `+TYPE:…`, `-TYPE:…`); anything else is undefined so the caller refuses it rather than guess.
+ */
+export function parseTypeFilter(query: string): { type: string; exclude: boolean } | undefined {
+  const match = FILTER.exec(query);
+  return match ? { type: match[2]!, exclude: match[1] === '-' } : undefined;
 }
 
 const COLUMNS: Record<string, string> = { 'name': 'name', 'cm:name': 'name', 'text': 'body', 'cm:content': 'body', 'cm:title': 'metadata', 'cm:description': 'metadata' };
@@ -37,9 +67,24 @@ export function ftsExpression(query: string): string | undefined {
 export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): { rows: { node: NodeRow; score: number }[]; total: number } {
   const expression = ftsExpression(request.query);
   if (expression === undefined) return { rows: [], total: 0 };
-  const total = Number(statement(sqlite, 'SELECT count(*) AS n FROM search_index WHERE search_index MATCH ?').get(expression)?.['n']);
-  const hits = statement(sqlite, 'SELECT node_id, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score FROM search_index WHERE search_index MATCH ? ORDER BY score DESC, node_id LIMIT ? OFFSET ?')
-    .all(expression, request.paging.maxItems, request.paging.skipCount);
+  const types = request.types ?? [];
+  const excluded = request.excludedTypes ?? [];
+  // Type filters and sort columns come from fixed tables above, never from the request's text.
+  const where = [
+    'search_index MATCH ?',
+    ...(types.length > 0 ? [`n.node_type IN (${types.map(() => '?').join(', ')})`] : []),
+    ...(excluded.length > 0 ? [`n.node_type NOT IN (${excluded.map(() => '?').join(', ')})`] : []),
+  ].join(' AND ');
+  const args = [expression, ...types, ...excluded];
+  const from = 'FROM search_index s JOIN nodes n ON n.id = s.node_id';
+  const order = [
+    ...(request.sort ?? []).map((sort) => `${sort.type === 'SCORE' ? 'score' : SORT_FIELDS[sort.field ?? '']} ${sort.ascending === true ? 'ASC' : 'DESC'}`),
+    'score DESC',
+    's.node_id',
+  ].join(', ');
+  const total = Number(statement(sqlite, `SELECT count(*) AS n ${from} WHERE ${where}`).get(...args)?.['n']);
+  const hits = statement(sqlite, `SELECT s.node_id AS node_id, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score ${from} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
+    .all(...args, request.paging.maxItems, request.paging.skipCount);
   const byId = statement(sqlite, 'SELECT * FROM nodes WHERE id = ?');
   const rows = hits.flatMap((hit) => {
     const node = byId.get(String(hit['node_id'])) as NodeRow | undefined;

@@ -147,6 +147,42 @@ test('search: full text over name, metadata and content, with paging and Alfresc
   assert.equal((await api('POST', SEARCH, { query: { query: 'zebra' } })).body!['list'].pagination.totalItems, 1, 'metadata from PUT is indexed');
 });
 
+test('search takes the members Alfresco\'s clients send: include, fields, sort by a node field, TYPE filter queries', async () => {
+  await upload([], { name: 'heron-b.txt', content: 'the heron waits' });
+  await upload([], { name: 'heron-a.txt', content: 'a heron again' });
+  const folder = await api('POST', `${API}/nodes/-root-/children`, { name: 'heron-folder', nodeType: 'cm:folder' });
+  assert.equal(folder.status, 201);
+  const byName = await api('POST', SEARCH, {
+    query: { query: 'heron*', language: 'afts' },
+    include: ['properties', 'aspectNames', 'path', 'allowableOperations'],
+    sort: [{ type: 'FIELD', field: 'cm:name', ascending: true }],
+    filterQueries: [{ query: '+TYPE:"cm:content"' }],
+    fields: ['id', 'name'],
+    paging: { maxItems: 10, skipCount: 0 },
+  });
+  assert.equal(byName.status, 200, byName.text);
+  const entries = byName.body!['list'].entries.map((e: Json) => e.entry);
+  assert.deepEqual(entries.map((e: Json) => e.name), ['heron-a.txt', 'heron-b.txt'], 'ascending by name, the folder filtered out');
+  assert.deepEqual(Object.keys(entries[0]).sort(), ['id', 'name', 'search'], 'fields keeps only the named members and the score');
+  assert.equal(byName.body!['list'].pagination.totalItems, 2);
+  const folders = await api('POST', SEARCH, { query: { query: 'heron*' }, filterQueries: [{ query: 'TYPE:"cm:folder"' }] });
+  assert.deepEqual(folders.body!['list'].entries.map((e: Json) => e.entry.name), ['heron-folder']);
+  const descending = await api('POST', SEARCH, { query: { query: 'heron*' }, filterQueries: [{ query: '-TYPE:"cm:folder"' }], sort: [{ type: 'FIELD', field: 'name', ascending: false }] });
+  assert.deepEqual(descending.body!['list'].entries.map((e: Json) => e.entry.name), ['heron-b.txt', 'heron-a.txt']);
+  const events = countEvents();
+  for (const [label, body] of [
+    ['an unknown sort field', { query: { query: 'heron' }, sort: [{ type: 'FIELD', field: 'cm:secret' }] }],
+    ['a sort field named for a prototype member', { query: { query: 'heron' }, sort: [{ type: 'FIELD', field: 'constructor' }] }],
+    ['a filter query that is not a type filter', { query: { query: 'heron' }, filterQueries: [{ query: 'cm:name:heron OR 1=1' }] }],
+    ['an unknown include value', { query: { query: 'heron' }, include: ['secrets'] }],
+  ] as const) {
+    const r = await api('POST', SEARCH, body);
+    assert.equal(r.status, 400, label);
+    assertAlfrescoError(r.body, 400);
+  }
+  assert.equal(countEvents(), events, 'a refused search writes nothing');
+});
+
 test('bad input gets Alfresco\'s error body and a 4xx, and leaves no evidence row', async () => {
   const before = countEvents();
   const cases: [string, Promise<{ status: number; body: Json | undefined }>, number][] = [
