@@ -91,6 +91,17 @@ test('a malformed line after the handshake drops the connection; the client reco
   });
 });
 
+test('a publish the server answers with -ERR (permissions) is not acknowledged, though the PONG follows', async () => {
+  await withDouble({ onPublish: (s, f) => s.write(`-ERR 'Permissions Violation for Publish to "${f.args[0]}"'\r\n`) }, async (server) => {
+    const client = await open(server, { ackTimeoutMs: 500 });
+    try {
+      await assert.rejects(client.publish('mailbox.a', Buffer.from('x')), /Permissions Violation/);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 test('a MSG announcing more than max_payload bytes is a protocol violation, not an unbounded buffer', async () => {
   await withDouble({
     greeting: (s) => s.write(info({ max_payload: 1024 })),
