@@ -115,3 +115,20 @@ test('a MSG announcing more than max_payload bytes is a protocol violation, not 
     }
   });
 });
+
+test('the mailbox adapter refused by the NATS server fails to start with one clear line (bus_unavailable), no stack, no password', async () => {
+  const { createMailboxService } = await import('../../src/messaging/mailbox-adapter.ts');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  await withDouble({ onHandshake: (s) => s.end("-ERR 'Authorization Violation'\r\n") }, async (server) => {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-msg-hostile-'));
+    const env = { AIRLOCK_DATA_DIR: dir, NATS_URL: server.url.replace('nats://', 'nats://ops:pw-in-url-77@'), NATS_RECONNECT_WAIT_MS: '10' };
+    await assert.rejects(createMailboxService({ env, listen: '127.0.0.1:0' }), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'bus_unavailable');
+      assert.match(error.message, /refused the connection: Authorization Violation: check NATS_URL/);
+      assert.doesNotMatch(error.message, /pw-in-url-77/);
+      return true;
+    });
+  });
+});
