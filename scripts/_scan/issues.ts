@@ -12,6 +12,8 @@ export interface Issue {
   labels: string[];
   updated_at: string | undefined;
   state: string;
+  /** Gitea lists pull requests among issues (with a pull_request object); they are never worked on. */
+  pull_request: boolean;
 }
 
 export interface ApiSource {
@@ -41,6 +43,7 @@ export function toIssue(raw: unknown, where: string): Issue {
     labels,
     updated_at: typeof o['updated_at'] === 'string' ? o['updated_at'] : undefined,
     state: typeof o['state'] === 'string' ? o['state'] : 'open',
+    pull_request: typeof o['pull_request'] === 'object' && o['pull_request'] !== null,
   };
 }
 
