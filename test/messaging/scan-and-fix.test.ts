@@ -126,3 +126,10 @@ test('--issues-file: pull requests in the file are skipped, as from the API (Git
   assert.deepEqual(json.selected.map((i: any) => i.number), [2, 5, 1, 6]);
   assert.deepEqual(json.excluded.find((e: any) => e.number === 7), { number: 7, reason: 'is a pull request' });
 });
+
+test('--issues-file on an endless file (/dev/zero) exits 2 with a clear line instead of hanging', async () => {
+  const { SCAN_AND_FIX_TOKEN: _drop, ...base } = process.env;
+  const { status, stderr } = await runCaptured(scanAndFixCommand, ['--issues-file', '/dev/zero', '--dry-run'], base);
+  assert.equal(status, 2);
+  assert.match(stderr, /--issues-file "\/dev\/zero" is larger than/);
+});
