@@ -132,3 +132,17 @@ test('the mailbox adapter refused by the NATS server fails to start with one cle
     });
   });
 });
+
+test('a NATS_TLS_CA_FILE that cannot be read fails the start with one line naming the variable (config_invalid)', async () => {
+  const { createMailboxService } = await import('../../src/messaging/mailbox-adapter.ts');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-msg-ca-'));
+  const env = { AIRLOCK_DATA_DIR: dir, NATS_URL: 'tls://127.0.0.1:1', NATS_TLS_CA_FILE: join(dir, 'missing-ca.pem') };
+  await assert.rejects(createMailboxService({ env, listen: '127.0.0.1:0' }), (error: Error & { code?: string }) => {
+    assert.equal(error.code, 'config_invalid');
+    assert.match(error.message, /NATS_TLS_CA_FILE ".*missing-ca\.pem": ENOENT/);
+    return true;
+  });
+});
