@@ -2,10 +2,12 @@
 // our services. Exit 0 when every check passes, 1 on a finding, 2 when a file cannot be read or
 // is not a workflow export.
 
-import { readFileSync } from 'node:fs';
-import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, usageError } from '../../src/kernel/index.ts';
+import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, readFileBounded, usageError } from '../../src/kernel/index.ts';
 import { CHECKS, checkWorkflows, DEFAULT_CALLBACK_MARKERS, readWorkflowExport } from '../../src/messaging/n8n-checks.ts';
 import type { WorkflowExport } from '../../src/messaging/n8n-checks.ts';
+
+/** n8n workflow exports are kilobytes to a few megabytes; a bigger file is not one (and /dev/zero must not hang). */
+const MAX_EXPORT_BYTES = 16 * 1024 * 1024;
 
 export const n8nExpertCommand = defineCommand({
   name: 'n8n_expert',
@@ -23,12 +25,10 @@ export const n8nExpertCommand = defineCommand({
     if (files.length === 0) usageError('Name at least one workflow export FILE');
     const workflows: WorkflowExport[] = [];
     for (const file of files) {
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch (error) {
-        throw new AirlockError('environment', `Cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-      }
+      const loaded = readFileBounded(file, MAX_EXPORT_BYTES);
+      if (!loaded.ok && loaded.reason === 'unreadable') throw new AirlockError('environment', `Cannot read "${file}": ${loaded.code}`);
+      if (!loaded.ok) throw new AirlockError('environment', `"${file}" is larger than ${MAX_EXPORT_BYTES} bytes: not a workflow export`);
+      const text = loaded.bytes.toString('utf8');
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);

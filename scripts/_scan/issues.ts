@@ -1,8 +1,7 @@
 // Where scan_and_fix gets its issues: a Gitea-compatible REST API (GET /api/v1/repos/{owner}/
 // {repo}/issues, paged, or one issue by number) or a JSON file of the same issue objects.
 
-import { readFileSync } from 'node:fs';
-import { AirlockError } from '../../src/kernel/index.ts';
+import { AirlockError, readFileBounded } from '../../src/kernel/index.ts';
 
 export interface Issue {
   number: number;
@@ -12,6 +11,8 @@ export interface Issue {
   labels: string[];
   updated_at: string | undefined;
   state: string;
+  /** Gitea lists pull requests among issues (with a pull_request object); they are never worked on. */
+  pull_request: boolean;
 }
 
 export interface ApiSource {
@@ -25,6 +26,8 @@ export interface ApiSource {
 }
 
 const PAGE = 50;
+/** An issues file of 10,000 issues with long bodies stays far below this; /dev/zero must not hang. */
+const MAX_ISSUES_FILE_BYTES = 64 * 1024 * 1024;
 const MAX_PAGES = 200;
 
 /** Normalizes one Gitea issue object; throws for a shape that is not an issue. */
@@ -41,13 +44,17 @@ export function toIssue(raw: unknown, where: string): Issue {
     labels,
     updated_at: typeof o['updated_at'] === 'string' ? o['updated_at'] : undefined,
     state: typeof o['state'] === 'string' ? o['state'] : 'open',
+    pull_request: typeof o['pull_request'] === 'object' && o['pull_request'] !== null,
   };
 }
 
 export function readIssuesFile(path: string): Issue[] {
+  const loaded = readFileBounded(path, MAX_ISSUES_FILE_BYTES);
+  if (!loaded.ok && loaded.reason === 'unreadable') throw new AirlockError('environment', `Cannot read --issues-file "${path}": ${loaded.code}`);
+  if (!loaded.ok) throw new AirlockError('environment', `--issues-file "${path}" is larger than ${MAX_ISSUES_FILE_BYTES} bytes: not an issues export`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(loaded.bytes.toString('utf8'));
   } catch (error) {
     throw new AirlockError('environment', `Cannot read --issues-file "${path}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }

@@ -37,7 +37,8 @@ export function selectIssues(issues: readonly Issue[], options: SelectOptions): 
     const has = new Set(issue.labels.map((l) => l.toLowerCase()));
     const blocked = options.excludeLabels.find((l) => has.has(l.toLowerCase()));
     const missing = options.labels.find((l) => !has.has(l.toLowerCase()));
-    if (issue.state !== 'open') excluded.push({ number: issue.number, reason: `state is ${issue.state}` });
+    if (issue.pull_request) excluded.push({ number: issue.number, reason: 'is a pull request' });
+    else if (issue.state !== 'open') excluded.push({ number: issue.number, reason: `state is ${issue.state}` });
     else if (blocked !== undefined) excluded.push({ number: issue.number, reason: `has excluded label "${blocked}"` });
     else if (missing !== undefined) excluded.push({ number: issue.number, reason: `lacks label "${missing}"` });
     else if (since !== undefined && (issue.updated_at === undefined || Date.parse(issue.updated_at) < since)) excluded.push({ number: issue.number, reason: `not updated since ${options.since}` });

@@ -2,8 +2,7 @@
 // (subject mailbox.<mailbox>, a Nats-Msg-Id, the same payload limit), and exits once the bus holds it.
 
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { AirlockError, defineCommand, EXIT_OK, readConfig, usageError } from '../../src/kernel/index.ts';
+import { AirlockError, defineCommand, EXIT_OK, readConfig, readFileBounded, usageError } from '../../src/kernel/index.ts';
 import { MSG_ID_HEADER } from '../../src/messaging/bus.ts';
 import { MAILBOX_SPEC } from '../../src/messaging/config.ts';
 import { checkMailboxName, MESSAGE_ID } from '../../src/messaging/mailbox-name.ts';
@@ -28,8 +27,11 @@ export const publishCommand = defineCommand({
     const msgId = values['msg-id'] ?? randomUUID();
     if (!MESSAGE_ID.test(msgId)) usageError(`--msg-id must match ${MESSAGE_ID}`);
     const limit = readConfig({ MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES: MAILBOX_SPEC.MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES }, io.env).MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES;
-    const body = values.data !== undefined ? Buffer.from(values.data) : readFileSync(values.file === undefined || values.file === '-' ? 0 : values.file);
-    if (body.length > limit) throw new AirlockError('usage', `Message of ${body.length} bytes is larger than MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES ${limit}: nothing published`);
+    const file = values.file === undefined || values.file === '-' ? undefined : values.file;
+    const read = values.data !== undefined ? { ok: true as const, bytes: Buffer.from(values.data) } : readFileBounded(file, limit);
+    if (!read.ok && read.reason === 'unreadable') throw new AirlockError('usage', `Cannot read --file ${file === undefined ? 'stdin' : `"${file}"`}: ${read.code}`);
+    if (!read.ok || read.bytes.length > limit) throw new AirlockError('usage', `Message is larger than MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES ${limit} bytes: nothing published`);
+    const body = read.bytes;
     const { bus, close } = await busFromEnv(io.env, 'jhf-shuttle');
     try {
       await bus.publish(name.subject, body, { headers: { [MSG_ID_HEADER]: msgId, 'Content-Type': values['content-type'] } });
@@ -42,3 +44,4 @@ export const publishCommand = defineCommand({
     return EXIT_OK;
   },
 });
+

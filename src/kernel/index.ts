@@ -57,6 +57,8 @@ export { compileSchema } from './schema/index.ts';
 export type { CompileOptions, SchemaValidator, ValidationError, ValidationResult } from './schema/index.ts';
 
 export { writeFileAtomic } from './write-file-atomic.ts';
+export { readFileBounded } from './read-file-bounded.ts';
+export type { BoundedRead } from './read-file-bounded.ts';
 
 export { createMcpServer, mcpRoutes, MCP_PROTOCOL_VERSIONS, SESSION_PROTOCOL_VERSIONS, STATELESS_PROTOCOL_VERSIONS } from './mcp/index.ts';
 export type { McpServer, McpServerOptions, McpMount, McpRoutesOptions, McpTool, McpToolCall, McpToolOutcome, McpToolAnnotations, McpServerInfo } from './mcp/index.ts';

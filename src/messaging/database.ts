@@ -27,6 +27,8 @@ export interface PublicationPayload {
   sha256: string;
   content_type: string;
   request_id: string;
+  /** Set on a retry with a Nats-Msg-Id already recorded for this mailbox: the seq of the first row. */
+  repeat_of_seq?: number;
 }
 
 /** What the mailbox adapter handed to the bus, after the bus confirmed it. */

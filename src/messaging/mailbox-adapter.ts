@@ -101,10 +101,18 @@ async function publishMessage(context: RequestContext, deps: { bus: Bus; store: 
     throw error;
   }
   const sha256 = createHash('sha256').update(body).digest('hex');
-  const row = await deps.store.append(MAILBOX_PUBLICATIONS, {
-    mailbox: context.params['mailbox']!,
-    msg_id: msgId,
-    payload: { subject: name.subject, bus: deps.bus.kind, bytes: body.length, sha256, content_type: contentType, request_id: context.requestId },
+  const mailbox = context.params['mailbox']!;
+  // A retry with the same Nats-Msg-Id is de-duplicated by the bus; its row says so, so that the
+  // owner readback does not count one carried message twice.
+  const { row, repeatOf } = await deps.store.write((sqlite, tx) => {
+    const prior = sqlite.prepare('SELECT seq FROM mailbox_publications WHERE msg_id = ? AND mailbox = ? ORDER BY seq LIMIT 1').get(msgId, mailbox) as { seq: number } | undefined;
+    const repeat = prior === undefined ? {} : { repeat_of_seq: Number(prior.seq) };
+    const appended = tx.append(MAILBOX_PUBLICATIONS, {
+      mailbox,
+      msg_id: msgId,
+      payload: { subject: name.subject, bus: deps.bus.kind, bytes: body.length, sha256, content_type: contentType, request_id: context.requestId, ...repeat },
+    });
+    return { row: appended, repeatOf: repeat };
   });
-  return json({ mailbox: context.params['mailbox'], subject: name.subject, msg_id: msgId, bytes: body.length, sha256, bus: deps.bus.kind, evidence_seq: row.seq }, { status: 202 });
+  return json({ mailbox, subject: name.subject, msg_id: msgId, bytes: body.length, sha256, bus: deps.bus.kind, evidence_seq: row.seq, ...repeatOf }, { status: 202 });
 }

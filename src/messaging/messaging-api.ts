@@ -2,8 +2,7 @@
 // GET /api/v1/status over the bus, the mailbox adapter, the lane observers and restart recovery.
 // No /readyz and no /metrics (seed 002): unknown paths are 404.
 
-import { readFileSync } from 'node:fs';
-import { AirlockError, createLogger, createService, health, json, versionTruth } from '../kernel/index.ts';
+import { AirlockError, createLogger, createService, health, json, readFileBounded, versionTruth } from '../kernel/index.ts';
 import type { HealthCheck, Logger, Service, Store } from '../kernel/index.ts';
 import type { Bus } from './bus.ts';
 import { API_SPEC, busConfig, laneConfig, readWithListen } from './config.ts';
@@ -108,12 +107,14 @@ export async function createMessagingApi(options: MessagingApiOptions = {}): Pro
   return Object.assign(service, { bus, store, lanes });
 }
 
+/** A list of observers is a few kilobytes; a bigger file (or /dev/zero) is refused, not read without end. */
+const MAX_OBSERVERS_FILE_BYTES = 1024 * 1024;
+
 function readObserversFile(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new AirlockError('config_invalid', `Cannot read MESSAGING_OBSERVERS_FILE "${path}": ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
+  const loaded = readFileBounded(path, MAX_OBSERVERS_FILE_BYTES);
+  if (!loaded.ok && loaded.reason === 'unreadable') throw new AirlockError('config_invalid', `Cannot read MESSAGING_OBSERVERS_FILE "${path}": ${loaded.code}`);
+  if (!loaded.ok) throw new AirlockError('config_invalid', `MESSAGING_OBSERVERS_FILE "${path}" is larger than ${MAX_OBSERVERS_FILE_BYTES} bytes: list the observers as a JSON array`);
+  return loaded.bytes.toString('utf8');
 }
 
 /** GET url within the probe timeout; ok when it answers 2xx. */

@@ -10,7 +10,7 @@ import type { Logger } from '../kernel/index.ts';
 import type { Bus, BusMessage, BusSubscription } from './bus.ts';
 import { MSG_ID_HEADER } from './bus.ts';
 import { connectNats } from './nats/client.ts';
-import type { NatsClientOptions, NatsMessage } from './nats/client.ts';
+import type { NatsClient, NatsClientOptions, NatsMessage } from './nats/client.ts';
 import { createJetStream } from './nats/jetstream.ts';
 import { parseNatsUrls } from './nats/url.ts';
 import { createRecentIds } from './recent-ids.ts';
@@ -34,7 +34,14 @@ export interface NatsBusOptions extends Omit<NatsClientOptions, 'servers' | 'log
 /** Connects to NATS_URL (and prepares the stream); rejects when no server answers, or JetStream is `on` but missing. */
 export async function openNatsBus(options: NatsBusOptions): Promise<Bus> {
   const { url, jetstream: mode = 'auto', ...rest } = options;
-  const client = await connectNats({ ...rest, servers: parseNatsUrls(url) });
+  let client: NatsClient;
+  try {
+    client = await connectNats({ ...rest, servers: parseNatsUrls(url) });
+  } catch (error) {
+    // An operator's mistake (address, credentials, TLS), not a crash: one line that says what to
+    // check, without a stack. The message names the server, never a credential.
+    throw new AirlockError('bus_unavailable', `${(error as Error).message}: check NATS_URL, the NATS credentials and NATS_TLS_CA_FILE, and that nats-server is running`, { cause: error });
+  }
   const js = createJetStream(client);
   const stream = { name: STREAM_NAME, subjects: STREAM_SUBJECTS, duplicateWindowSeconds: DUPLICATE_WINDOW_SECONDS, maxAgeSeconds: STREAM_MAX_AGE_SECONDS };
   let persistent = false;

@@ -1,6 +1,6 @@
 // Opens the bus the configuration names: NATS when NATS_URL is set, the embedded bus otherwise.
 
-import { readFileSync } from 'node:fs';
+import { AirlockError, readFileBounded } from '../kernel/index.ts';
 import type { Logger, Store } from '../kernel/index.ts';
 import type { Bus } from './bus.ts';
 import type { BusConfig } from './config.ts';
@@ -14,9 +14,17 @@ export async function openBus(config: BusConfig, options: { store: Store; log?: 
     credentials: config.credentials,
     jetstream: config.jetstream,
     reconnect: config.reconnect,
-    ...(config.tlsCaFile !== undefined && { tls: { ca: readFileSync(config.tlsCaFile) } }),
+    ...(config.tlsCaFile !== undefined && { tls: { ca: readCaFile(config.tlsCaFile) } }),
     name: options.name,
     version: options.version,
     ...(options.log && { log: options.log }),
   });
+}
+
+/** A CA bundle is kilobytes; an unreadable one is the operator's mistake, one line, not a stack. */
+function readCaFile(path: string): Buffer {
+  const loaded = readFileBounded(path, 1024 * 1024);
+  if (!loaded.ok && loaded.reason === 'unreadable') throw new AirlockError('config_invalid', `Cannot read NATS_TLS_CA_FILE "${path}": ${loaded.code}`);
+  if (!loaded.ok) throw new AirlockError('config_invalid', `NATS_TLS_CA_FILE "${path}" is larger than 1 MiB: name a PEM file of CA certificates`);
+  return loaded.bytes;
 }

@@ -77,3 +77,21 @@ test('jhf-shuttle status exits 2 when the messaging API does not answer', async 
   assert.equal(result.status, 2);
   assert.equal(result.json.ok, false);
 });
+
+// Hostile --file values: a missing file, a directory, an endless device. Each is a usage error that
+// names the file (no "Internal error" with a stack), and an endless source is not read past the limit.
+const hostileFiles: [string, string, RegExp][] = [
+  ['a missing file', '/nonexistent/airlock-shuttle-body', /--file "\/nonexistent\/airlock-shuttle-body": ENOENT/],
+  ['a directory', '/tmp', /--file "\/tmp": EISDIR/],
+  ['an endless device', '/dev/zero', /larger than MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES 1024/],
+];
+for (const [what, file, said] of hostileFiles) {
+  test(`jhf-shuttle publish --file with ${what} is a clear usage error (exit 2), nothing published`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-shuttle-'));
+    const result = await runCaptured(publishCommand, ['a', '--file', file], { ...env(dir), MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES: '1024' });
+    assert.equal(result.status, 2, result.stdout);
+    assert.doesNotMatch(result.stderr, /Internal error|\n\s+at /);
+    assert.match(result.stderr, said);
+    assert.equal(stored(dir), 0);
+  });
+}

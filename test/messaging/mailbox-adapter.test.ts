@@ -73,6 +73,15 @@ for (const kind of ['embedded', 'nats'] as const) {
       assert.equal(got.slice(before).filter((m) => m.headers['Nats-Msg-Id'] === `retry-${kind}-1`).length, 1);
     });
 
+    test(`${kind}: a retry with the same Nats-Msg-Id is answered and recorded as a repeat of the first publication`, async () => {
+      const first = (await post(base, 'dedup', 'x', { 'nats-msg-id': `repeat-${kind}` })).json() as { evidence_seq: number; repeat_of_seq?: number };
+      const again = (await post(base, 'dedup', 'x', { 'nats-msg-id': `repeat-${kind}` })).json() as { evidence_seq: number; repeat_of_seq?: number };
+      assert.equal(first.repeat_of_seq, undefined);
+      assert.equal(again.repeat_of_seq, first.evidence_seq);
+      const row = service.store.readRows(MAILBOX_PUBLICATIONS).find((r) => r.seq === again.evidence_seq)!;
+      assert.equal((row.payload as { repeat_of_seq?: number }).repeat_of_seq, first.evidence_seq);
+    });
+
     test(`${kind}: exactly 131072 bytes pass; 131073 bytes are 413 and nothing is published or recorded`, async () => {
       const ok = await post(base, 'big', Buffer.alloc(131_072, 0x61), { 'content-type': 'text/plain' });
       assert.equal(ok.status, 202);

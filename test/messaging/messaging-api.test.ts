@@ -122,3 +122,12 @@ describe('messaging API configuration bounds', () => {
     });
   }
 });
+
+test('MESSAGING_OBSERVERS_FILE naming an endless file (/dev/zero) is refused at start instead of hanging', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-msg-obs-'));
+  await assert.rejects(createMessagingApi({ env: { AIRLOCK_DATA_DIR: dir, MESSAGING_OBSERVERS_FILE: '/dev/zero' }, listen: '127.0.0.1:0' }), (error: any) => {
+    assert.equal(error.code, 'config_invalid');
+    assert.match(error.message, /MESSAGING_OBSERVERS_FILE "\/dev\/zero" is larger than/);
+    return true;
+  });
+});

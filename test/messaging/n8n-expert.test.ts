@@ -69,3 +69,11 @@ test('n8n_expert exits 2 for a file that is not JSON, not a workflow export, or 
   assert.equal((await runCaptured(n8nExpertCommand, [join(dir, 'missing.json')])).status, 2);
   assert.equal((await runCaptured(n8nExpertCommand, [])).status, 2);
 });
+
+test('n8n_expert on an endless file (/dev/zero) or a directory exits 2 with one clear line, without reading it whole', async () => {
+  for (const [file, said] of [['/dev/zero', /"\/dev\/zero" is larger than 16777216 bytes/], [dir, /EISDIR/]] as const) {
+    const out = await runCaptured(n8nExpertCommand, ['check', file]);
+    assert.equal(out.status, 2, out.stdout);
+    assert.match(out.stderr, said);
+  }
+});

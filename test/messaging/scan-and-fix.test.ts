@@ -96,7 +96,7 @@ describe('scan_and_fix', () => {
   });
 
   test('runExecutor() kills an executor (and its children) at the time limit', async () => {
-    const outcome = await runExecutor('sleep 30 & sleep 30', { number: 9, title: 't', body: '', url: '', labels: [], updated_at: undefined, state: 'open' }, { timeoutMs: 200, env: process.env });
+    const outcome = await runExecutor('sleep 30 & sleep 30', { number: 9, title: 't', body: '', url: '', labels: [], updated_at: undefined, state: 'open', pull_request: false }, { timeoutMs: 200, env: process.env });
     assert.equal(outcome.outcome, 'timed_out');
     assert.ok(outcome.duration_ms < 5000);
   });
@@ -114,4 +114,22 @@ describe('scan_and_fix', () => {
     assert.equal(run.status, 2);
     assert.match(run.stderr, /scan_and_fix/);
   });
+});
+
+test('--issues-file: pull requests in the file are skipped, as from the API (Gitea lists them among issues)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-scan-file-'));
+  const file = join(dir, 'issues.json');
+  writeFileSync(file, JSON.stringify(ISSUES));
+  const { SCAN_AND_FIX_TOKEN: _drop, ...base } = process.env;
+  const { status, json } = await runCaptured(scanAndFixCommand, ['--issues-file', file, '--dry-run', '--json'], base);
+  assert.equal(status, 0);
+  assert.deepEqual(json.selected.map((i: any) => i.number), [2, 5, 1, 6]);
+  assert.deepEqual(json.excluded.find((e: any) => e.number === 7), { number: 7, reason: 'is a pull request' });
+});
+
+test('--issues-file on an endless file (/dev/zero) exits 2 with a clear line instead of hanging', async () => {
+  const { SCAN_AND_FIX_TOKEN: _drop, ...base } = process.env;
+  const { status, stderr } = await runCaptured(scanAndFixCommand, ['--issues-file', '/dev/zero', '--dry-run'], base);
+  assert.equal(status, 2);
+  assert.match(stderr, /--issues-file "\/dev\/zero" is larger than/);
 });

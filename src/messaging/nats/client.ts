@@ -73,6 +73,7 @@ export interface NatsClient {
 }
 
 interface Entry {
+  subject: string;
   frame: Buffer;
   resolve: () => void;
   reject: (error: Error) => void;
@@ -172,6 +173,7 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
       case 'err':
         lastError = op.message;
         options.log?.warn('nats server error', { server: current?.display, error: op.message });
+        refuse(op.message);
         return;
       case 'msg': {
         const sub = subscriptions.get(op.sid);
@@ -245,6 +247,21 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
     });
   }
 
+  /**
+   * The server keeps the connection after refusing a publish for permissions, and then answers the
+   * PING: without this the refused message would count as confirmed. The server handles messages in
+   * order, so the refusal belongs to the oldest unconfirmed publish to that subject.
+   */
+  function refuse(message: string): void {
+    const subject = /^Permissions Violation for Publish to "(.+)"$/.exec(message)?.[1];
+    if (subject === undefined) return;
+    const entry = [...pingWaiters.flatMap((w) => w.batch ?? []), ...written].find((e) => !e.done && e.subject === subject);
+    if (!entry) return;
+    entry.done = true;
+    clearTimeout(entry.timer);
+    entry.reject(new AirlockError('bus_unavailable', `The NATS server refused the message to "${subject}": ${message}`));
+  }
+
   function settle(entry: Entry): void {
     if (entry.done) return;
     entry.done = true;
@@ -271,6 +288,7 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
       }
       return new Promise<void>((resolve, reject) => {
         const entry: Entry = {
+          subject,
           frame,
           resolve,
           reject,

@@ -38,6 +38,9 @@ interface Pending {
 export function createParser(onOp: (op: ServerOp) => void): (chunk: Buffer) => void {
   let buffer: Buffer = Buffer.alloc(0);
   let pending: Pending | undefined;
+  // A server's messages are bounded by the max_payload it announced; a MSG announcing more is a
+  // violation, not a reason to buffer without end.
+  let maxPayload = Number.MAX_SAFE_INTEGER;
   return (chunk) => {
     buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
     for (;;) {
@@ -62,8 +65,13 @@ export function createParser(onOp: (op: ServerOp) => void): (chunk: Buffer) => v
       const line = buffer.subarray(0, end).toString('utf8');
       buffer = buffer.subarray(end + 2);
       const op = parseLine(line);
-      if ('pending' in op) pending = op.pending;
-      else onOp(op);
+      if ('pending' in op) {
+        if (op.pending.totalBytes > maxPayload) throw new TypeError(`NATS protocol violation: a message of ${op.pending.totalBytes} bytes exceeds the server's max_payload ${maxPayload}`);
+        pending = op.pending;
+      } else {
+        if (op.op === 'info') maxPayload = op.info.max_payload;
+        onOp(op);
+      }
     }
   };
 }
@@ -82,8 +90,13 @@ function parseLine(line: string): ServerOp | { pending: Pending } {
     case '-ERR':
       return { op: 'err', message: rest.replace(/^'(.*)'$/, '$1') };
     case 'INFO': {
-      const info = JSON.parse(rest) as ServerInfo;
-      if (typeof info !== 'object' || info === null || typeof info.max_payload !== 'number') throw new TypeError('NATS protocol violation: INFO without max_payload');
+      let info: ServerInfo;
+      try {
+        info = JSON.parse(rest) as ServerInfo;
+      } catch {
+        throw new TypeError('NATS protocol violation: INFO is not JSON');
+      }
+      if (typeof info !== 'object' || info === null || !Number.isSafeInteger(info.max_payload) || info.max_payload < 1) throw new TypeError('NATS protocol violation: INFO without max_payload');
       return { op: 'info', info };
     }
     case 'MSG': {
