@@ -14,7 +14,7 @@ import type { Stack } from './_stack.ts';
 
 const READS = ['/api/v1/runtime/inventory', '/api/v1/topology/diff', '/api/v1/drift/summary', '/api/v1/rollouts/audit', '/api/v1/control-agent/status', '/api/v1/persistent-agents'];
 
-/** What the double answers now: a JSON text with status 200, or 'stall' (headers, half a body, then nothing). */
+/** What the double answers now: a JSON text with status 200, 'stall' (headers, half a body, then nothing), or 'status:N' (a problem with status N). */
 let answer = 'null';
 let double: Server;
 let port = 0;
@@ -22,8 +22,10 @@ before(async () => {
   double = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      if (answer === 'stall') response.write('{"services":');
+      const status = answer.startsWith('status:') ? Number(answer.slice(7)) : 200;
+      response.writeHead(status, { 'content-type': status === 200 ? 'application/json' : 'application/problem+json' });
+      if (status !== 200) response.end(JSON.stringify({ title: 'Not found', status, detail: `No route for "${request.url}"` }));
+      else if (answer === 'stall') response.write('{"services":');
       else response.end(answer);
     });
   });
@@ -81,6 +83,24 @@ for (const [label, text] of [
     const stack = await onDouble();
     try {
       await everyRouteFailsClosed(stack, label);
+    } finally {
+      await stack.stop();
+    }
+  });
+}
+
+// GOVERNANCE_URL on the platform listener (which serves no composer: 404) or a token a lane gate
+// refuses is the operator's wiring, not the caller's authority: 503, as for any unusable upstream.
+for (const status of [401, 403, 404]) {
+  test(`a governance ${status} on the context composer is a projection failure (503), not an authority refusal`, async () => {
+    answer = `status:${status}`;
+    const stack = await onDouble();
+    try {
+      for (const [path, intent, body] of WRITES) {
+        const response = await sendJson(`${stack.url}${path}`, { ...body, authority_context: authority(intent) }, { headers: AUTH });
+        assert.equal(response.status, 503, `${path}: ${response.text}`);
+        assert.equal((response.json() as { reason: string }).reason, 'authority_projection_http_error');
+      }
     } finally {
       await stack.stop();
     }
