@@ -58,7 +58,7 @@ export async function projectAuthority(
     return refuse(403, 'authority_context_missing', 'The body carries no authority_context: name role, module_key, action_intent and actor', undefined);
   }
   const context = presented as Partial<AuthorityContext>;
-  const missing = AUTHORITY_FIELDS.filter((field) => typeof context[field] !== 'string' || context[field] === '');
+  const missing = AUTHORITY_FIELDS.filter((field) => typeof context[field] !== 'string' || context[field].trim() === '');
   if (missing.length > 0) {
     return refuse(403, 'authority_context_incomplete', `authority_context lacks ${missing.map((m) => `"${m}"`).join(', ')}: the write fails closed`, context);
   }
