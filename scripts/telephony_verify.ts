@@ -83,7 +83,7 @@ const command = defineCommand({
       report(await checkPorts(ports, timeoutMs));
     } catch (error) {
       if (!(error instanceof Unreachable)) throw error;
-      if (json) printJson({ ok: false, error: error.message, checks });
+      if (json) printJson({ ok: false, error: error.message, failed: checks.filter((c) => c.outcome === 'fail').map((c) => c.check), checks });
       io.stderr.write(`telephony_verify: ${error.message}\n`);
       return EXIT_USAGE;
     }
