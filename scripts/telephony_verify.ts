@@ -20,8 +20,11 @@ function baseUrl(flag: string, raw: string | undefined): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
+/** Decimal digits only: Number() would also take "1e3", "0x4a99" or " 19088 " for a port. */
+const DIGITS = /^[0-9]+$/;
+
 function port(flag: string, raw: string): number {
-  const value = Number(raw);
+  const value = DIGITS.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(value) || value < 1 || value > 65535) usageError(`Invalid --${flag} "${raw}": use a port from 1 to 65535`);
   return value;
 }
@@ -58,7 +61,7 @@ const command = defineCommand({
     const infoPath = values['telephony-info-path'];
     if (!infoPath.startsWith('/')) usageError(`Invalid --telephony-info-path "${infoPath}": it must start with "/"`);
     const ports = { rest: port('rest-port', values['rest-port']), guiBackend: port('gui-backend-port', values['gui-backend-port']) };
-    const timeoutMs = Number(values['timeout-ms']);
+    const timeoutMs = DIGITS.test(values['timeout-ms']) ? Number(values['timeout-ms']) : NaN;
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) usageError(`Invalid --timeout-ms "${values['timeout-ms']}": use a positive whole number`);
     const credentials = readConfig(CREDENTIALS_SPEC, io.env).TELEPHONY_ARI_CREDENTIALS;
     if (credentials !== undefined && !credentials.includes(':')) usageError('TELEPHONY_ARI_CREDENTIALS must be "user:password"');
@@ -80,7 +83,7 @@ const command = defineCommand({
       report(await checkPorts(ports, timeoutMs));
     } catch (error) {
       if (!(error instanceof Unreachable)) throw error;
-      if (json) printJson({ ok: false, error: error.message, checks });
+      if (json) printJson({ ok: false, error: error.message, failed: checks.filter((c) => c.outcome === 'fail').map((c) => c.check), checks });
       io.stderr.write(`telephony_verify: ${error.message}\n`);
       return EXIT_USAGE;
     }

@@ -58,7 +58,7 @@ export async function projectAuthority(
     return refuse(403, 'authority_context_missing', 'The body carries no authority_context: name role, module_key, action_intent and actor', undefined);
   }
   const context = presented as Partial<AuthorityContext>;
-  const missing = AUTHORITY_FIELDS.filter((field) => typeof context[field] !== 'string' || context[field] === '');
+  const missing = AUTHORITY_FIELDS.filter((field) => typeof context[field] !== 'string' || context[field].trim() === '');
   if (missing.length > 0) {
     return refuse(403, 'authority_context_incomplete', `authority_context lacks ${missing.map((m) => `"${m}"`).join(', ')}: the write fails closed`, context);
   }
@@ -68,7 +68,9 @@ export async function projectAuthority(
   }
   const composed = await options.governance.compose({ role: complete.role, module_key: complete.module_key, include: ['action_context'] }, options.requestId);
   if (!composed.ok) {
-    if (composed.outcome === 'http_error' && (composed.status === 422 || composed.status === 403 || composed.status === 404)) {
+    // Only the composer's 422 judges the role and module; a 401, 403 or 404 is this service's wiring
+    // (its token, or GOVERNANCE_URL on the platform listener, which serves no composer): 503.
+    if (composed.outcome === 'http_error' && composed.status === 422) {
       return refuse(403, 'authority_not_projected', `The governance context composer refused role "${complete.role}" and module "${complete.module_key}": ${composed.reason}`, complete);
     }
     return refuse(503, `authority_projection_${composed.outcome}`, `Cannot project authority from the governance context composer: ${composed.reason}`, complete);

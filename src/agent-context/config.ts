@@ -41,16 +41,21 @@ export function loadAgentContextConfig(env: NodeJS.ProcessEnv, overrides: { list
   const merged = overrides.listen === undefined ? env : { ...env, AGENT_CONTEXT_LISTEN: overrides.listen };
   const values = readConfig(CONFIG_SPEC, merged);
   const governanceUrl = values.GOVERNANCE_URL;
+  const tokens = values.AGENT_CONTEXT_TOKEN.split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const problems: string[] = [];
+  // Set but only commas and blanks: no token at all, so every internal route would refuse everyone.
+  if (tokens.length === 0) problems.push('AGENT_CONTEXT_TOKEN: holds no token (only commas and blanks); set one, or comma-separated ones to rotate');
   if (governanceUrl !== undefined && !values.AGENT_CONTEXT_ALLOW_NON_LOOPBACK_UPSTREAMS && !isLoopbackHost(new URL(governanceUrl).hostname)) {
-    throw new AirlockError('config_invalid', 'Invalid configuration: 1 problem', {
-      details: [`GOVERNANCE_URL: "${governanceUrl}" is not a loopback URL; set AGENT_CONTEXT_ALLOW_NON_LOOPBACK_UPSTREAMS=1 to opt in`],
-    });
+    problems.push(`GOVERNANCE_URL: "${governanceUrl}" is not a loopback URL; set AGENT_CONTEXT_ALLOW_NON_LOOPBACK_UPSTREAMS=1 to opt in`);
+  }
+  if (problems.length > 0) {
+    throw new AirlockError('config_invalid', `Invalid configuration: ${problems.length} problem${problems.length === 1 ? '' : 's'}`, { details: problems });
   }
   return {
     dataDir: values.AIRLOCK_DATA_DIR,
     databasePath: join(values.AIRLOCK_DATA_DIR, DATABASE_FILE),
     listen: values.AGENT_CONTEXT_LISTEN,
-    tokens: values.AGENT_CONTEXT_TOKEN.split(',').map((t) => t.trim()).filter((t) => t !== ''),
+    tokens,
     serviceAuthToken: (values.AGENT_CONTEXT_SERVICE_AUTH_TOKEN ?? '').trim(),
     governanceUrl,
     upstreamTimeoutMs: values.AGENT_CONTEXT_UPSTREAM_TIMEOUT_MS,

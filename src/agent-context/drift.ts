@@ -23,11 +23,37 @@ export interface DriftSummary {
   running: { capabilities: string[]; exposed_surfaces: number; executable: string; listener: string; version: string };
 }
 
-interface DeclaredService {
+export interface DeclaredService {
   service: string;
   capabilities?: string[];
   exposed_surfaces?: number;
   executables?: { name: string; listeners?: { name: string; port: number; env?: string }[] }[];
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const listOf = <T>(value: unknown, keep: (item: unknown) => item is T): T[] | undefined => (Array.isArray(value) ? value.filter(keep) : undefined);
+
+/**
+ * The services list of governance `GET /api/v1/platform/services`, keeping only entries and
+ * members of the published shape (a wrong-typed member reads as absent), or undefined when the
+ * body carries no list: governance answering garbage is unavailable truth, never a crash here.
+ */
+export function declaredServices(body: unknown): DeclaredService[] | undefined {
+  const list = isObject(body) ? body['services'] : undefined;
+  if (!Array.isArray(list)) return undefined;
+  return list.filter((s): s is Record<string, unknown> => isObject(s) && typeof s['service'] === 'string').map((s) => {
+    const capabilities = listOf(s['capabilities'], (c): c is string => typeof c === 'string');
+    const executables = listOf(s['executables'], (e): e is Record<string, unknown> => isObject(e) && typeof e['name'] === 'string')?.map((e) => {
+      const listeners = listOf(e['listeners'], (l): l is { name: string; port: number } => isObject(l) && typeof l['name'] === 'string' && typeof l['port'] === 'number');
+      return { name: e['name'] as string, ...(listeners && { listeners }) };
+    });
+    return {
+      service: s['service'] as string,
+      ...(capabilities && { capabilities }),
+      ...(typeof s['exposed_surfaces'] === 'number' && { exposed_surfaces: s['exposed_surfaces'] }),
+      ...(executables && { executables }),
+    };
+  });
 }
 
 export type DriftOutcome = { ok: true; summary: DriftSummary } | { ok: false; reason: string; outcome: string };
@@ -35,10 +61,10 @@ export type DriftOutcome = { ok: true; summary: DriftSummary } | { ok: false; re
 export async function driftSummary(options: { governance: GovernanceClient; surfaces: number; listenerUrl: string; version: string }): Promise<DriftOutcome> {
   const truth = await options.governance.truth('/api/v1/platform/services');
   if (!truth.ok) return { ok: false, reason: truth.reason, outcome: truth.outcome };
-  const services = (truth.body as { services?: unknown }).services;
-  if (!Array.isArray(services)) return { ok: false, reason: 'Governance /api/v1/platform/services carries no services list', outcome: 'invalid_body' };
+  const services = declaredServices(truth.body);
+  if (services === undefined) return { ok: false, reason: 'Governance /api/v1/platform/services carries no services list', outcome: 'invalid_body' };
   const running = { capabilities: [...CAPABILITIES], exposed_surfaces: options.surfaces, executable: EXECUTABLE, listener: options.listenerUrl, version: options.version };
-  const declared = (services as DeclaredService[]).find((s) => s?.service === SERVICE_NAME);
+  const declared = services.find((s) => s.service === SERVICE_NAME);
   const findings: DriftFinding[] = [];
   const observations: DriftSummary['observations'] = [];
   if (!declared) {

@@ -8,7 +8,7 @@ import type { Counter } from './metrics.ts';
 /** How long published truth is reused before it is read again. */
 export const TRUTH_TTL_MS = 5_000;
 
-export type UpstreamOutcome = 'ok' | 'http_error' | 'unreachable' | 'not_configured' | 'auth_missing' | 'invalid_json';
+export type UpstreamOutcome = 'ok' | 'http_error' | 'unreachable' | 'not_configured' | 'auth_missing' | 'invalid_json' | 'invalid_body';
 
 export type UpstreamResult =
   | { ok: true; status: number; body: unknown }
@@ -46,6 +46,7 @@ export function createGovernanceClient(options: {
     if (options.url === undefined) return done({ ok: false, outcome: 'not_configured', reason: 'GOVERNANCE_URL is not set' });
     if (options.token === '') return done({ ok: false, outcome: 'auth_missing', reason: 'AGENT_CONTEXT_SERVICE_AUTH_TOKEN is empty or unset' });
     let response: Response;
+    let text: string;
     try {
       response = await fetch(`${options.url}${path}`, {
         method,
@@ -59,11 +60,12 @@ export function createGovernanceClient(options: {
         signal: AbortSignal.timeout(options.timeoutMs),
         redirect: 'error',
       });
+      // Inside the try: the timeout also covers a body that stalls after its headers.
+      text = await response.text();
     } catch (error) {
       const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : ((error as { cause?: Error }).cause?.message ?? (error as Error).message);
       return done({ ok: false, outcome: 'unreachable', reason: `Cannot reach governance at "${options.url}${path}": ${reason}` });
     }
-    const text = await response.text();
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -73,6 +75,10 @@ export function createGovernanceClient(options: {
     if (response.status !== 200) {
       const detail = typeof (parsed as { detail?: unknown })?.detail === 'string' ? `: ${(parsed as { detail: string }).detail}` : '';
       return done({ ok: false, outcome: 'http_error', status: response.status, body: parsed, reason: `Governance answered ${method} ${path} with ${response.status}${detail}` });
+    }
+    // Governance publishes JSON objects; anything else (null, an array, a string) is not its truth.
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      return done({ ok: false, outcome: 'invalid_body', status: 200, reason: `Governance answered ${method} ${path} with 200 and JSON that is not an object` });
     }
     return done({ ok: true, status: 200, body: parsed });
   };

@@ -6,7 +6,7 @@
 import { json, problem, readRows, verifyChain } from '../kernel/index.ts';
 import type { Reply, Store } from '../kernel/index.ts';
 import { databaseBytes, runtimePatches } from './database.ts';
-import { driftSummary } from './drift.ts';
+import { declaredServices, driftSummary } from './drift.ts';
 import type { GovernanceClient, UpstreamResult } from './governance-client.ts';
 import { EXECUTABLE, SERVICE_NAME } from './identity.ts';
 import type { ServiceMetrics } from './service-metrics.ts';
@@ -32,6 +32,11 @@ function marker(result: UpstreamResult & { ok: false }): Record<string, unknown>
   return { state: 'unavailable', outcome: result.outcome, reason: result.reason };
 }
 
+/** A 200 whose JSON object lacks what governance publishes there: truth that cannot be had. */
+function invalidBody(result: UpstreamResult & { ok: true }, what: string): UpstreamResult & { ok: false } {
+  return { ok: false, outcome: 'invalid_body', status: result.status, reason: `Governance ${what}` };
+}
+
 function unavailable(what: string, result: UpstreamResult & { ok: false }): Reply {
   return problem(503, 'Governance truth unavailable', {
     type: 'governance-truth-unavailable',
@@ -46,8 +51,10 @@ function agentList(deps: ReadDeps): PersistentAgent[] {
 
 export async function inventoryReply(deps: ReadDeps): Promise<Reply> {
   const store = deps.store();
-  const services = await deps.governance.truth('/api/v1/platform/services');
-  const declared = services.ok ? ((services.body as { services?: { service: string }[] }).services ?? []).find((s) => s.service === SERVICE_NAME) ?? null : undefined;
+  const answer = await deps.governance.truth('/api/v1/platform/services');
+  const list = answer.ok ? declaredServices(answer.body) : undefined;
+  const services: UpstreamResult = answer.ok && list === undefined ? invalidBody(answer, '/api/v1/platform/services carries no services list') : answer;
+  const declared = list?.find((s) => s.service === SERVICE_NAME) ?? null;
   return json({
     service: {
       name: SERVICE_NAME,
@@ -68,8 +75,8 @@ export async function inventoryReply(deps: ReadDeps): Promise<Reply> {
 export async function topologyDiffReply(deps: ReadDeps): Promise<Reply> {
   const services = await deps.governance.truth('/api/v1/platform/services');
   if (!services.ok) return unavailable('the topology diff', services);
-  type Declared = { service: string; executables?: { name: string; listeners?: { name: string; port: number }[] }[] };
-  const declared = ((services.body as { services?: Declared[] }).services ?? []);
+  const declared = declaredServices(services.body);
+  if (declared === undefined) return unavailable('the topology diff', invalidBody(services, '/api/v1/platform/services carries no services list'));
   const self = declared.find((s) => s.service === SERVICE_NAME)?.executables?.find((e) => e.name === EXECUTABLE)?.listeners?.find((l) => l.name === 'main');
   const runningPort = Number(new URL(deps.listenerUrl()).port);
   const agents = agentList(deps).map((a) => ({
@@ -133,10 +140,12 @@ export async function controlStatusReply(deps: ReadDeps): Promise<Reply> {
 export async function persistentAgentsReply(deps: ReadDeps): Promise<Reply> {
   const agents = agentList(deps);
   const module = await deps.governance.truth(`/api/v1/agent/action-context/${AUTHORITY_MODULE}`);
-  const intents = module.ok ? (module.body as { admitted_action_intents?: string[] }).admitted_action_intents ?? [] : undefined;
+  const listed = module.ok ? (module.body as { admitted_action_intents?: unknown }).admitted_action_intents : undefined;
+  const intents = Array.isArray(listed) && listed.every((i) => typeof i === 'string') ? listed : undefined;
+  const refused = module.ok ? invalidBody(module, `/api/v1/agent/action-context/${AUTHORITY_MODULE} carries no admitted_action_intents list`) : module;
   return json({
     agents,
     count: agents.length,
-    governance: intents === undefined ? marker(module as UpstreamResult & { ok: false }) : { state: 'available', module: AUTHORITY_MODULE, admitted_action_intents: intents },
+    governance: intents === undefined ? marker(refused) : { state: 'available', module: AUTHORITY_MODULE, admitted_action_intents: intents },
   });
 }

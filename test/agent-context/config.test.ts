@@ -20,6 +20,11 @@ test('loadAgentContextConfig() needs AGENT_CONTEXT_TOKEN and defaults to 127.0.0
   assert.equal(loadAgentContextConfig({ AGENT_CONTEXT_TOKEN: 'a' }, { listen: '127.0.0.1:0' }).listen.port, 0);
 });
 
+test('loadAgentContextConfig() refuses an AGENT_CONTEXT_TOKEN of only commas and blanks (no token: every internal route would be 401)', () => {
+  for (const value of [',', ' , ', ' ']) assert.match(problems({ AGENT_CONTEXT_TOKEN: value }).join('\n'), /AGENT_CONTEXT_TOKEN: /, JSON.stringify(value));
+  assert.equal(problems({ AGENT_CONTEXT_TOKEN: ',', GOVERNANCE_URL: 'http://10.0.0.8:18011' }).length, 2, 'every problem listed at once');
+});
+
 test('loadAgentContextConfig() refuses a non-loopback governance URL unless opted in, and a bad URL', () => {
   assert.match(problems({ AGENT_CONTEXT_TOKEN: 'a', GOVERNANCE_URL: 'http://10.0.0.8:18011' }).join('\n'), /not a loopback URL/);
   assert.equal(loadAgentContextConfig({ AGENT_CONTEXT_TOKEN: 'a', GOVERNANCE_URL: 'http://10.0.0.8:18011', AGENT_CONTEXT_ALLOW_NON_LOOPBACK_UPSTREAMS: '1' }).governanceUrl, 'http://10.0.0.8:18011');

@@ -58,6 +58,8 @@ test('writes fail closed with 403 when the authority context is missing or incom
       await refused(path, { headers: AUTH, body: JSON.stringify({ ...body, authority_context: partial }) }, 403, /authority-context-incomplete/, 1);
     }
     await refused(path, { headers: AUTH, body: JSON.stringify({ ...body, authority_context: {} }) }, 403, /authority-context-incomplete/, 1);
+    // An actor of blanks names nobody: the evidence would record an admitted write by no one.
+    await refused(path, { headers: AUTH, body: JSON.stringify({ ...body, authority_context: { ...authority(intent), actor: ' \t ' } }) }, 403, /authority-context-incomplete/, 1);
   }
   const row = stack.service.store.sqlite.prepare(`SELECT payload FROM authority_decisions ORDER BY seq DESC LIMIT 1`).get();
   assert.equal(JSON.parse(String(row?.['payload'])).reason, 'authority_context_incomplete');

@@ -130,8 +130,10 @@ test('telephony_verify exits 2 on an unreachable target and on a bad or missing 
     const result = await verify([...args, '--json']);
     assert.equal(result.code, 2, `${args.join(' ')}: ${result.stdout}`);
     assert.match(result.json().error, /Cannot reach/);
+    // The same document as every --json run: ok, failed, checks (plus the error).
+    assert.deepEqual([result.json().ok, Array.isArray(result.json().failed), Array.isArray(result.json().checks)], [false, true, true]);
   }
-  for (const args of [[], ['--governance-url', 'ftp://x'], [...all(), '--rest-port', '70000'], [...all(), '--bogus'], [...all(), '--telephony-info-path', 'ari']]) {
+  for (const args of [[], ['--governance-url', 'ftp://x'], [...all(), '--rest-port', '70000'], [...all(), '--bogus'], [...all(), '--telephony-info-path', 'ari'], [...all(), '--rest-port', '1e3'], [...all(), '--gui-backend-port', '0x4a99'], [...all(), '--timeout-ms', '1e3']]) {
     const result = await verify(args);
     assert.equal(result.code, 2, args.join(' '));
     assert.match(result.stderr, /telephony_verify: /);
