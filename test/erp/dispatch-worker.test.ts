@@ -18,9 +18,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-interface Double { url: string; server: Server; received: { headers: Record<string, unknown>; body: Record<string, unknown>; verified: boolean }[]; answers: (number | 'hang')[] }
+interface Double { url: string; server: Server; received: { headers: Record<string, unknown>; body: Record<string, unknown>; verified: boolean }[]; answers: (number | 'hang' | 'drip')[] }
 
-async function agentRuntime(answers: (number | 'hang')[]): Promise<Double> {
+async function agentRuntime(answers: (number | 'hang' | 'drip')[]): Promise<Double> {
   const double: Double = { url: '', server: createServer(), received: [], answers };
   double.server.on('request', (req, res) => {
     const chunks: Buffer[] = [];
@@ -31,6 +31,13 @@ async function agentRuntime(answers: (number | 'hang')[]): Promise<Double> {
       double.received.push({ headers: req.headers, body: JSON.parse(raw.toString('utf8')) as Record<string, unknown>, verified });
       const answer = double.answers.shift() ?? 200;
       if (answer === 'hang') return; // never answers: the worker's timeout must fire
+      if (answer === 'drip') {
+        // Answers 200 at once, then a byte every 50 ms forever: the socket is never idle, yet the delivery never ends.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(() => res.write(' '), 50);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
       res.writeHead(answer, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -114,6 +121,16 @@ test('a runtime that never answers: a Dead Letter naming the last error after th
   assert.match(String(dead['last_error']), /no answer within 300 ms/);
   const letter = erp.store.sqlite.prepare("SELECT payload FROM dead_letters ORDER BY seq DESC LIMIT 1").get()!;
   assert.equal((JSON.parse(String(letter['payload'])) as { dispatch_job: string }).dispatch_job, job);
+  assert.equal(getDocument(erp.store.sqlite, 'Approval Packet', packet)!['status'], 'dispatched');
+});
+
+test('a runtime that answers slower than the timeout (a byte at a time, never ending): each attempt times out; a Dead Letter after the budget', { timeout: 10_000 }, async () => {
+  runtime.answers.push('drip', 'drip', 'drip');
+  const packet = await packetFor('D-2b');
+  const job = ((await callMethod(erp.url(), 'workflows.dispatch_approval_packet', { approval_packet: packet })).json() as { message: { dispatch_job: string } }).message.dispatch_job;
+  const dead = await drive(erp, job, (s) => s === 'Dead');
+  assert.equal(dead['attempts'], 3);
+  assert.match(String(dead['last_error']), /no answer within 300 ms/);
   assert.equal(getDocument(erp.store.sqlite, 'Approval Packet', packet)!['status'], 'dispatched');
 });
 

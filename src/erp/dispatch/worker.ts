@@ -29,17 +29,33 @@ export function backoffMs(attempts: number, base: number, cap: number, random: (
   return Math.round(delay + delay * 0.2 * random());
 }
 
+/**
+ * POSTs `body` and settles once: on the complete answer, on an error, or when `timeoutMs` has
+ * passed since the request began. The deadline is for the whole exchange, not socket idleness, so
+ * a runtime that drips its answer a byte at a time cannot hold a delivery (and its job) forever.
+ */
 function post(url: string, body: Buffer, headers: Record<string, string>, timeoutMs: number): Promise<{ ok: boolean; error: string | null }> {
   return new Promise((resolve) => {
+    let settled = false;
+    const settle = (outcome: { ok: boolean; error: string | null }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve(outcome);
+    };
     const target = new URL(url);
     const send = target.protocol === 'https:' ? requestTls : request;
-    const req = send(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length) }, timeout: timeoutMs }, (res) => {
+    const req = send(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length) } }, (res) => {
       res.resume();
       const status = res.statusCode ?? 0;
-      res.on('end', () => resolve(status >= 200 && status < 300 ? { ok: true, error: null } : { ok: false, error: `HTTP ${status}` }));
+      res.on('end', () => settle(status >= 200 && status < 300 ? { ok: true, error: null } : { ok: false, error: `HTTP ${status}` }));
+      res.on('error', (error) => settle({ ok: false, error: error.message }));
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', (error) => resolve({ ok: false, error: error.message }));
+    const deadline = setTimeout(() => {
+      settle({ ok: false, error: `no answer within ${timeoutMs} ms` });
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', (error) => settle({ ok: false, error: error.message }));
     req.end(body);
   });
 }
