@@ -134,6 +134,24 @@ test('a runtime that answers slower than the timeout (a byte at a time, never en
   assert.equal(getDocument(erp.store.sqlite, 'Approval Packet', packet)!['status'], 'dispatched');
 });
 
+test('a packet decided before its delivery succeeded is not sent again: the job is Superseded, no Dead Letter', async () => {
+  runtime.answers.push(500);
+  const packet = await packetFor('D-2c');
+  const job = ((await callMethod(erp.url(), 'workflows.dispatch_approval_packet', { approval_packet: packet })).json() as { message: { dispatch_job: string } }).message.dispatch_job;
+  await drive(erp, job, (s) => s === 'Retrying');
+  const sent = runtime.received.length;
+  const raw = Buffer.from(JSON.stringify({ approval_packet: packet, decision: 'approved' }));
+  const { signRequest } = await import('../../src/kernel/index.ts');
+  const decided = await send(`${erp.url()}/api/method/erp_core.api.callbacks.automation_hil_decision`, { method: 'POST', headers: { ...signRequest('house', { rawBody: raw, secret: SECRETS.AUTOMATION_SHARED_SECRET, now: Math.floor(Date.now() / 1000) }), 'content-type': 'application/json' }, body: raw });
+  assert.equal(decided.status, 200, decided.text);
+  const deadBefore = Number(erp.store.sqlite.prepare('SELECT count(*) AS n FROM dead_letters').get()!['n']);
+  const superseded = await drive(erp, job, (s) => s !== 'Retrying');
+  assert.equal(superseded['status'], 'Superseded');
+  assert.match(String(superseded['superseded_reason']), /approval packet is (decision_received|closed)/);
+  assert.equal(runtime.received.length, sent, 'a decided packet is not offered to the runtime again');
+  assert.equal(Number(erp.store.sqlite.prepare('SELECT count(*) AS n FROM dead_letters').get()!['n']), deadBefore);
+});
+
 test('a restart loses no job: a job queued before the stop is delivered by the next process, once', async () => {
   const packet = await packetFor('D-3');
   const job = ((await callMethod(erp.url(), 'workflows.dispatch_approval_packet', { approval_packet: packet })).json() as { message: { dispatch_job: string } }).message.dispatch_job;

@@ -2,7 +2,8 @@
 // (house-signed with AGENT_RUNTIME_CALLBACK_SECRET, `Idempotency-Key: "<job>"` so the receiver can
 // drop a repeat), with a timeout; a 2xx marks the job Delivered, anything else schedules a retry
 // with capped exponential backoff and jitter, and the last allowed failure makes it a Dead Letter
-// naming the last error. Each delivery and each dead letter is also an Agent Notification. Jobs
+// naming the last error. Each delivery and each dead letter is also an Agent Notification. A job
+// whose packet was decided meanwhile is Superseded, not sent again. Jobs
 // live in the database, so a restart resumes them; a job is never sent again once Delivered. Each
 // tick also closes the packets whose decision the owner readback confirms (approvals/closeout.ts).
 
@@ -80,7 +81,25 @@ export function startDispatchWorker(deps: ErpDeps): DispatchWorker {
     return rows.map((row) => JSON.parse(String(row['payload'])) as ErpDocument);
   }
 
+  /** The packet's status when it no longer awaits the runtime (decided or closed), else null. */
+  function settledPacket(sqlite: DatabaseSync, job: ErpDocument): string | null {
+    const status = getDocument(sqlite, 'Approval Packet', String(job['document_name']))?.['status'];
+    return status === 'dispatched' ? null : String(status ?? 'missing');
+  }
+
   async function deliver(job: ErpDocument): Promise<void> {
+    // A decision that came another way (automation_hil_decision) settles the packet: offering it
+    // to the runtime again, or dead-lettering it for follow-through, would misstate its state.
+    if (settledPacket(deps.store.sqlite, job) !== null) {
+      await deps.store.write((sqlite, tx) => {
+        const current = getDocument(sqlite, 'Dispatch Job', job.name)!;
+        const packet = settledPacket(sqlite, current);
+        if ((current['status'] !== 'Queued' && current['status'] !== 'Retrying') || packet === null) return;
+        const at = new Date(deps.now());
+        updateDocument(sqlite, tx, current, { status: 'Superseded', superseded_reason: `approval packet is ${packet}: not sent again` }, at);
+      });
+      return;
+    }
     const secret = deps.config.secrets.AGENT_RUNTIME_CALLBACK_SECRET;
     const body = Buffer.from(JSON.stringify({ ...(job['delivery'] as object), dispatch_job: job.name, callback_token: job['callback_token'] }));
     const outcome = secret === undefined
