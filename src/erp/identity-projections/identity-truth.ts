@@ -117,7 +117,9 @@ export function employeesOfUser(sqlite: DatabaseSync, user: string): ErpDocument
     .map((row) => JSON.parse(String(row['data'])) as ErpDocument);
 }
 
-/** How many Users share this login, letter case aside (more than one: the truth is ambiguous). */
-export function usersOfLogin(sqlite: DatabaseSync, login: string): number {
-  return Number(statement(sqlite, "SELECT count(*) AS n FROM erp_documents WHERE doctype = 'User' AND lower(name) = lower(?)").get(login)!['n']);
+/** The Users that share this login, letter case aside (more than one: the truth is ambiguous). */
+export function usersOfLogin(sqlite: DatabaseSync, login: string): ErpDocument[] {
+  return statement(sqlite, "SELECT data FROM erp_documents INDEXED BY erp_documents_user_nocase WHERE doctype = 'User' AND lower(name) = lower(?)")
+    .all(login)
+    .map((row) => JSON.parse(String(row['data'])) as ErpDocument);
 }
