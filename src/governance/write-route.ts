@@ -3,8 +3,8 @@
 // artifact members it reads, and its handler. stampWriteRoutes() puts each on the worker
 // listener only: the platform listener never answers a write (405 or 404).
 
-import { MIN_IDEMPOTENCY_RETENTION_MS, problem } from '../kernel/index.ts';
-import type { IdempotencyStore, JsonSchema, ParameterSpec, Reply, RequestContext, RequestSpec, ResponseSpec, Route } from '../kernel/index.ts';
+import { MIN_IDEMPOTENCY_RETENTION_MS, lazyIdempotencyStore, problem } from '../kernel/index.ts';
+import type { JsonSchema, ParameterSpec, Reply, RequestContext, RequestSpec, ResponseSpec, Route } from '../kernel/index.ts';
 import { WORKER_LISTENER } from './config.ts';
 import { familyOf } from './identity.ts';
 import type { Capability } from './identity.ts';
@@ -42,7 +42,8 @@ export const IDEMPOTENCY_RETENTION_MS = MIN_IDEMPOTENCY_RETENTION_MS;
 
 /** The worker-listener routes for `writes`. */
 export function stampWriteRoutes(writes: readonly WriteRoute[], getRuntime: () => GovernanceRuntime): Route[] {
-  const store = lazyIdempotencyStore(getRuntime);
+  // The kernel needs the key store when the table is built; the database opens later.
+  const store = lazyIdempotencyStore(() => getRuntime().idempotency, IDEMPOTENCY_RETENTION_MS);
   return writes.map((write) => ({
     method: 'POST',
     path: write.path,
@@ -72,22 +73,5 @@ function writeHandler(write: WriteRoute, getRuntime: () => GovernanceRuntime): (
       if (artifact.state !== 'valid') return artifactUnavailable(write.path, artifact);
     }
     return write.handle(runtime, context);
-  };
-}
-
-/** The kernel needs the key store when the table is built; the database opens later. */
-function lazyIdempotencyStore(getRuntime: () => GovernanceRuntime): IdempotencyStore {
-  return {
-    retentionMs: IDEMPOTENCY_RETENTION_MS,
-    begin: (request) => getRuntime().idempotency.begin(request),
-    complete: (request) => getRuntime().idempotency.complete(request),
-    abandon: (request) => getRuntime().idempotency.abandon(request),
-    purgeExpired: (now) => getRuntime().idempotency.purgeExpired(now),
-    // Joins a key's completion to the effect's transaction (writeReply); the real store always has it.
-    completeWithin: (sqlite, request) => {
-      const keys = getRuntime().idempotency;
-      if (!keys.completeWithin) throw new TypeError('The governance key store cannot complete inside a write: use createIdempotencyStore()');
-      keys.completeWithin(sqlite, request);
-    },
   };
 }

@@ -46,7 +46,7 @@ export type { SignatureScheme, SignatureResult, SignatureFailureReason, SignedHe
 export {
   openDatabase, openDatabaseReadOnly, migrate, userVersion, defineEvidenceTable, listEvidenceTables, readRows, projectRows,
   verifyChain, verifyAllChains, canonicalJson, rowHash, GENESIS_SHA256, statement,
-  createIdempotencyStore, requestFingerprint, parseIdempotencyKey, MIN_IDEMPOTENCY_RETENTION_MS,
+  createIdempotencyStore, lazyIdempotencyStore, requestFingerprint, parseIdempotencyKey, MIN_IDEMPOTENCY_RETENTION_MS,
 } from './store/index.ts';
 export type {
   Store, Transaction, OpenDatabaseOptions, Migration, EvidenceTable, EvidenceRow, EvidenceInput, JsonValue, ChainVerification,

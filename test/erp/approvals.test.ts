@@ -96,6 +96,30 @@ describe('approval packets', () => {
   });
 });
 
+describe('dispatch namespace', () => {
+  test('materialize_dispatch_callback_job cannot take over a packet\'s dispatch key, the DSP-JOB- series or the approval job type', async () => {
+    const lead = await postHouse(erp.url, 'website_contact_intake', { contact: { email: 'squat@example.test' } });
+    const leadName = (lead.json() as { message: { lead: string } }).message.lead;
+    const packet = message(await callMethod(erp.url, 'workflows.request_approval', { doctype: 'Lead', docname: leadName }))['approval_packet'];
+    const before = tableCounts(erp.service);
+    for (const args of [
+      { dispatch_job: 'squat-1', dispatch_key: `approval:${packet}` },
+      { dispatch_job: 'squat-2', dispatch_key: `APPROVAL:${packet}` },
+      { dispatch_job: 'DSP-JOB-2026-00099' },
+      { dispatch_job: 'dsp-job-2026-00099', dispatch_key: 'other' },
+      { dispatch_job: 'squat-3', job_type: 'approval_dispatch' },
+    ]) {
+      const refused = await callMethod(erp.url, 'workflows.materialize_dispatch_callback_job', args);
+      assert.equal(refused.status, 417, `${JSON.stringify(args)}: ${refused.text}`);
+      assert.equal(frappeErrorText(refused).exc_type, 'ValidationError');
+    }
+    assert.deepEqual(tableCounts(erp.service), before);
+    const dispatched = message(await callMethod(erp.url, 'workflows.dispatch_approval_packet', { approval_packet: packet }));
+    assert.deepEqual([dispatched['status'], dispatched['created']], ['dispatched', true]);
+    assert.match(dispatched['dispatch_job'], /^DSP-JOB-/);
+  });
+});
+
 describe('closeout', () => {
   test('a decided packet closes only when the owner readback confirms its target; a changed target blocks it', async () => {
     const lead = await postHouse(erp.url, 'website_contact_intake', { contact: { email: 'closeout@example.test' } });

@@ -18,9 +18,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-interface Double { url: string; server: Server; received: { headers: Record<string, unknown>; body: Record<string, unknown>; verified: boolean }[]; answers: (number | 'hang')[] }
+interface Double { url: string; server: Server; received: { headers: Record<string, unknown>; body: Record<string, unknown>; verified: boolean }[]; answers: (number | 'hang' | 'drip')[] }
 
-async function agentRuntime(answers: (number | 'hang')[]): Promise<Double> {
+async function agentRuntime(answers: (number | 'hang' | 'drip')[]): Promise<Double> {
   const double: Double = { url: '', server: createServer(), received: [], answers };
   double.server.on('request', (req, res) => {
     const chunks: Buffer[] = [];
@@ -31,6 +31,13 @@ async function agentRuntime(answers: (number | 'hang')[]): Promise<Double> {
       double.received.push({ headers: req.headers, body: JSON.parse(raw.toString('utf8')) as Record<string, unknown>, verified });
       const answer = double.answers.shift() ?? 200;
       if (answer === 'hang') return; // never answers: the worker's timeout must fire
+      if (answer === 'drip') {
+        // Answers 200 at once, then a byte every 50 ms forever: the socket is never idle, yet the delivery never ends.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(() => res.write(' '), 50);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
       res.writeHead(answer, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -115,6 +122,34 @@ test('a runtime that never answers: a Dead Letter naming the last error after th
   const letter = erp.store.sqlite.prepare("SELECT payload FROM dead_letters ORDER BY seq DESC LIMIT 1").get()!;
   assert.equal((JSON.parse(String(letter['payload'])) as { dispatch_job: string }).dispatch_job, job);
   assert.equal(getDocument(erp.store.sqlite, 'Approval Packet', packet)!['status'], 'dispatched');
+});
+
+test('a runtime that answers slower than the timeout (a byte at a time, never ending): each attempt times out; a Dead Letter after the budget', { timeout: 10_000 }, async () => {
+  runtime.answers.push('drip', 'drip', 'drip');
+  const packet = await packetFor('D-2b');
+  const job = ((await callMethod(erp.url(), 'workflows.dispatch_approval_packet', { approval_packet: packet })).json() as { message: { dispatch_job: string } }).message.dispatch_job;
+  const dead = await drive(erp, job, (s) => s === 'Dead');
+  assert.equal(dead['attempts'], 3);
+  assert.match(String(dead['last_error']), /no answer within 300 ms/);
+  assert.equal(getDocument(erp.store.sqlite, 'Approval Packet', packet)!['status'], 'dispatched');
+});
+
+test('a packet decided before its delivery succeeded is not sent again: the job is Superseded, no Dead Letter', async () => {
+  runtime.answers.push(500);
+  const packet = await packetFor('D-2c');
+  const job = ((await callMethod(erp.url(), 'workflows.dispatch_approval_packet', { approval_packet: packet })).json() as { message: { dispatch_job: string } }).message.dispatch_job;
+  await drive(erp, job, (s) => s === 'Retrying');
+  const sent = runtime.received.length;
+  const raw = Buffer.from(JSON.stringify({ approval_packet: packet, decision: 'approved' }));
+  const { signRequest } = await import('../../src/kernel/index.ts');
+  const decided = await send(`${erp.url()}/api/method/erp_core.api.callbacks.automation_hil_decision`, { method: 'POST', headers: { ...signRequest('house', { rawBody: raw, secret: SECRETS.AUTOMATION_SHARED_SECRET, now: Math.floor(Date.now() / 1000) }), 'content-type': 'application/json' }, body: raw });
+  assert.equal(decided.status, 200, decided.text);
+  const deadBefore = Number(erp.store.sqlite.prepare('SELECT count(*) AS n FROM dead_letters').get()!['n']);
+  const superseded = await drive(erp, job, (s) => s !== 'Retrying');
+  assert.equal(superseded['status'], 'Superseded');
+  assert.match(String(superseded['superseded_reason']), /approval packet is (decision_received|closed)/);
+  assert.equal(runtime.received.length, sent, 'a decided packet is not offered to the runtime again');
+  assert.equal(Number(erp.store.sqlite.prepare('SELECT count(*) AS n FROM dead_letters').get()!['n']), deadBefore);
 });
 
 test('a restart loses no job: a job queued before the stop is delivered by the next process, once', async () => {

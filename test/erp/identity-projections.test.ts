@@ -156,3 +156,19 @@ describe('load_identity_truth', () => {
     assert.equal((await callMethod(erp.url, 'identity_projections.load_identity_truth', { users: [user('a@b.c', [])] }, { auth: undefined })).status, 403);
   });
 });
+
+describe('logins that differ only in case', () => {
+  test('two Users or Employee links that differ only in letter case are one login to the desk: ambiguous, denied by either identity', async () => {
+    // Frappe's User names are email logins and its database compares them case-insensitively:
+    // "Case@…" and "case@…" are one account there, so truth naming both cannot say who it is.
+    const load = await callMethod(erp.url, 'identity_projections.load_identity_truth', {
+      employees: [employee('HR-EMP-00011', { user_id: 'case@example.test' }), employee('HR-EMP-00012', { user_id: 'Case@example.test' })],
+      users: [user('case@example.test', ['Workboard User']), user('Case@example.test', ['Workboard User'])],
+    });
+    assert.equal(load.status, 200, load.text);
+    for (const subject of [{ technical_subject: 'case@example.test' }, { technical_subject: 'Case@example.test' }, { business_identity_id: 'HR-EMP-00011' }, { business_identity_id: 'HR-EMP-00012' }]) {
+      const answer = await fact(subject);
+      assert.deepEqual([answer['workboard_login_allowed'], answer['deny_reason']], [false, 'ambiguous_identity'], JSON.stringify(subject));
+    }
+  });
+});

@@ -93,6 +93,9 @@ describe('support_desk_outbound', () => {
       {},
       { ticket_id: 'abc', operation: 'note', message: { body: 'x' } },
       { ticket_id: 1.5, operation: 'note', message: { body: 'x' } },
+      // Past 2^53 the number in Zammad's article body would name another ticket than the text did.
+      { ticket_id: '900719925474099312', operation: 'note', message: { body: 'x' } },
+      { ticket_id: '9007199254740993', operation: 'status', status: { state: 'closed' } },
       { ticket_id: 1, operation: 'delete' },
       { ticket_id: 1, operation: 'note' },
       { ticket_id: 1, operation: 'note', message: { body: '' } },

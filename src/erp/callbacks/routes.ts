@@ -1,8 +1,9 @@
 // The callbacks.* slice: signed inbound execution evidence (house scheme), each with an optional
-// Idempotency-Key (the kernel's: same key and body replays, another body is 422). Part 2 so far:
+// Idempotency-Key (the kernel's: same key and body replays, another body is 422), whose
+// completion commits in the effect's own transaction (writeReply). Part 2 so far:
 // automation_job_result; agent_runtime_approval and automation_hil_decision join with approval packets.
 
-import { parseJsonBody } from '../../kernel/index.ts';
+import { lazyIdempotencyStore, parseJsonBody, writeReply } from '../../kernel/index.ts';
 import { frappeHandler } from '../erp-route.ts';
 import type { DepsRef, ErpRoute } from '../erp-route.ts';
 import { frappeMessage } from '../frappe/envelope.ts';
@@ -12,16 +13,16 @@ import { applyDecision } from '../approvals/packets.ts';
 import type { WebhookSecretName } from '../config.ts';
 import { parseDecision } from './decision.ts';
 import { parseJobResult, recordJobResult } from './job-result.ts';
-import { lazyIdempotency } from './lazy-idempotency.ts';
 
 export function callbackRoutes(deps: DepsRef): ErpRoute[] {
-  const idempotency = { store: lazyIdempotency(deps), required: false };
+  // Each handler commits its effect through writeReply: a key's completion joins the effect's transaction.
+  const idempotency = { store: lazyIdempotencyStore(() => deps().idempotency), required: false };
   const signed = (name: WebhookSecretName) => ({ scheme: 'house' as const, secrets: () => { const s = deps().config.secrets[name]; return s === undefined ? [] : [s]; } });
   const base = { family: 'callbacks', stability: 'stable', method: 'POST', auth: 'none', request: { raw: true, contentTypes: ['application/json'] }, idempotency } as const;
   const decision = (source: string, tokenRequired: boolean) => frappeHandler(async (context) => {
     const input = parseDecision(parseJsonBody(context.rawBody!), { tokenRequired });
     const { store, now } = deps();
-    return frappeMessage(await store.write((sqlite, tx) => applyDecision(sqlite, tx, { ...input, source, at: new Date(now()) })));
+    return writeReply(context, { store, work: (sqlite, tx) => applyDecision(sqlite, tx, { ...input, source, at: new Date(now()) }), reply: (result) => frappeMessage(result) });
   });
   return [
     { ...base, path: methodPath('callbacks.agent_runtime_approval'), summary: 'Signed approval decision from the agent runtime (house scheme, AGENT_RUNTIME_CALLBACK_SECRET) with the packet\'s callback token', signature: signed('AGENT_RUNTIME_CALLBACK_SECRET'), handler: decision('agent_runtime', true) },
@@ -40,7 +41,7 @@ export function callbackRoutes(deps: DepsRef): ErpRoute[] {
         const input = parseJobResult(parseJsonBody(context.rawBody!));
         const { store, now } = deps();
         const rawSha256 = bodySha256(context.rawBody!);
-        return frappeMessage(await store.write((sqlite, tx) => recordJobResult(sqlite, tx, { ...input, rawSha256, at: new Date(now()) })));
+        return writeReply(context, { store, work: (sqlite, tx) => recordJobResult(sqlite, tx, { ...input, rawSha256, at: new Date(now()) }), reply: (result) => frappeMessage(result) });
       }),
     },
   ];

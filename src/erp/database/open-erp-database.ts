@@ -30,6 +30,14 @@ const MIGRATIONS: readonly Migration[] = [
     name: 'employee login index',
     up: `CREATE INDEX erp_documents_employee_user ON erp_documents (json_extract(data, '$.user_id')) WHERE doctype = 'Employee';`,
   },
+  {
+    // Logins compare without letter case (as Frappe's database does): the lookups by lower() are indexed too.
+    name: 'case-insensitive login indexes',
+    up: `
+      CREATE INDEX erp_documents_employee_user_nocase ON erp_documents (lower(json_extract(data, '$.user_id'))) WHERE doctype = 'Employee';
+      CREATE INDEX erp_documents_user_nocase ON erp_documents (lower(name)) WHERE doctype = 'User';
+    `,
+  },
 ];
 
 export interface OpenErpOptions {

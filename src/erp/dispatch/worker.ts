@@ -2,7 +2,8 @@
 // (house-signed with AGENT_RUNTIME_CALLBACK_SECRET, `Idempotency-Key: "<job>"` so the receiver can
 // drop a repeat), with a timeout; a 2xx marks the job Delivered, anything else schedules a retry
 // with capped exponential backoff and jitter, and the last allowed failure makes it a Dead Letter
-// naming the last error. Each delivery and each dead letter is also an Agent Notification. Jobs
+// naming the last error. Each delivery and each dead letter is also an Agent Notification. A job
+// whose packet was decided meanwhile is Superseded, not sent again. Jobs
 // live in the database, so a restart resumes them; a job is never sent again once Delivered. Each
 // tick also closes the packets whose decision the owner readback confirms (approvals/closeout.ts).
 
@@ -29,17 +30,33 @@ export function backoffMs(attempts: number, base: number, cap: number, random: (
   return Math.round(delay + delay * 0.2 * random());
 }
 
+/**
+ * POSTs `body` and settles once: on the complete answer, on an error, or when `timeoutMs` has
+ * passed since the request began. The deadline is for the whole exchange, not socket idleness, so
+ * a runtime that drips its answer a byte at a time cannot hold a delivery (and its job) forever.
+ */
 function post(url: string, body: Buffer, headers: Record<string, string>, timeoutMs: number): Promise<{ ok: boolean; error: string | null }> {
   return new Promise((resolve) => {
+    let settled = false;
+    const settle = (outcome: { ok: boolean; error: string | null }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      resolve(outcome);
+    };
     const target = new URL(url);
     const send = target.protocol === 'https:' ? requestTls : request;
-    const req = send(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length) }, timeout: timeoutMs }, (res) => {
+    const req = send(target, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length) } }, (res) => {
       res.resume();
       const status = res.statusCode ?? 0;
-      res.on('end', () => resolve(status >= 200 && status < 300 ? { ok: true, error: null } : { ok: false, error: `HTTP ${status}` }));
+      res.on('end', () => settle(status >= 200 && status < 300 ? { ok: true, error: null } : { ok: false, error: `HTTP ${status}` }));
+      res.on('error', (error) => settle({ ok: false, error: error.message }));
     });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', (error) => resolve({ ok: false, error: error.message }));
+    const deadline = setTimeout(() => {
+      settle({ ok: false, error: `no answer within ${timeoutMs} ms` });
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', (error) => settle({ ok: false, error: error.message }));
     req.end(body);
   });
 }
@@ -64,7 +81,25 @@ export function startDispatchWorker(deps: ErpDeps): DispatchWorker {
     return rows.map((row) => JSON.parse(String(row['payload'])) as ErpDocument);
   }
 
+  /** The packet's status when it no longer awaits the runtime (decided or closed), else null. */
+  function settledPacket(sqlite: DatabaseSync, job: ErpDocument): string | null {
+    const status = getDocument(sqlite, 'Approval Packet', String(job['document_name']))?.['status'];
+    return status === 'dispatched' ? null : String(status ?? 'missing');
+  }
+
   async function deliver(job: ErpDocument): Promise<void> {
+    // A decision that came another way (automation_hil_decision) settles the packet: offering it
+    // to the runtime again, or dead-lettering it for follow-through, would misstate its state.
+    if (settledPacket(deps.store.sqlite, job) !== null) {
+      await deps.store.write((sqlite, tx) => {
+        const current = getDocument(sqlite, 'Dispatch Job', job.name)!;
+        const packet = settledPacket(sqlite, current);
+        if ((current['status'] !== 'Queued' && current['status'] !== 'Retrying') || packet === null) return;
+        const at = new Date(deps.now());
+        updateDocument(sqlite, tx, current, { status: 'Superseded', superseded_reason: `approval packet is ${packet}: not sent again` }, at);
+      });
+      return;
+    }
     const secret = deps.config.secrets.AGENT_RUNTIME_CALLBACK_SECRET;
     const body = Buffer.from(JSON.stringify({ ...(job['delivery'] as object), dispatch_job: job.name, callback_token: job['callback_token'] }));
     const outcome = secret === undefined

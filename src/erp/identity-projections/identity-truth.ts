@@ -107,9 +107,19 @@ export function applyIdentityLoad(sqlite: DatabaseSync, tx: Transaction, load: I
   return counts;
 }
 
-/** Employees whose user_id links the given User. */
+/**
+ * Employees whose user_id links the given login. Logins compare without letter case, as Frappe's
+ * database compares User names: "Ada@…" and "ada@…" are one account there.
+ */
 export function employeesOfUser(sqlite: DatabaseSync, user: string): ErpDocument[] {
-  return statement(sqlite, "SELECT data FROM erp_documents WHERE doctype = 'Employee' AND json_extract(data, '$.user_id') = ?")
+  return statement(sqlite, "SELECT data FROM erp_documents WHERE doctype = 'Employee' AND lower(json_extract(data, '$.user_id')) = lower(?)")
     .all(user)
+    .map((row) => JSON.parse(String(row['data'])) as ErpDocument);
+}
+
+/** The Users that share this login, letter case aside (more than one: the truth is ambiguous). */
+export function usersOfLogin(sqlite: DatabaseSync, login: string): ErpDocument[] {
+  return statement(sqlite, "SELECT data FROM erp_documents INDEXED BY erp_documents_user_nocase WHERE doctype = 'User' AND lower(name) = lower(?)")
+    .all(login)
     .map((row) => JSON.parse(String(row['data'])) as ErpDocument);
 }

@@ -9,7 +9,7 @@ import { getDocument } from '../database/documents.ts';
 import type { ErpDocument } from '../database/documents.ts';
 import { isObject } from '../fields.ts';
 import { describeType } from '../frappe/args.ts';
-import { employeesOfUser } from './identity-truth.ts';
+import { employeesOfUser, usersOfLogin } from './identity-truth.ts';
 
 export const WORKBOARD_ROLE = 'Workboard User';
 export const PROJECT_MANAGER_ROLE = 'Projects Manager';
@@ -54,17 +54,19 @@ function resolve(sqlite: DatabaseSync, subject: Subject, now: Date, maxAgeSecond
   let user: ErpDocument | undefined;
   let deny: DenyReason | null = null;
   if (subject.technical_subject !== null) {
-    user = getDocument(sqlite, 'User', subject.technical_subject);
+    const users = usersOfLogin(sqlite, subject.technical_subject);
+    user = users.find((u) => u.name === subject.technical_subject);
     const linked = employeesOfUser(sqlite, subject.technical_subject);
-    if (linked.length > 1) deny = 'ambiguous_identity';
+    if (linked.length > 1 || users.length > 1) deny = 'ambiguous_identity';
     employee = linked.length === 1 ? linked[0] : undefined;
     if (!user && !employee) deny = 'unknown_identity';
   } else {
     employee = getDocument(sqlite, 'Employee', subject.business_identity_id!);
     const login = employee?.['user_id'];
     if (typeof login === 'string') {
-      user = getDocument(sqlite, 'User', login);
-      if (employeesOfUser(sqlite, login).length > 1) deny = 'ambiguous_identity';
+      const users = usersOfLogin(sqlite, login);
+      user = users.find((u) => u.name === login);
+      if (employeesOfUser(sqlite, login).length > 1 || users.length > 1) deny = 'ambiguous_identity';
     }
     if (!employee) deny = 'unknown_identity';
   }

@@ -34,7 +34,7 @@ export interface OutboundInput {
 /** Reads the arguments into the one desk request they mean (Zammad's bodies). */
 export function readOutbound(args: Args, rules: NormalizationRules): OutboundInput {
   const raw = args['ticket_id'];
-  const ticketId = typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0 ? String(raw) : typeof raw === 'string' && /^[1-9][0-9]{0,17}$/.test(raw) ? raw : frappeThrow(`Argument "ticket_id" must be the desk's numeric ticket id, got ${raw === undefined ? 'nothing' : describeType(raw)}`);
+  const ticketId = typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0 ? String(raw) : typeof raw === 'string' && /^[1-9][0-9]{0,15}$/.test(raw) && Number.isSafeInteger(Number(raw)) ? raw : frappeThrow(`Argument "ticket_id" must be the desk's numeric ticket id (a positive integer up to 2^53 - 1, which the article body carries as a JSON number), got ${raw === undefined ? 'nothing' : describeType(raw)}`);
   const operation = args['operation'];
   if (operation !== 'reply' && operation !== 'note' && operation !== 'status') frappeThrow(`Argument "operation" must be reply, note or status, got ${JSON.stringify(operation) ?? 'nothing'}`);
   const correlationRaw = args['correlation_envelope'];

@@ -14,6 +14,12 @@ import { isObject } from '../fields.ts';
 
 const TEXT_FIELDS = ['dispatch_key', 'document_type', 'document_name', 'company', 'job_type', 'external_system', 'provider', 'status', 'callback_url', 'webhook_url'] as const;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,139}$/;
+// What workflows.dispatch_approval_packet owns: its naming series, its key namespace and its job
+// type. A materialized job using one would take over a packet's dispatch (which then answers with
+// a job the worker never delivers) or share its name with a job the service numbers later.
+const RESERVED_NAME = /^DSP-JOB-/i;
+const RESERVED_KEY = /^approval:/i;
+const RESERVED_JOB_TYPE = 'approval_dispatch';
 
 export interface DispatchJobInput {
   name: string;
@@ -32,6 +38,9 @@ export function dispatchJobInput(args: Args): DispatchJobInput {
     if ((field === 'callback_url' || field === 'webhook_url') && !/^https?:\/\//.test(value)) frappeThrow(`Argument "${field}" must be an http(s) URL`);
     fields[field] = value;
   }
+  if (RESERVED_NAME.test(name)) frappeThrow(`Argument "dispatch_job" must not start with "DSP-JOB-": that naming series belongs to workflows.dispatch_approval_packet, got ${JSON.stringify(name)}`);
+  if (typeof fields['dispatch_key'] === 'string' && RESERVED_KEY.test(fields['dispatch_key'])) frappeThrow(`Argument "dispatch_key" must not start with "approval:": those keys belong to workflows.dispatch_approval_packet, got ${JSON.stringify(fields['dispatch_key'])}`);
+  if (fields['job_type'] === RESERVED_JOB_TYPE) frappeThrow(`Argument "job_type" must not be "${RESERVED_JOB_TYPE}": approval dispatch jobs are made by workflows.dispatch_approval_packet`);
   const payload = args['callback_payload'];
   if (payload !== undefined && payload !== null && !isObject(payload)) frappeThrow(`Argument "callback_payload" must be an object, got ${describeType(payload)}`);
   return { name, fields: { ...fields, dispatch_key: fields['dispatch_key'] ?? name, status: fields['status'] ?? 'Queued', callback_payload: payload ?? null } };

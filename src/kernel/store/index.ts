@@ -34,5 +34,6 @@ export {
   DEFAULT_PURGE_INTERVAL_MS,
 } from './idempotency-store.ts';
 export type { IdempotencyStore, IdempotencyStoreOptions, IdempotencyBegin, IdempotencyKeyRef, StoredResponse } from './idempotency-store.ts';
+export { lazyIdempotencyStore } from './lazy-idempotency-store.ts';
 export { parseIdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from './parse-idempotency-key.ts';
 export type { IdempotencyKeyResult } from './parse-idempotency-key.ts';
