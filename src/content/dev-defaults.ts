@@ -4,19 +4,13 @@
 // entries preserved); nothing secret is printed in the curl lines.
 
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { writeFileAtomic } from '../kernel/index.ts';
+import { ensureDevSecrets } from '../kernel/index.ts';
 import { DEFAULT_LISTEN } from './config.ts';
 
-export const DEV_SECRETS_FILE = 'dev-secrets.json';
 export const DEV_OIDC_LISTEN = '127.0.0.1:18069';
 export const DEV_CLIENT_ID = 'airlock-content-dev';
 
-interface ContentDevSecrets {
-  client_secret: string;
-  dev_password: string;
-}
+const SECRET_NAMES = ['client_secret', 'dev_password'] as const;
 
 /**
  * Prepares `varDir` and returns the environment of content-api and content-dev-oidc.
@@ -25,10 +19,7 @@ interface ContentDevSecrets {
  * const { env, curl } = contentDevDefaults('var');
  */
 export function contentDevDefaults(varDir: string): { env: Record<string, string>; curl: string[] } {
-  const dir = resolve(varDir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const secretsPath = join(dir, DEV_SECRETS_FILE);
-  const secrets = ensureSecrets(secretsPath);
+  const { path: secretsPath, secrets } = ensureDevSecrets(varDir, 'content', SECRET_NAMES, (name) => randomBytes(name === 'client_secret' ? 24 : 9).toString('base64url'));
   const publicUrl = `http://${DEFAULT_LISTEN}`;
   const env = {
     CONTENT_LISTEN: DEFAULT_LISTEN,
@@ -50,23 +41,4 @@ export function contentDevDefaults(varDir: string): { env: Record<string, string
       `curl -sS -o /dev/null -w '%{http_code} -> %{redirect_url}\\n' ${publicUrl}/share/`,
     ],
   };
-}
-
-function ensureSecrets(path: string): ContentDevSecrets {
-  let all: Record<string, unknown> = {};
-  if (existsSync(path)) {
-    try {
-      all = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-    } catch {
-      // The parser's message would quote the file, secrets and all.
-      throw new TypeError(`Dev secrets file "${path}" is not JSON: remove it to regenerate`);
-    }
-  }
-  const current = (typeof all['content'] === 'object' && all['content'] !== null ? all['content'] : {}) as Partial<ContentDevSecrets>;
-  const content: ContentDevSecrets = {
-    client_secret: typeof current.client_secret === 'string' ? current.client_secret : randomBytes(24).toString('base64url'),
-    dev_password: typeof current.dev_password === 'string' ? current.dev_password : randomBytes(9).toString('base64url'),
-  };
-  writeFileAtomic(path, `${JSON.stringify({ ...all, content }, null, 2)}\n`, { mode: 0o600 });
-  return content;
 }
