@@ -61,7 +61,7 @@ function curlLines(base: string, secretsPath: string): string[] {
   const signed = (fn: string, secret: string, body: unknown) => signedTo(`webhooks.${fn}`, secret, body);
   const signedTo = (dotted: string, secret: string, body: unknown) =>
     `body='${JSON.stringify(body)}'; ts=$(date +%s); ` +
-    `sig=$(node -p 'require("crypto").createHmac("sha256", process.argv[1]).update(process.argv[2] + "." + process.argv[3]).digest("hex")' "${read(secret)}" "$ts" "$body"); ` +
+    `sig=$(node -p 'require("crypto").createHmac("sha256", process.argv[1]).update(process.argv[2] + "." + process.argv[3]).digest("hex")' -- "${read(secret)}" "$ts" "$body"); ` +
     `curl -sS -H 'Content-Type: application/json' -H "X-Signature-Timestamp: $ts" -H "X-Signature: v1=$sig" -d "$body" ${base}${methodPath(dotted)}`;
   return [
     `curl -sS ${base}${methodPath('health.integration_status')}`,

@@ -30,6 +30,8 @@ test('erpDevDefaults() generates the secrets once, keeps other services\' entrie
 test('erpDevDefaults() curl lines work against a service started with its environment', async (t) => {
   if (!existsSync('/usr/bin/curl') && !existsSync('/bin/curl')) return t.skip('curl is not installed');
   const dir = mkdtempSync(join(tmpdir(), 'airlock-erp-dev-'));
+  // base64url secrets may begin with "-": the signing lines must not let node read one as an option.
+  writeFileSync(join(dir, 'dev-secrets.json'), JSON.stringify({ erp: { erp_api_shared_secret: '-dash-first-secret-0123456789', automation_secret: '-Another-dash-secret-abcdef' } }), { mode: 0o600 });
   const { env, curl } = erpDevDefaults(dir);
   const service = await createErpService(loadErpConfig({ ...env, AIRLOCK_DATA_DIR: dir, ERP_LISTEN: '127.0.0.1:0' }));
   await service.listen();
