@@ -16,7 +16,10 @@ export interface ChildServer {
 export function startChildServer(file: string, env: Record<string, string> = {}): Promise<ChildServer> {
   // stderr goes to /dev/null: the access log writes a line per request (as it would to a journal),
   // which would drown the report. A server that fails to start still says so through its exit.
-  const child: ChildProcess = spawn(process.execPath, [file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
+  // BENCH_CPU_PROF_DIR=<dir> writes a V8 CPU profile of each server (baseline included) there.
+  const profile = process.env['BENCH_CPU_PROF_DIR'];
+  const args = profile === undefined ? [file] : ['--cpu-prof', `--cpu-prof-dir=${profile}`, file];
+  const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     const onExit = (code: number | null) => reject(new Error(`Bench server "${file}" exited with ${code} before listening`));

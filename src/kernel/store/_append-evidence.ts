@@ -7,13 +7,15 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { canonicalJson } from './canonical-json.ts';
 import type { AnyEvidenceTable, ColumnTypes, EvidenceRow, EvidenceTable } from './evidence-table.ts';
-import { GENESIS_SHA256, rowHash } from './row-hash.ts';
+import { GENESIS_SHA256, rowHashOfTexts } from './row-hash.ts';
 import { statement } from './_statements.ts';
 
 export interface PreparedAppend {
   columns: Record<string, string | number>;
   payload: unknown;
   payloadText: string;
+  /** Each column's canonical JSON text, for the row hash. */
+  columnTexts: Record<string, string>;
 }
 
 export function prepareAppend(table: AnyEvidenceTable, input: Record<string, unknown>): PreparedAppend {
@@ -31,9 +33,10 @@ export function prepareAppend(table: AnyEvidenceTable, input: Record<string, unk
     }
   }
   // Also proves the column strings are well-formed, so hashing inside the batch cannot throw.
-  canonicalJson(columns);
+  const columnTexts: Record<string, string> = {};
+  for (const [column, value] of Object.entries(columns)) columnTexts[column] = canonicalJson(value);
   const payloadText = canonicalJson(input['payload']);
-  return { columns, payload: JSON.parse(payloadText), payloadText };
+  return { columns, payload: JSON.parse(payloadText), payloadText, columnTexts };
 }
 
 export function insertEvidence<C extends ColumnTypes, P>(
@@ -47,7 +50,13 @@ export function insertEvidence<C extends ColumnTypes, P>(
   const prev_sha256 = head === undefined ? GENESIS_SHA256 : String(head['sha256']);
   const recorded_at = options.now().toISOString();
   const fields = { ...prepared.columns, seq, recorded_at, prev_sha256, payload: prepared.payload };
-  const sha256 = rowHash(fields);
+  const sha256 = rowHashOfTexts({
+    ...prepared.columnTexts,
+    seq: String(seq),
+    recorded_at: JSON.stringify(recorded_at),
+    prev_sha256: JSON.stringify(prev_sha256),
+    payload: prepared.payloadText,
+  });
   const names = Object.keys(prepared.columns);
   statement(
     sqlite,

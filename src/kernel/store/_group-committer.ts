@@ -8,6 +8,7 @@
 
 import type { DatabaseSync } from 'node:sqlite';
 import { AirlockError } from '../errors.ts';
+import { statement } from './_statements.ts';
 
 /** A unit of work run inside the batch transaction. It must be synchronous and must not commit. */
 export type Work<R> = (sqlite: DatabaseSync) => R;
@@ -54,15 +55,20 @@ export function createGroupCommitter(sqlite: DatabaseSync, options: { maxBatch: 
     });
   }
 
+  /** Runs a transaction-control statement, prepared once: exec() would parse it on every unit. */
+  function run(sql: string): void {
+    statement(sqlite, sql).run();
+  }
+
   function commitBatch(batch: Entry[]): void {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     let began = false;
     try {
       if (sqlite.isTransaction) throw new Error('a transaction is already open on this connection');
-      sqlite.exec('BEGIN IMMEDIATE');
+      run('BEGIN IMMEDIATE');
       began = true;
       for (const entry of batch) outcomes.push(runUnit(entry));
-      sqlite.exec('COMMIT');
+      run('COMMIT');
     } catch (error) {
       stats.failures++;
       const failure = batchError(error, batch.length, began ? rollback() : undefined);
@@ -81,14 +87,14 @@ export function createGroupCommitter(sqlite: DatabaseSync, options: { maxBatch: 
 
   /** Runs one unit in a savepoint; its failure is undone and kept for its caller alone. */
   function runUnit(entry: Entry): { ok: true; value: unknown } | { ok: false; error: unknown } {
-    sqlite.exec('SAVEPOINT airlock_unit');
+    run('SAVEPOINT airlock_unit');
     try {
       const value = entry.work(sqlite);
-      sqlite.exec('RELEASE airlock_unit');
+      run('RELEASE airlock_unit');
       return { ok: true, value };
     } catch (error) {
-      sqlite.exec('ROLLBACK TO airlock_unit');
-      sqlite.exec('RELEASE airlock_unit');
+      run('ROLLBACK TO airlock_unit');
+      run('RELEASE airlock_unit');
       return { ok: false, error };
     }
   }

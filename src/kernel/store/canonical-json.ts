@@ -17,58 +17,93 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  * canonicalJson({ b: [1e21, -0], a: 'x' }); // '{"a":"x","b":[1e+21,0]}'
  */
 export function canonicalJson(value: unknown): string {
-  return serialize(value, '$', new Set());
+  return serialize(value, { segments: [], ancestors: new Set() });
 }
 
-function serialize(value: unknown, path: string, ancestors: Set<object>): string {
+/**
+ * The canonical JSON text of an object whose member values are already canonical JSON texts:
+ * what canonicalJson() returns for the object those texts denote, without serializing them again.
+ * The evidence store hashes rows this way around a payload it has already canonicalized.
+ */
+export function canonicalObjectOf(members: Readonly<Record<string, string>>): string {
+  let text = '{';
+  for (const key of Object.keys(members).sort()) {
+    text += `${text.length === 1 ? '' : ','}${serializeString(key, '$')}:${members[key]!}`;
+  }
+  return `${text}}`;
+}
+
+/**
+ * Where the serializer is, kept as segments and turned into "$.a[2].b" text only for an error
+ * message: building the text for every member would cost more than serializing the member.
+ */
+interface Walk {
+  segments: (string | number)[];
+  ancestors: Set<object>;
+}
+
+function pathOf(walk: Walk): string {
+  return `$${walk.segments.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`;
+}
+
+function serialize(value: unknown, walk: Walk): string {
   switch (typeof value) {
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`Cannot canonicalize ${path}: ${value} is not a JSON number`);
+      if (!Number.isFinite(value)) throw new TypeError(`Cannot canonicalize ${pathOf(walk)}: ${value} is not a JSON number`);
       // Number#toString is ECMAScript's Number::toString, the form RFC 8785 section 3.2.2.3 requires; it prints -0 as "0".
       return String(value);
     case 'string':
-      return serializeString(value, path);
+      return serializeString(value, walk);
     case 'object':
       if (value === null) return 'null';
-      return serializeContainer(value, path, ancestors);
+      return serializeContainer(value, walk);
     default:
-      throw new TypeError(`Cannot canonicalize ${path}: a ${typeof value} is not JSON`);
+      throw new TypeError(`Cannot canonicalize ${pathOf(walk)}: a ${typeof value} is not JSON`);
   }
 }
 
-function serializeString(value: string, path: string): string {
+function serializeString(value: string, at: Walk | string): string {
   if (!value.isWellFormed()) {
-    throw new TypeError(`Cannot canonicalize ${path}: string has a lone surrogate`);
+    throw new TypeError(`Cannot canonicalize ${typeof at === 'string' ? at : pathOf(at)}: string has a lone surrogate`);
   }
   // JSON.stringify escapes exactly what RFC 8785 section 3.2.2.2 asks: quote, backslash, \b \t \n \f \r, other controls as \u00xx.
   return JSON.stringify(value);
 }
 
-function serializeContainer(value: object, path: string, ancestors: Set<object>): string {
-  if (ancestors.has(value)) throw new TypeError(`Cannot canonicalize ${path}: value is cyclic`);
-  ancestors.add(value);
+function serializeContainer(value: object, walk: Walk): string {
+  if (walk.ancestors.has(value)) throw new TypeError(`Cannot canonicalize ${pathOf(walk)}: value is cyclic`);
+  walk.ancestors.add(value);
   let text: string;
   if (Array.isArray(value)) {
-    const items: string[] = [];
+    text = '[';
     // A for loop, not map(): map() skips the holes of a sparse array, which JSON cannot hold.
     for (let index = 0; index < value.length; index++) {
-      if (!Object.hasOwn(value, index)) throw new TypeError(`Cannot canonicalize ${path}[${index}]: the array has a hole`);
-      items.push(serialize(value[index], `${path}[${index}]`, ancestors));
+      walk.segments.push(index);
+      if (!Object.hasOwn(value, index)) throw new TypeError(`Cannot canonicalize ${pathOf(walk)}: the array has a hole`);
+      text += `${index === 0 ? '' : ','}${serialize(value[index], walk)}`;
+      walk.segments.pop();
     }
-    text = `[${items.join(',')}]`;
+    text += ']';
   } else {
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) {
-      throw new TypeError(`Cannot canonicalize ${path}: a ${value.constructor?.name ?? 'non-plain object'} is not plain JSON data`);
+      throw new TypeError(`Cannot canonicalize ${pathOf(walk)}: a ${value.constructor?.name ?? 'non-plain object'} is not plain JSON data`);
     }
     const record = value as Record<string, unknown>;
     // Default sort compares UTF-16 code units, the order RFC 8785 section 3.2.3 prescribes.
     const keys = Object.keys(record).sort();
-    const members = keys.map((key) => `${serializeString(key, path)}:${serialize(record[key], `${path}.${key}`, ancestors)}`);
-    text = `{${members.join(',')}}`;
+    text = '{';
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index]!;
+      const name = serializeString(key, walk);
+      walk.segments.push(key);
+      text += `${index === 0 ? '' : ','}${name}:${serialize(record[key], walk)}`;
+      walk.segments.pop();
+    }
+    text += '}';
   }
-  ancestors.delete(value);
+  walk.ancestors.delete(value);
   return text;
 }

@@ -10,7 +10,7 @@
 // seq 1 and prev_sha256 GENESIS_SHA256; each later row has seq + 1 and its predecessor's sha256.
 
 import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.ts';
+import { canonicalJson, canonicalObjectOf } from './canonical-json.ts';
 
 /** prev_sha256 of a table's first row: 64 zeros. */
 export const GENESIS_SHA256 = '0'.repeat(64);
@@ -27,4 +27,12 @@ export interface HashedFields {
 /** The sha256 column of a row with these fields. */
 export function rowHash(fields: HashedFields): string {
   return createHash('sha256').update(canonicalJson(fields)).digest('hex');
+}
+
+/**
+ * rowHash() for a row whose fields are already canonical JSON texts (the payload's stored text,
+ * each column's text): the same hash without serializing the payload a second time.
+ */
+export function rowHashOfTexts(texts: Readonly<Record<keyof HashedFields, string>>): string {
+  return createHash('sha256').update(canonicalObjectOf(texts)).digest('hex');
 }
