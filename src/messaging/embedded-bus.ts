@@ -3,7 +3,7 @@
 // subscribers in any process on the host poll the table from the row that was last when they
 // subscribed, so like core NATS they see what is published after they subscribe.
 
-import { AirlockError } from '../kernel/index.ts';
+import { AirlockError, statement } from '../kernel/index.ts';
 import type { Store } from '../kernel/index.ts';
 import type { Bus, BusMessage, BusSubscription } from './bus.ts';
 import { MSG_ID_HEADER } from './bus.ts';
@@ -74,7 +74,7 @@ export function openEmbeddedBus(options: EmbeddedBusOptions): Bus {
       }
       const msgId = headers[MSG_ID_HEADER] ?? '';
       await store.write((sqlite, tx) => {
-        if (msgId !== '' && sqlite.prepare('SELECT 1 FROM bus_messages WHERE msg_id = ? LIMIT 1').get(msgId)) return;
+        if (msgId !== '' && statement(sqlite, 'SELECT 1 FROM bus_messages WHERE msg_id = ? LIMIT 1').get(msgId)) return;
         tx.append(BUS_MESSAGES, { subject, msg_id: msgId, payload: { headers, body: Buffer.from(payload).toString('base64') } });
       });
     },

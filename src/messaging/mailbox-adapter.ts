@@ -4,7 +4,7 @@
 // (the kernel stops reading at limit + 1 byte), so an oversized body never reaches the bus.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { createLogger, createService, health, isAirlockError, json, problem, versionTruth } from '../kernel/index.ts';
+import { createLogger, createService, health, isAirlockError, json, problem, statement, versionTruth } from '../kernel/index.ts';
 import type { Logger, Reply, RequestContext, Service, Store } from '../kernel/index.ts';
 import type { Bus } from './bus.ts';
 import { MSG_ID_HEADER } from './bus.ts';
@@ -105,7 +105,7 @@ async function publishMessage(context: RequestContext, deps: { bus: Bus; store: 
   // A retry with the same Nats-Msg-Id is de-duplicated by the bus; its row says so, so that the
   // owner readback does not count one carried message twice.
   const { row, repeatOf } = await deps.store.write((sqlite, tx) => {
-    const prior = sqlite.prepare('SELECT seq FROM mailbox_publications WHERE msg_id = ? AND mailbox = ? ORDER BY seq LIMIT 1').get(msgId, mailbox) as { seq: number } | undefined;
+    const prior = statement(sqlite, 'SELECT seq FROM mailbox_publications WHERE msg_id = ? AND mailbox = ? ORDER BY seq LIMIT 1').get(msgId, mailbox) as { seq: number } | undefined;
     const repeat = prior === undefined ? {} : { repeat_of_seq: Number(prior.seq) };
     const appended = tx.append(MAILBOX_PUBLICATIONS, {
       mailbox,

@@ -98,6 +98,9 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
   const subscriptions = new Map<number, { subject: string; queue?: string; onMessage: (m: NatsMessage) => void }>();
   const connectListeners: (() => void)[] = [];
   let outbox: Entry[] = [];
+  /** Publishes queued this event-loop turn, written together (one socket write) at its end. */
+  let unsent: Entry[] = [];
+  /** Publishes on the socket, waiting for the PING that will confirm them. */
   let written: Entry[] = [];
   let pingWaiters: PingWaiter[] = [];
   let socket: Socket | undefined;
@@ -203,11 +206,12 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
     socket = undefined;
     clearInterval(pingTimer);
     // Unconfirmed messages go first, in their order, to the next connection.
-    const unconfirmed = [...pingWaiters.flatMap((w) => w.batch ?? []), ...written].filter((e) => !e.done);
+    const unconfirmed = [...pingWaiters.flatMap((w) => w.batch ?? []), ...written, ...unsent].filter((e) => !e.done);
     for (const waiter of pingWaiters) waiter.done?.(false);
     pingWaiters = [];
     outbox = [...unconfirmed, ...outbox];
     written = [];
+    unsent = [];
     if (closed) return;
     options.log?.warn('nats disconnected', { server: current?.display, error: lastError });
     scheduleReconnect(0);
@@ -230,20 +234,29 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
   }
 
   function writeEntry(entry: Entry): void {
-    written.push(entry);
-    socket!.write(entry.frame);
+    unsent.push(entry);
   }
 
-  /** One PING per event-loop turn confirms every message written before it. */
+  /** The frames of the unsent publishes, plus `tail`, as one buffer: one write, not one per message. */
+  function takeUnsent(tail: string): Buffer | string {
+    const frames = unsent.filter((e) => !e.done);
+    written.push(...frames);
+    unsent = [];
+    return frames.length === 0 ? tail : Buffer.concat([...frames.map((e) => e.frame), Buffer.from(tail)]);
+  }
+
+  /** One PING per event-loop turn, written with the turn's publishes, confirms every message before it. */
   function scheduleFlush(): void {
-    if (flushScheduled || !socket || written.length === 0) return;
+    if (flushScheduled || !socket || (written.length === 0 && unsent.length === 0)) return;
     flushScheduled = true;
     setImmediate(() => {
       flushScheduled = false;
-      if (!socket || written.length === 0) return;
+      if (!socket) return;
+      const frames = takeUnsent(PING);
+      if (written.length === 0) return;
       pingWaiters.push({ batch: written });
       written = [];
-      socket.write(PING);
+      socket.write(frames);
     });
   }
 
@@ -255,7 +268,7 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
   function refuse(message: string): void {
     const subject = /^Permissions Violation for Publish to "(.+)"$/.exec(message)?.[1];
     if (subject === undefined) return;
-    const entry = [...pingWaiters.flatMap((w) => w.batch ?? []), ...written].find((e) => !e.done && e.subject === subject);
+    const entry = [...pingWaiters.flatMap((w) => w.batch ?? []), ...written, ...unsent].find((e) => !e.done && e.subject === subject);
     if (!entry) return;
     entry.done = true;
     clearTimeout(entry.timer);
@@ -297,6 +310,7 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
             entry.done = true;
             outbox = outbox.filter((e) => e !== entry);
             written = written.filter((e) => e !== entry);
+            unsent = unsent.filter((e) => e !== entry);
             reject(new AirlockError('bus_timeout', `The NATS server did not confirm the message to "${subject}" within ${ackTimeoutMs} ms`));
           }, ackTimeoutMs),
         };
@@ -311,7 +325,8 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
       const onSocket = socket;
       return new Promise<void>((resolve, reject) => {
         pingWaiters.push({ done: (ok) => (ok ? resolve() : reject(new AirlockError('bus_unavailable', 'Connection lost before the server answered PING'))) });
-        onSocket.write(PING);
+        // Publishes queued this turn go out before the PING, which then answers for them too.
+        onSocket.write(takeUnsent(PING));
       });
     },
     subscribe(subject, onMessage, subscribeOptions = {}) {
