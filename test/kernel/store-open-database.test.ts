@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -131,4 +132,28 @@ test('Store.append() and write() after close() reject with store_closed', async 
     rejectsWith('store_closed', /^Cannot append to "receipts": database ".*a\.sqlite" is closed$/),
   );
   await assert.rejects(store.write(() => 1), rejectsWith('store_closed', /^Cannot write: database/));
+});
+
+test('openDatabase() in several processes at once on one new file: every process opens it (no "database is locked")', async (t) => {
+  // Units started together open the same new database; switching it to WAL needs an exclusive
+  // lock, and SQLite answers a contender SQLITE_BUSY at once rather than wait (deadlock risk).
+  const opener = join(tempDir(t), 'open.ts');
+  const module = new URL('../../src/kernel/store/open-database.ts', import.meta.url).href;
+  writeFileSync(opener, `import { openDatabase } from ${JSON.stringify(module)};
+const at = Number(process.argv[3]);
+while (Date.now() < at) {}
+const store = openDatabase(process.argv[2], { migrations: [{ name: 't', up: 'CREATE TABLE t (x)' }] });
+await store.close();
+`);
+  for (let round = 0; round < 6; round++) {
+    const path = join(tempDir(t), `shared-${round}.sqlite`);
+    const at = String(Date.now() + 700);
+    const children = Array.from({ length: 6 }, () => spawn(process.execPath, [opener, path, at], { stdio: ['ignore', 'ignore', 'pipe'] }));
+    const outcomes = await Promise.all(children.map((child) => new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      let stderr = '';
+      child.stderr!.on('data', (chunk) => (stderr += chunk));
+      child.on('exit', (code) => resolve({ code, stderr }));
+    })));
+    for (const outcome of outcomes) assert.equal(outcome.code, 0, `round ${round}: ${outcome.stderr}`);
+  }
 });

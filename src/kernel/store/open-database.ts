@@ -70,7 +70,7 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): S
   const sqlite = openConnection(path, { readOnly: false, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
   const tables = new Set<AnyEvidenceTable>(options.evidenceTables ?? []);
   try {
-    configure(sqlite, path);
+    configure(sqlite, path, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
     migrate(sqlite, options.migrations ?? [], { label: path });
     ensureEvidenceTables(sqlite, [...tables], { label: path, now });
   } catch (error) {
@@ -146,11 +146,35 @@ function openConnection(path: string, options: { readOnly: boolean; busyTimeoutM
   }
 }
 
-function configure(sqlite: DatabaseSync, path: string): void {
-  const mode = sqlite.prepare('PRAGMA journal_mode = WAL').get()?.['journal_mode'];
+function configure(sqlite: DatabaseSync, path: string, busyTimeoutMs: number): void {
+  const mode = retryWhileLocked(() => sqlite.prepare('PRAGMA journal_mode = WAL').get()?.['journal_mode'], busyTimeoutMs);
   // An in-memory database has no journal file to put in WAL mode.
   if (mode !== 'wal' && path !== ':memory:') {
     throw new AirlockError('store_open', `Cannot open database "${path}": journal_mode is "${String(mode)}", WAL is required`);
   }
   sqlite.exec('PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA recursive_triggers = ON;');
 }
+
+/**
+ * Runs `step`, retrying for up to `timeoutMs` while SQLite says the database is locked. Switching
+ * a new file to WAL needs an exclusive lock, and when two processes open the same new database at
+ * once (units started together) SQLite answers SQLITE_BUSY at once instead of calling its busy
+ * handler, because waiting could deadlock. Opening is synchronous and happens once, so a blocking
+ * sleep between tries is acceptable here.
+ */
+function retryWhileLocked<T>(step: () => T, timeoutMs: number): T {
+  const deadline = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return step();
+    } catch (error) {
+      const busy = (((error as { errcode?: number }).errcode ?? 0) & 0xff) === SQLITE_BUSY || /database is locked/.test((error as Error).message);
+      if (!busy || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, Math.min(5 * 2 ** attempt, 100));
+    }
+  }
+}
+
+/** SQLite's primary result code for "database is locked" (extended codes keep it in the low byte). */
+const SQLITE_BUSY = 5;
