@@ -58,6 +58,7 @@ export type { CompileOptions, SchemaValidator, ValidationError, ValidationResult
 
 export { writeFileAtomic } from './write-file-atomic.ts';
 export { readFileBounded } from './read-file-bounded.ts';
+export { timeOrderedUuid } from './time-ordered-uuid.ts';
 export type { BoundedRead } from './read-file-bounded.ts';
 
 export { createMcpServer, mcpRoutes, MCP_PROTOCOL_VERSIONS, SESSION_PROTOCOL_VERSIONS, STATELESS_PROTOCOL_VERSIONS } from './mcp/index.ts';

@@ -3,8 +3,8 @@
 // the publication's evidence row has committed. The body limit is enforced while it streams in
 // (the kernel stops reading at limit + 1 byte), so an oversized body never reaches the bus.
 
-import { createHash, randomUUID } from 'node:crypto';
-import { createLogger, createService, health, isAirlockError, json, problem, statement, versionTruth } from '../kernel/index.ts';
+import { createHash } from 'node:crypto';
+import { createLogger, createService, health, isAirlockError, json, problem, statement, timeOrderedUuid, versionTruth } from '../kernel/index.ts';
 import type { Logger, Reply, RequestContext, Service, Store } from '../kernel/index.ts';
 import type { Bus } from './bus.ts';
 import { MSG_ID_HEADER } from './bus.ts';
@@ -88,7 +88,8 @@ async function publishMessage(context: RequestContext, deps: { bus: Bus; store: 
   const given = context.headers[MSG_ID_HEADER.toLowerCase()];
   if (Array.isArray(given)) return problem(400, 'Invalid Nats-Msg-Id', { detail: 'Send one Nats-Msg-Id header, not several' });
   if (given !== undefined && !MESSAGE_ID.test(given)) return problem(400, 'Invalid Nats-Msg-Id', { detail: `Nats-Msg-Id must match ${MESSAGE_ID}: letters, digits and ._:+=- up to 128 characters` });
-  const msgId = given ?? randomUUID();
+  // A made id is time-ordered (UUIDv7): the evidence index over msg_id then grows at its end.
+  const msgId = given ?? timeOrderedUuid();
   const body = context.rawBody ?? Buffer.alloc(0);
   const contentType = String(context.headers['content-type'] ?? 'application/octet-stream');
   try {

@@ -1,0 +1,42 @@
+// UUID version 7 (RFC 9562 section 5.7): 48 bits of Unix milliseconds, then a 12-bit counter
+// (the RFC's "fixed bit-length dedicated counter", section 6.2 method 1) and 62 random bits. Ids
+// made by one process sort in the order they were made, so an index over them grows at its end
+// instead of touching a random page per insert as random (version 4) ids do.
+
+import { randomFillSync } from 'node:crypto';
+
+const random = Buffer.alloc(10);
+let lastMs = -1;
+let counter = 0;
+
+/**
+ * A new version 7 UUID, lowercase, 8-4-4-4-12. Within one millisecond the counter orders ids; a
+ * clock that steps back reuses the last millisecond, so ids never go backwards in this process.
+ *
+ * @example
+ * timeOrderedUuid(); // '019a... -7xxx-[89ab]xxx-...'
+ */
+export function timeOrderedUuid(now: number = Date.now()): string {
+  randomFillSync(random);
+  let ms = Math.max(Math.floor(now), lastMs);
+  if (ms === lastMs) {
+    counter++;
+    // 4096 ids in one millisecond: borrow the next millisecond rather than wrap (RFC 9562 6.2).
+    if (counter > 0xfff) {
+      ms++;
+      counter = random.readUInt16BE(0) & 0x7ff;
+    }
+  } else {
+    // A random start leaves room below 0xfff and keeps the counter from revealing the rate.
+    counter = random.readUInt16BE(0) & 0x7ff;
+  }
+  lastMs = ms;
+  const bytes = Buffer.alloc(16);
+  bytes.writeUIntBE(ms, 0, 6);
+  bytes[6] = 0x70 | (counter >> 8);
+  bytes[7] = counter & 0xff;
+  random.copy(bytes, 8, 2, 10);
+  bytes[8] = 0x80 | (bytes[8]! & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
