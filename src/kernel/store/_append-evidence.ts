@@ -12,7 +12,7 @@ import { statement } from './_statements.ts';
 
 export interface PreparedAppend {
   columns: Record<string, string | number>;
-  payload: unknown;
+  /** The payload's canonical text: the snapshot taken at append time, and what is stored. */
   payloadText: string;
   /** Each column's canonical JSON text, for the row hash. */
   columnTexts: Record<string, string>;
@@ -36,7 +36,7 @@ export function prepareAppend(table: AnyEvidenceTable, input: Record<string, unk
   const columnTexts: Record<string, string> = {};
   for (const [column, value] of Object.entries(columns)) columnTexts[column] = canonicalJson(value);
   const payloadText = canonicalJson(input['payload']);
-  return { columns, payload: JSON.parse(payloadText), payloadText, columnTexts };
+  return { columns, payloadText, columnTexts };
 }
 
 export function insertEvidence<C extends ColumnTypes, P>(
@@ -49,7 +49,6 @@ export function insertEvidence<C extends ColumnTypes, P>(
   const seq = head === undefined ? 1 : Number(head['seq']) + 1;
   const prev_sha256 = head === undefined ? GENESIS_SHA256 : String(head['sha256']);
   const recorded_at = options.now().toISOString();
-  const fields = { ...prepared.columns, seq, recorded_at, prev_sha256, payload: prepared.payload };
   const sha256 = rowHashOfTexts({
     ...prepared.columnTexts,
     seq: String(seq),
@@ -63,5 +62,22 @@ export function insertEvidence<C extends ColumnTypes, P>(
     `INSERT INTO ${table.name} (seq, recorded_at, ${names.map((name) => `${name}, `).join('')}payload, sha256, prev_sha256)
      VALUES (${'?, '.repeat(names.length + 4)}?)`,
   ).run(seq, recorded_at, ...Object.values(prepared.columns), prepared.payloadText, sha256, prev_sha256);
-  return { ...fields, sha256 } as EvidenceRow<C, P>;
+  // `payload` is declared in its place first: redefining a property keeps its enumeration order.
+  return withLazyPayload({ ...prepared.columns, seq, recorded_at, prev_sha256, payload: null, sha256 }, prepared.payloadText) as EvidenceRow<C, P>;
+}
+
+/**
+ * Gives `row` an enumerable `payload` parsed from `text` on first read: most writers never read
+ * back the row they appended, and parsing every payload again cost more than the insert's hashing.
+ */
+function withLazyPayload(row: object, text: string): object {
+  return Object.defineProperty(row, 'payload', {
+    enumerable: true,
+    configurable: true,
+    get(this: object) {
+      const payload: unknown = JSON.parse(text);
+      Object.defineProperty(this, 'payload', { value: payload, enumerable: true, writable: true, configurable: true });
+      return payload;
+    },
+  });
 }

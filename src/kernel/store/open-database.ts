@@ -152,7 +152,7 @@ function configure(sqlite: DatabaseSync, path: string, busyTimeoutMs: number): v
   if (mode !== 'wal' && path !== ':memory:') {
     throw new AirlockError('store_open', `Cannot open database "${path}": journal_mode is "${String(mode)}", WAL is required`);
   }
-  sqlite.exec('PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA recursive_triggers = ON;');
+  sqlite.exec('PRAGMA synchronous = FULL; PRAGMA cache_size = -32768; PRAGMA foreign_keys = ON; PRAGMA recursive_triggers = ON;');
 }
 
 /**
