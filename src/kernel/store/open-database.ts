@@ -1,4 +1,4 @@
-// Opening a service's database: WAL, synchronous=FULL, a busy timeout, foreign keys and
+// Opening a service's database: WAL, synchronous=FULL, a busy timeout, a 32 MiB page cache, foreign keys and
 // recursive triggers on; migrations to the version the code knows; the declared evidence tables;
 // and one group committer through which every durable write of the process goes.
 
