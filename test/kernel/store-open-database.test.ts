@@ -25,13 +25,14 @@ function rejectsWith(code: AirlockErrorCode, message: RegExp) {
   return (error: unknown) => isAirlockError(error, code) && message.test(error.message);
 }
 
-test('openDatabase() sets WAL, synchronous=FULL, the busy timeout, a 32 MiB page cache, foreign keys and recursive triggers', async (t) => {
+test('openDatabase() sets WAL, synchronous=FULL, the busy timeout, a 32 MiB page cache, temp storage in memory, foreign keys and recursive triggers', async (t) => {
   const store = openDatabase(join(tempDir(t), 'a.sqlite'), { busyTimeoutMs: 1234 });
   t.after(() => store.close());
   assert.equal(pragma(store.sqlite, 'journal_mode'), 'wal');
   assert.equal(pragma(store.sqlite, 'synchronous'), 2);
   assert.equal(pragma(store.sqlite, 'busy_timeout'), 1234);
   assert.equal(pragma(store.sqlite, 'cache_size'), -32768);
+  assert.equal(pragma(store.sqlite, 'temp_store'), 2);
   assert.equal(pragma(store.sqlite, 'foreign_keys'), 1);
   assert.equal(pragma(store.sqlite, 'recursive_triggers'), 1);
 });
