@@ -1,6 +1,7 @@
 // Opening a service's database: WAL, synchronous=FULL, a busy timeout, a 32 MiB page cache,
 // temporary storage in memory, foreign keys and recursive triggers on; migrations to the version
-// the code knows; the declared evidence tables; and one group committer through which every durable write of the process goes.
+// the code knows; the declared evidence tables; and one group committer through which every
+// durable write of the process goes.
 
 import { existsSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
