@@ -46,13 +46,24 @@ export function createGroupCommitter(sqlite: DatabaseSync, options: { maxBatch: 
   function schedule(): void {
     if (scheduled) return;
     scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      if (queue.length === 0) return;
-      commitBatch(queue.splice(0, options.maxBatch));
-      // What is left, or arrived meanwhile, waits one turn so I/O and timers can run in between.
-      if (queue.length > 0) schedule();
-    });
+    setImmediate(flush, true);
+  }
+
+  /**
+   * Commits what is queued. Under concurrency (more than one write queued at the first look) it
+   * waits one more event-loop turn, which gathers the writes whose I/O completes in that turn into
+   * the same commit: fewer commits, each fsync shared by more callers. A lone write commits at once.
+   */
+  function flush(firstLook: boolean): void {
+    if (firstLook && queue.length > 1 && queue.length < options.maxBatch) {
+      setImmediate(flush, false);
+      return;
+    }
+    scheduled = false;
+    if (queue.length === 0) return;
+    commitBatch(queue.splice(0, options.maxBatch));
+    // What is left, or arrived meanwhile, waits one turn so I/O and timers can run in between.
+    if (queue.length > 0) schedule();
   }
 
   /** Runs a transaction-control statement, prepared once: exec() would parse it on every unit. */
