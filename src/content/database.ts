@@ -4,6 +4,7 @@
 
 import { defineEvidenceTable, openDatabase, statement } from '../kernel/index.ts';
 import type { Migration, Store } from '../kernel/index.ts';
+import { SEARCH_ROWS_MIGRATION, indexNode } from './search-index.ts';
 
 export const ROOT_NODE_ID = 'company-home';
 const SYSTEM_USER = JSON.stringify({ id: 'System', displayName: 'System' });
@@ -11,7 +12,7 @@ const SYSTEM_USER = JSON.stringify({ id: 'System', displayName: 'System' });
 /** Every change: created, updated, content-updated, reverted, rendition-created, session-*. */
 export const CONTENT_EVENTS = defineEvidenceTable({ name: 'content_events', columns: { node_id: 'text', action: 'text' } });
 
-const MIGRATIONS: readonly Migration[] = [
+export const MIGRATIONS: readonly Migration[] = [
   {
     name: 'nodes, versions, renditions, search index, sessions',
     up: `
@@ -64,6 +65,7 @@ const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  { name: 'search index rows by node id', up: SEARCH_ROWS_MIGRATION },
 ];
 
 /** Opens the database and makes sure the root folder ("Company Home") exists. */
@@ -75,7 +77,7 @@ export async function openContentDatabase(path: string, options: { now?: () => D
       const at = store.now().toISOString();
       statement(sqlite, `INSERT INTO nodes (id, parent_id, name, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES (?, NULL, 'Company Home', 'cm:folder', 1, ?, ?, ?, ?, '{}')`)
         .run(ROOT_NODE_ID, at, SYSTEM_USER, at, SYSTEM_USER);
-      statement(sqlite, `INSERT INTO search_index (node_id, name, metadata, body) VALUES (?, 'Company Home', '', '')`).run(ROOT_NODE_ID);
+      indexNode(sqlite, { nodeId: ROOT_NODE_ID, name: 'Company Home', metadata: '', body: '' });
       tx.append(CONTENT_EVENTS, { node_id: ROOT_NODE_ID, action: 'created', payload: { actor: 'System', name: 'Company Home', node_type: 'cm:folder' } });
     });
   }

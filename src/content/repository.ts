@@ -10,6 +10,7 @@ import type { Store, Transaction } from '../kernel/index.ts';
 import { CONTENT_EVENTS, ROOT_NODE_ID } from './database.ts';
 import { userJson } from './node-entry.ts';
 import type { NodeRow, UserRef, VersionRow } from './node-entry.ts';
+import { indexNode, reindexBody, reindexNameAndMetadata } from './search-index.ts';
 
 export class RepositoryError extends Error {
   readonly status: number;
@@ -132,7 +133,7 @@ function insertNode(sqlite: DatabaseSync, tx: Transaction, options: { parentId: 
   const by = userJson(options.user);
   statement(sqlite, 'INSERT INTO nodes (id, parent_id, name, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
     .run(id, options.parentId, options.name, options.folder ? 'cm:folder' : 'cm:content', options.folder ? 1 : 0, at, by, at, by, JSON.stringify(options.properties));
-  statement(sqlite, 'INSERT INTO search_index (node_id, name, metadata, body) VALUES (?, ?, ?, ?)').run(id, options.name, metadataText(options.properties), '');
+  indexNode(sqlite, { nodeId: id, name: options.name, metadata: metadataText(options.properties), body: '' });
   tx.append(CONTENT_EVENTS, { node_id: id, action: 'created', payload: { actor: options.user.id, parent_id: options.parentId, name: options.name, node_type: options.folder ? 'cm:folder' : 'cm:content' } });
   return id;
 }
@@ -208,7 +209,7 @@ export function addVersion(
   statement(sqlite, 'INSERT INTO versions (node_id, label, major, minor, name, sha256, size, mime_type, comment, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
     .run(node.id, label, major, minor, node.name, sha256, size, mimeType, options.version.comment ?? null, at, by);
   statement(sqlite, 'UPDATE nodes SET version_label = ?, modified_at = ?, modified_by = ? WHERE id = ?').run(label, at, by, node.id);
-  statement(sqlite, 'UPDATE search_index SET body = ? WHERE node_id = ?').run(options.content.text, node.id);
+  reindexBody(sqlite, node.id, options.content.text);
   tx.append(CONTENT_EVENTS, {
     node_id: node.id,
     action: options.action,
@@ -237,7 +238,7 @@ export function updateMetadata(sqlite: DatabaseSync, tx: Transaction, options: {
   }
   const at = new Date().toISOString();
   statement(sqlite, 'UPDATE nodes SET name = ?, properties = ?, modified_at = ?, modified_by = ? WHERE id = ?').run(name, JSON.stringify(properties), at, userJson(options.user), node.id);
-  statement(sqlite, 'UPDATE search_index SET name = ?, metadata = ? WHERE node_id = ?').run(name, metadataText(properties), node.id);
+  reindexNameAndMetadata(sqlite, node.id, name, metadataText(properties));
   tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'updated', payload: { actor: options.user.id, name, properties: options.properties ?? {} } });
 }
 

@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase, statement } from '../../src/kernel/index.ts';
+import { CONTENT_EVENTS, MIGRATIONS, ROOT_NODE_ID, openContentDatabase } from '../../src/content/database.ts';
+import { createFile, updateMetadata } from '../../src/content/repository.ts';
+import { searchNodes } from '../../src/content/search.ts';
+
+const USER = { id: 'dev', displayName: 'Dev' };
+const page = { skipCount: 0, maxItems: 10 };
+const content = (text: string) => ({ sha256: 'a'.repeat(64), size: text.length, mimeType: 'text/plain', text });
+const names = (sqlite: Parameters<typeof searchNodes>[0], query: string) => searchNodes(sqlite, { query, paging: page }).rows.map((r) => r.node.name).sort();
+
+function tempPath(t: { after(fn: () => void): void }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-content-index-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'content.sqlite');
+}
+
+test('a database made before search_rows gets them from its index rows, and later updates change the right row', async (t) => {
+  const path = tempPath(t);
+  // The schema as the first release made it: the index row of a node found by node_id only.
+  const old = openDatabase(path, { migrations: MIGRATIONS.slice(0, 1), evidenceTables: [CONTENT_EVENTS] });
+  await old.write((sqlite) => {
+    const insert = statement(sqlite, `INSERT INTO nodes (id, parent_id, name, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES (?, ?, ?, ?, ?, 'x', '{}', 'x', '{}', '{}')`);
+    insert.run(ROOT_NODE_ID, null, 'Company Home', 'cm:folder', 1);
+    for (const [id, name] of [['n-1', 'alpha.txt'], ['n-2', 'bravo.txt']]) {
+      insert.run(id, ROOT_NODE_ID, name, 'cm:content', 0);
+      statement(sqlite, 'INSERT INTO search_index (node_id, name, metadata, body) VALUES (?, ?, ?, ?)').run(id, name, '', `body of ${name}`);
+    }
+    statement(sqlite, `INSERT INTO search_index (node_id, name, metadata, body) VALUES (?, 'Company Home', '', '')`).run(ROOT_NODE_ID);
+  });
+  await old.close();
+
+  const store = await openContentDatabase(path);
+  t.after(() => store.close());
+  const rows = statement(store.sqlite, 'SELECT s.node_id, s.fts_rowid, i.node_id AS indexed FROM search_rows s JOIN search_index i ON i.rowid = s.fts_rowid ORDER BY s.node_id').all();
+  assert.deepEqual(rows.map((r) => [r['node_id'], r['indexed']]), [[ROOT_NODE_ID, ROOT_NODE_ID], ['n-1', 'n-1'], ['n-2', 'n-2']]);
+
+  await store.write((sqlite, tx) => updateMetadata(sqlite, tx, { nodeId: 'n-2', name: 'charlie.txt', properties: undefined, user: USER }));
+  assert.deepEqual(names(store.sqlite, 'charlie'), ['charlie.txt']);
+  assert.deepEqual(names(store.sqlite, 'bravo'), ['charlie.txt'], 'the body still says bravo');
+  assert.deepEqual(names(store.sqlite, 'alpha'), ['alpha.txt'], 'the other node is untouched');
+});
+
+test('a new file is indexed by name and body, a new version replaces only its own body', async (t) => {
+  const store = await openContentDatabase(tempPath(t));
+  t.after(() => store.close());
+  const file = (name: string, text: string) => store.write((sqlite, tx) => createFile(sqlite, tx, {
+    parentId: ROOT_NODE_ID, name, relativePath: undefined, autoRename: false, overwrite: true, properties: {},
+    content: content(text), version: { majorVersion: true, comment: undefined }, user: USER,
+  }));
+  await file('one.txt', 'delta echo');
+  await file('two.txt', 'delta foxtrot');
+  await file('one.txt', 'golf');
+  assert.deepEqual(names(store.sqlite, 'delta'), ['two.txt']);
+  assert.deepEqual(names(store.sqlite, 'golf'), ['one.txt']);
+  assert.equal(Number(statement(store.sqlite, 'SELECT count(*) AS n FROM search_rows').get()!['n']), 3);
+});
