@@ -102,6 +102,16 @@ function redact(line: string, secrets: ReadonlySet<string>): string {
 
 /** JSON.stringify that never throws: bigints become strings, cycles become "[cycle]". */
 function safeStringify(record: LogFields): string {
+  // Plain records (nearly all, an access-log line among them) take JSON.stringify's fast path,
+  // which a replacer function turns off; only a bigint or a cycle makes it throw.
+  try {
+    return JSON.stringify(record);
+  } catch {
+    return stringifyReplacing(record);
+  }
+}
+
+function stringifyReplacing(record: LogFields): string {
   const seen = new WeakSet<object>();
   return JSON.stringify(record, (_key, value: unknown) => {
     if (typeof value === 'bigint') return value.toString();
