@@ -26,7 +26,7 @@ test('a database made before search_rows gets them from its index rows, and late
   await old.write((sqlite) => {
     const insert = statement(sqlite, `INSERT INTO nodes (id, parent_id, name, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES (?, ?, ?, ?, ?, 'x', '{}', 'x', '{}', '{}')`);
     insert.run(ROOT_NODE_ID, null, 'Company Home', 'cm:folder', 1);
-    for (const [id, name] of [['n-1', 'alpha.txt'], ['n-2', 'bravo.txt']]) {
+    for (const [id, name] of [['n-1', 'alpha.txt'], ['n-2', 'bravo.txt']] as const) {
       insert.run(id, ROOT_NODE_ID, name, 'cm:content', 0);
       statement(sqlite, 'INSERT INTO search_index (node_id, name, metadata, body) VALUES (?, ?, ?, ?)').run(id, name, '', `body of ${name}`);
     }
