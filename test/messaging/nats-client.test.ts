@@ -66,6 +66,21 @@ describe('NATS client against nats-server', () => {
     await client.close();
   });
 
+  test('close() in the turn of a publish sends it and waits for its confirmation', async (t) => {
+    const sub = await connectNats({ servers: parseNatsUrls(server.url) });
+    t.after(() => sub.close());
+    const got = collect(sub, 'close.same-turn');
+    await sub.flush();
+    const pub = await connectNats({ servers: parseNatsUrls(server.url), ackTimeoutMs: 2000 });
+    const published = pub.publish('close.same-turn', Buffer.from('last words'));
+    const started = Date.now();
+    await pub.close();
+    await published;
+    assert.ok(Date.now() - started < 1000, 'confirmed by the close, not left to its ack timeout');
+    await until(() => got.length === 1);
+    assert.equal(got[0]!.payload.toString(), 'last words');
+  });
+
   test('a payload above the server max_payload is refused before it is sent; the connection stays usable', async () => {
     const client = await connectNats({ servers: parseNatsUrls(server.url) });
     await assert.rejects(client.publish('big.one', Buffer.alloc(4097)), { code: 'bus_payload_too_large' });

@@ -349,7 +349,7 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
         server_version: serverVersion,
         max_payload: maxPayload,
         reconnects,
-        pending_publishes: outbox.length + written.length + pingWaiters.reduce((n, w) => n + (w.batch?.length ?? 0), 0),
+        pending_publishes: outbox.length + unsent.length + written.length + pingWaiters.reduce((n, w) => n + (w.batch?.length ?? 0), 0),
         last_error: lastError,
       };
     },
@@ -358,18 +358,19 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
     },
     async close() {
       if (closed) return;
-      if (socket && (written.length > 0 || pingWaiters.length > 0)) await client.flush().catch(() => undefined);
+      if (socket && (unsent.length > 0 || written.length > 0 || pingWaiters.length > 0)) await client.flush().catch(() => undefined);
       closed = true;
       clearTimeout(reconnectTimer);
       clearInterval(pingTimer);
       const error = new AirlockError('bus_unavailable', 'The NATS client closed before the server confirmed the message');
-      for (const entry of [...outbox, ...written, ...pingWaiters.flatMap((w) => w.batch ?? [])]) {
+      for (const entry of [...outbox, ...unsent, ...written, ...pingWaiters.flatMap((w) => w.batch ?? [])]) {
         if (entry.done) continue;
         entry.done = true;
         clearTimeout(entry.timer);
         entry.reject(error);
       }
       outbox = [];
+      unsent = [];
       written = [];
       const open = socket;
       socket = undefined;
