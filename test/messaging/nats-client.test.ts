@@ -81,6 +81,18 @@ describe('NATS client against nats-server', () => {
     assert.equal(got[0]!.payload.toString(), 'last words');
   });
 
+  test('a publish made before subscribe() in the same turn reaches the server first, so the new subscription does not get it', async (t) => {
+    const client = await connectNats({ servers: parseNatsUrls(server.url) });
+    t.after(() => client.close());
+    const published = client.publish('order.before-sub', Buffer.from('earlier'));
+    const got = collect(client, 'order.before-sub');
+    await published;
+    await client.publish('order.before-sub', Buffer.from('later'));
+    await until(() => got.length >= 1);
+    await client.flush();
+    assert.deepEqual(got.map((m) => m.payload.toString()), ['later']);
+  });
+
   test('a payload above the server max_payload is refused before it is sent; the connection stays usable', async () => {
     const client = await connectNats({ servers: parseNatsUrls(server.url) });
     await assert.rejects(client.publish('big.one', Buffer.alloc(4097)), { code: 'bus_payload_too_large' });

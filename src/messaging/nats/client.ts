@@ -333,12 +333,13 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
       const sid = nextSid++;
       const frame = encodeSubscribe(subject, sid, subscribeOptions.queue);
       subscriptions.set(sid, { subject, onMessage, ...(subscribeOptions.queue !== undefined && { queue: subscribeOptions.queue }) });
-      socket?.write(frame);
+      // After the publishes queued before it, as the calls were made: the new subscription must not get them.
+      socket?.write(takeUnsent(frame));
       return {
         sid,
         unsubscribe() {
           if (!subscriptions.delete(sid)) return;
-          socket?.write(encodeUnsubscribe(sid));
+          if (socket) socket.write(takeUnsent(encodeUnsubscribe(sid)));
         },
       };
     },
