@@ -93,6 +93,16 @@ describe('NATS client against nats-server', () => {
     assert.deepEqual(got.map((m) => m.payload.toString()), ['later']);
   });
 
+  test('flush() resolves only after the publishes made before it are confirmed', async (t) => {
+    const client = await connectNats({ servers: parseNatsUrls(server.url) });
+    t.after(() => client.close());
+    const settled: string[] = [];
+    const publishes = ['a', 'b', 'c'].map((name) => client.publish(`flush.${name}`, Buffer.from(name)).then(() => settled.push(name)));
+    await client.flush();
+    assert.deepEqual(settled.sort(), ['a', 'b', 'c']);
+    await Promise.all(publishes);
+  });
+
   test('a payload above the server max_payload is refused before it is sent; the connection stays usable', async () => {
     const client = await connectNats({ servers: parseNatsUrls(server.url) });
     await assert.rejects(client.publish('big.one', Buffer.alloc(4097)), { code: 'bus_payload_too_large' });

@@ -324,9 +324,12 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
       if (!socket) return Promise.reject(new AirlockError('bus_unavailable', 'Cannot flush: not connected to a NATS server'));
       const onSocket = socket;
       return new Promise<void>((resolve, reject) => {
-        pingWaiters.push({ done: (ok) => (ok ? resolve() : reject(new AirlockError('bus_unavailable', 'Connection lost before the server answered PING'))) });
-        // Publishes queued this turn go out before the PING, which then answers for them too.
-        onSocket.write(takeUnsent(PING));
+        // Publishes queued this turn go out before the PING, which then confirms them and every
+        // publish written before it: they settle before flush() resolves.
+        const frames = takeUnsent(PING);
+        pingWaiters.push({ batch: written, done: (ok) => (ok ? resolve() : reject(new AirlockError('bus_unavailable', 'Connection lost before the server answered PING'))) });
+        written = [];
+        onSocket.write(frames);
       });
     },
     subscribe(subject, onMessage, subscribeOptions = {}) {
