@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canonicalJson } from '../../src/kernel/store/canonical-json.ts';
+import { rowHash, rowHashOfTexts } from '../../src/kernel/store/row-hash.ts';
 
 /** RFC 8785 appendix B: IEEE 754 bit patterns and their required serialization. */
 const RFC_8785_NUMBERS: Array<[string, string]> = [
@@ -124,4 +125,17 @@ test('canonicalJson() accepts the same object twice when it is not a cycle', () 
 
 test('canonicalJson() refuses a sparse array instead of writing invalid JSON', () => {
   assert.throws(() => canonicalJson([1, , 2]), /Cannot canonicalize .*\[1\]: the array has a hole/);
+});
+
+test('rowHashOfTexts() over canonical member texts equals rowHash() over the values, for every kind of member', () => {
+  const payloads: unknown[] = [
+    null, true, 0, -0, 1e21, 1e-7, -1.5, 5e-324, 1.7976931348623157e308, '', '\u0000\u001f"\\\u2028\u007f', '😀é\ufeff',
+    [], {}, [1, [2, { b: 1, a: [{}] }]], { '\ue000': 1, '😀': 2, Z: 3, a: 4, '': 5, payload: 6, seq: 7 },
+  ];
+  for (const payload of payloads) {
+    const columns = { a: 'x\n', pa: -0, payloadx: 1e21, seqq: '😀', zz: '' };
+    const fields = { ...columns, seq: 12, recorded_at: '2026-01-01T00:00:00.000Z', prev_sha256: '0'.repeat(64), payload };
+    const texts = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, canonicalJson(value)]));
+    assert.equal(rowHashOfTexts(texts as never), rowHash(fields as never), JSON.stringify(payload));
+  }
 });

@@ -155,3 +155,21 @@ test('Store.append() checks integer columns and rejects a table it was not opene
     /^TypeError: Cannot append to evidence table "receipts": it was not declared when ".*" was opened$/,
   );
 });
+
+test('the row append() returns has a plain payload: assignable, readable when frozen, a snapshot of the input', async (t) => {
+  const store = openDatabase(join(tempDir(t), 'a.sqlite'), { evidenceTables: [RECEIPTS], now: steppingClock() });
+  t.after(() => store.close());
+  const input = { items: [1, { note: 'é😀' }] };
+  const append = () => store.write((_sqlite, tx) => tx.append(RECEIPTS, { subject: 's', kind: 'k', payload: input }));
+  const assigned = await append();
+  (assigned as { payload: unknown }).payload = { replaced: true };
+  assert.deepEqual(assigned.payload, { replaced: true });
+  const frozen = Object.freeze(await append());
+  assert.deepEqual(frozen.payload, input);
+  assert.equal(frozen.payload, frozen.payload);
+  const snapshot = await append();
+  input.items.push(3);
+  assert.deepEqual(snapshot.payload, { items: [1, { note: 'é😀' }] });
+  assert.deepEqual(JSON.parse(JSON.stringify(snapshot)).payload, snapshot.payload);
+  assert.deepEqual({ ...snapshot }, structuredClone(snapshot));
+});

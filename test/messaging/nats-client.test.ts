@@ -66,6 +66,43 @@ describe('NATS client against nats-server', () => {
     await client.close();
   });
 
+  test('close() in the turn of a publish sends it and waits for its confirmation', async (t) => {
+    const sub = await connectNats({ servers: parseNatsUrls(server.url) });
+    t.after(() => sub.close());
+    const got = collect(sub, 'close.same-turn');
+    await sub.flush();
+    const pub = await connectNats({ servers: parseNatsUrls(server.url), ackTimeoutMs: 2000 });
+    const published = pub.publish('close.same-turn', Buffer.from('last words'));
+    const started = Date.now();
+    await pub.close();
+    await published;
+    assert.ok(Date.now() - started < 1000, 'confirmed by the close, not left to its ack timeout');
+    await until(() => got.length === 1);
+    assert.equal(got[0]!.payload.toString(), 'last words');
+  });
+
+  test('a publish made before subscribe() in the same turn reaches the server first, so the new subscription does not get it', async (t) => {
+    const client = await connectNats({ servers: parseNatsUrls(server.url) });
+    t.after(() => client.close());
+    const published = client.publish('order.before-sub', Buffer.from('earlier'));
+    const got = collect(client, 'order.before-sub');
+    await published;
+    await client.publish('order.before-sub', Buffer.from('later'));
+    await until(() => got.length >= 1);
+    await client.flush();
+    assert.deepEqual(got.map((m) => m.payload.toString()), ['later']);
+  });
+
+  test('flush() resolves only after the publishes made before it are confirmed', async (t) => {
+    const client = await connectNats({ servers: parseNatsUrls(server.url) });
+    t.after(() => client.close());
+    const settled: string[] = [];
+    const publishes = ['a', 'b', 'c'].map((name) => client.publish(`flush.${name}`, Buffer.from(name)).then(() => settled.push(name)));
+    await client.flush();
+    assert.deepEqual(settled.sort(), ['a', 'b', 'c']);
+    await Promise.all(publishes);
+  });
+
   test('a payload above the server max_payload is refused before it is sent; the connection stays usable', async () => {
     const client = await connectNats({ servers: parseNatsUrls(server.url) });
     await assert.rejects(client.publish('big.one', Buffer.alloc(4097)), { code: 'bus_payload_too_large' });

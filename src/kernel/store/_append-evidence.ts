@@ -71,13 +71,22 @@ export function insertEvidence<C extends ColumnTypes, P>(
  * back the row they appended, and parsing every payload again cost more than the insert's hashing.
  */
 function withLazyPayload(row: object, text: string): object {
+  let parsed: { value: unknown } | undefined;
+  /** Turns `payload` into the plain data property the row had before: assignable, deletable, frozen with the row. */
+  const settle = (target: object, value: unknown): void => {
+    Object.defineProperty(target, 'payload', { value, enumerable: true, writable: true, configurable: true });
+  };
   return Object.defineProperty(row, 'payload', {
     enumerable: true,
     configurable: true,
     get(this: object) {
-      const payload: unknown = JSON.parse(text);
-      Object.defineProperty(this, 'payload', { value: payload, enumerable: true, writable: true, configurable: true });
-      return payload;
+      parsed ??= { value: JSON.parse(text) };
+      // A row frozen (or sealed) before its first read keeps the accessor; it still answers one parsed value.
+      if (Object.getOwnPropertyDescriptor(this, 'payload')?.configurable === true) settle(this, parsed.value);
+      return parsed.value;
+    },
+    set(this: object, value: unknown) {
+      settle(this, value);
     },
   });
 }

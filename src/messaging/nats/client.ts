@@ -324,21 +324,25 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
       if (!socket) return Promise.reject(new AirlockError('bus_unavailable', 'Cannot flush: not connected to a NATS server'));
       const onSocket = socket;
       return new Promise<void>((resolve, reject) => {
-        pingWaiters.push({ done: (ok) => (ok ? resolve() : reject(new AirlockError('bus_unavailable', 'Connection lost before the server answered PING'))) });
-        // Publishes queued this turn go out before the PING, which then answers for them too.
-        onSocket.write(takeUnsent(PING));
+        // Publishes queued this turn go out before the PING, which then confirms them and every
+        // publish written before it: they settle before flush() resolves.
+        const frames = takeUnsent(PING);
+        pingWaiters.push({ batch: written, done: (ok) => (ok ? resolve() : reject(new AirlockError('bus_unavailable', 'Connection lost before the server answered PING'))) });
+        written = [];
+        onSocket.write(frames);
       });
     },
     subscribe(subject, onMessage, subscribeOptions = {}) {
       const sid = nextSid++;
       const frame = encodeSubscribe(subject, sid, subscribeOptions.queue);
       subscriptions.set(sid, { subject, onMessage, ...(subscribeOptions.queue !== undefined && { queue: subscribeOptions.queue }) });
-      socket?.write(frame);
+      // After the publishes queued before it, as the calls were made: the new subscription must not get them.
+      socket?.write(takeUnsent(frame));
       return {
         sid,
         unsubscribe() {
           if (!subscriptions.delete(sid)) return;
-          socket?.write(encodeUnsubscribe(sid));
+          if (socket) socket.write(takeUnsent(encodeUnsubscribe(sid)));
         },
       };
     },
@@ -349,7 +353,7 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
         server_version: serverVersion,
         max_payload: maxPayload,
         reconnects,
-        pending_publishes: outbox.length + written.length + pingWaiters.reduce((n, w) => n + (w.batch?.length ?? 0), 0),
+        pending_publishes: outbox.length + unsent.length + written.length + pingWaiters.reduce((n, w) => n + (w.batch?.length ?? 0), 0),
         last_error: lastError,
       };
     },
@@ -358,18 +362,19 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
     },
     async close() {
       if (closed) return;
-      if (socket && (written.length > 0 || pingWaiters.length > 0)) await client.flush().catch(() => undefined);
+      if (socket && (unsent.length > 0 || written.length > 0 || pingWaiters.length > 0)) await client.flush().catch(() => undefined);
       closed = true;
       clearTimeout(reconnectTimer);
       clearInterval(pingTimer);
       const error = new AirlockError('bus_unavailable', 'The NATS client closed before the server confirmed the message');
-      for (const entry of [...outbox, ...written, ...pingWaiters.flatMap((w) => w.batch ?? [])]) {
+      for (const entry of [...outbox, ...unsent, ...written, ...pingWaiters.flatMap((w) => w.batch ?? [])]) {
         if (entry.done) continue;
         entry.done = true;
         clearTimeout(entry.timer);
         entry.reject(error);
       }
       outbox = [];
+      unsent = [];
       written = [];
       const open = socket;
       socket = undefined;
