@@ -3,7 +3,7 @@
 // the publication's evidence row has committed. The body limit is enforced while it streams in
 // (the kernel stops reading at limit + 1 byte), so an oversized body never reaches the bus.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { createLogger, createService, health, isAirlockError, json, problem, statement, timeOrderedUuid, versionTruth } from '../kernel/index.ts';
 import type { Logger, Reply, RequestContext, Service, Store } from '../kernel/index.ts';
 import type { Bus } from './bus.ts';
@@ -101,12 +101,13 @@ async function publishMessage(context: RequestContext, deps: { bus: Bus; store: 
     }
     throw error;
   }
-  const sha256 = createHash('sha256').update(body).digest('hex');
+  const sha256 = hash('sha256', body, 'hex');
   const mailbox = context.params['mailbox']!;
   // A retry with the same Nats-Msg-Id is de-duplicated by the bus; its row says so, so that the
   // owner readback does not count one carried message twice.
+  // An id the adapter made just now has no earlier row: only a client's id is looked up.
   const { row, repeatOf } = await deps.store.write((sqlite, tx) => {
-    const prior = statement(sqlite, 'SELECT seq FROM mailbox_publications WHERE msg_id = ? AND mailbox = ? ORDER BY seq LIMIT 1').get(msgId, mailbox) as { seq: number } | undefined;
+    const prior = given === undefined ? undefined : (statement(sqlite, 'SELECT seq FROM mailbox_publications WHERE msg_id = ? AND mailbox = ? ORDER BY seq LIMIT 1').get(msgId, mailbox) as { seq: number } | undefined);
     const repeat = prior === undefined ? {} : { repeat_of_seq: Number(prior.seq) };
     const appended = tx.append(MAILBOX_PUBLICATIONS, {
       mailbox,

@@ -4,7 +4,7 @@
 // transaction too, so two concurrent redeliveries cannot both take effect: the second gets the
 // first one's answer and changes nothing.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Reply, Transaction } from '../../kernel/index.ts';
 import { findByIdentity, insertDocument, nextName } from '../database/documents.ts';
@@ -34,7 +34,7 @@ export type Effect = (sqlite: DatabaseSync, tx: Transaction, at: Date, integrati
 
 /** The raw body's SHA-256, hex. */
 export function bodySha256(raw: Uint8Array): string {
-  return createHash('sha256').update(raw).digest('hex');
+  return hash('sha256', raw, 'hex');
 }
 
 /** Records the delivery and its effect once; a redelivery answers with the stored message. */

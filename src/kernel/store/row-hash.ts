@@ -9,7 +9,7 @@
 // even a byte of whitespace in the payload, breaks verification. The first row of a table has
 // seq 1 and prev_sha256 GENESIS_SHA256; each later row has seq + 1 and its predecessor's sha256.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson, canonicalObjectOf } from './canonical-json.ts';
 
 /** prev_sha256 of a table's first row: 64 zeros. */
@@ -26,7 +26,7 @@ export interface HashedFields {
 
 /** The sha256 column of a row with these fields. */
 export function rowHash(fields: HashedFields): string {
-  return createHash('sha256').update(canonicalJson(fields)).digest('hex');
+  return hash('sha256', canonicalJson(fields), 'hex');
 }
 
 /**
@@ -34,5 +34,6 @@ export function rowHash(fields: HashedFields): string {
  * each column's text): the same hash without serializing the payload a second time.
  */
 export function rowHashOfTexts(texts: Readonly<Record<keyof HashedFields, string>>): string {
-  return createHash('sha256').update(canonicalObjectOf(texts)).digest('hex');
+  // crypto.hash(): one call, no Hash object; every evidence append pays for this.
+  return hash('sha256', canonicalObjectOf(texts), 'hex');
 }
