@@ -4,9 +4,9 @@
 
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdirSync, rmSync } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 
 export interface StoredBlob {
@@ -45,7 +45,9 @@ const SHA256 = /^[0-9a-f]{64}$/;
 /** Bytes one upload may have queued for the disk before the socket is paused (fs default: 16 KiB). */
 export const WRITE_BUFFER_BYTES = 256 * 1024;
 
-export function createBlobStore(root: string): BlobStore {
+/** `syncDirectory` is the directory fsync; tests pass a recorder to see what was made durable and when. */
+export function createBlobStore(root: string, options: { syncDirectory?: (path: string) => Promise<void> } = {}): BlobStore {
+  const syncDirectory = options.syncDirectory ?? fsyncDirectory;
   const tmp = join(root, 'tmp');
   // Whatever tmp/ holds at start is a partial upload of a process that died (SIGKILL, power
   // loss): no row names it and nobody will finish it, so it would only fill the disk.
@@ -91,9 +93,18 @@ export function createBlobStore(root: string): BlobStore {
           if (failure) throw failure;
           const sha256 = hash.digest('hex');
           const target = pathOf(sha256);
-          mkdirSync(join(target, '..'), { recursive: true, mode: 0o700 });
+          const created = mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+          // A directory made just now is an entry in its parent: make those entries durable too
+          // (`created` is the first one mkdir made: <aa> or <aa>/<bb>).
+          if (created !== undefined) {
+            await syncDirectory(dirname(created));
+            if (created !== dirname(target)) await syncDirectory(created);
+          }
           // Same bytes, same name: renaming over an existing blob replaces it with identical content.
           await rename(tmpPath, target);
+          // The rename is an entry in the blob's directory: without this fsync a power loss could
+          // take the blob back while the version row that names it (committed next) survives.
+          await syncDirectory(dirname(target));
           return { sha256, size };
         },
         async abort() {
@@ -104,4 +115,14 @@ export function createBlobStore(root: string): BlobStore {
       return writer;
     },
   };
+}
+
+/** fsync of a directory: makes the entries created or renamed in it durable (Linux). */
+async function fsyncDirectory(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
