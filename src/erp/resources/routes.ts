@@ -24,8 +24,12 @@ function withoutSecrets(doc: ErpDocument): ErpDocument {
   return rest as ErpDocument;
 }
 
-function documents(deps: ErpDeps, doctype: string): ErpDocument[] {
+function checkReadable(doctype: string): void {
   if (!READABLE_DOCTYPES.includes(doctype)) frappeThrow(`DocType ${doctype} not found: readable are ${READABLE_DOCTYPES.join(', ')}`, 'DoesNotExistError');
+}
+
+function documents(deps: ErpDeps, doctype: string): ErpDocument[] {
+  checkReadable(doctype);
   if (doctype === 'Supplier') return deps.config.suppliers.map(supplierDocument);
   return listDocuments(deps.store.sqlite, doctype).map(withoutSecrets);
 }
@@ -52,7 +56,9 @@ export function resourceRoutes(deps: DepsRef): ErpRoute[] {
       handler: frappeHandler((context) => {
         const { doctype, name } = context.params as { doctype: string; name: string };
         if (context.query.size > 0) frappeThrow('A document read takes no query arguments');
-        const doc = doctype === 'Supplier' ? documents(deps(), doctype).find((d) => d.name === name) : (documents(deps(), doctype), getDocument(deps().store.sqlite, doctype, name));
+        // One document is read by its key; only Supplier (configured, not stored) is searched.
+        checkReadable(doctype);
+        const doc = doctype === 'Supplier' ? documents(deps(), doctype).find((d) => d.name === name) : getDocument(deps().store.sqlite, doctype, name);
         const shown = doc && withoutSecrets(doc);
         return shown ? { status: 200, body: { data: shown } } : frappeError('DoesNotExistError', `${doctype} ${name} not found`);
       }),
