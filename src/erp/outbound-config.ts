@@ -2,7 +2,7 @@
 // the governance handoff, identity truth freshness and the MCP endpoint's Origin allowlist. Kept
 // beside config.ts so each family's variables are read in one place.
 
-import type { ConfigSpec } from '../kernel/index.ts';
+import type { ConfigSpec, ConfigValues } from '../kernel/index.ts';
 
 export const OUTBOUND_SPEC = {
   SUPPORT_DESK_WEBHOOK_SECRET: { type: 'secret', description: 'House-scheme secret of support_cases.support_desk_inbound (falls back to AUTOMATION_SHARED_SECRET)' },
@@ -26,16 +26,7 @@ export interface OutboundConfig {
   mcpAllowedOrigins: readonly string[];
 }
 
-type OutboundValues = {
-  SUPPORT_DESK_WEBHOOK_SECRET: string | undefined;
-  SUPPORT_DESK_URL: string | undefined;
-  SUPPORT_DESK_TOKEN: string | undefined;
-  GOVERNANCE_URL: string | undefined;
-  GOVERNANCE_TOKEN: string | undefined;
-  ERP_OUTBOUND_TIMEOUT_MS: number;
-  ERP_IDENTITY_MAX_AGE_SECONDS: number;
-  ERP_MCP_ALLOWED_ORIGINS: readonly string[];
-};
+type OutboundValues = ConfigValues<typeof OUTBOUND_SPEC>;
 
 export function outboundConfig(values: OutboundValues, problems: string[]): OutboundConfig {
   if (values.SUPPORT_DESK_URL !== undefined && values.SUPPORT_DESK_TOKEN === undefined) problems.push('SUPPORT_DESK_URL is set without SUPPORT_DESK_TOKEN: set both or neither');
