@@ -24,6 +24,8 @@ interface Filter {
   field: string;
   op: string;
   value: unknown;
+  /** For like / not like: the value as a pattern, compiled once per query, not per document. */
+  pattern?: RegExp;
 }
 
 const FIELD = /^[a-z_][a-z0-9_]{0,63}$/;
@@ -98,7 +100,18 @@ function filter(name: unknown, op: unknown, value: unknown): Filter {
   if (listed ? Array.isArray(value) && !value.every(isScalar) : !isScalar(value)) {
     frappeThrow(`Filter on ${JSON.stringify(name)}: the value must be a string, number, boolean or null${listed ? ' (or a list of them)' : ''}, got ${Array.isArray(value) ? 'a list' : typeof value}`);
   }
-  return { field: field(name), op: operator, value };
+  const pattern = operator === 'like' || operator === 'not like' ? likePattern(text(value)) : undefined;
+  return { field: field(name), op: operator, value, ...(pattern && { pattern }) };
+}
+
+/** SQL LIKE as a regular expression: % any run, _ any one character, without letter case. */
+function likePattern(wanted: string): RegExp {
+  return new RegExp(`^${wanted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')}$`, 'is');
+}
+
+/** A value as the filters compare it: null and undefined are the empty string. */
+function text(value: unknown): string {
+  return value === null || value === undefined ? '' : String(value);
 }
 
 /** A document's own field: a name such as `constructor` or `__proto__` must not reach Object.prototype. */
@@ -110,22 +123,19 @@ const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].i
 
 function matches(doc: ErpDocument, f: Filter): boolean {
   const actual = own(doc, f.field);
-  const text = actual === undefined || actual === null ? '' : String(actual);
-  const wanted = f.value === null || f.value === undefined ? '' : String(f.value);
+  const shown = text(actual);
   switch (f.op) {
-    case '=': return text === wanted;
-    case '!=': return text !== wanted;
-    case 'is': return (f.value === 'set') === (text !== '');
+    case '=': return shown === text(f.value);
+    case '!=': return shown !== text(f.value);
+    case 'is': return (f.value === 'set') === (shown !== '');
     case 'in':
     case 'not in': {
       const list = (Array.isArray(f.value) ? f.value : String(f.value).split(',')).map((v) => String(v).trim());
-      return list.includes(text) === (f.op === 'in');
+      return list.includes(shown) === (f.op === 'in');
     }
     case 'like':
-    case 'not like': {
-      const pattern = new RegExp(`^${wanted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')}$`, 'is');
-      return pattern.test(text) === (f.op === 'like');
-    }
+    case 'not like':
+      return f.pattern!.test(shown) === (f.op === 'like');
     default: return compare(actual, f.value, f.op);
   }
 }
