@@ -18,6 +18,12 @@ export const APPROVABLE = ['Supplier Intake', 'Revenue Event', 'Purchase Invoice
 
 const digest = (token: string) => createHash('sha256').update(token).digest();
 
+/** A fresh callback token and the digest a packet stores as callback_token_sha256 (applyDecision checks it). */
+export function issueCallbackToken(): { token: string; sha256: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, sha256: digest(token).toString('hex') };
+}
+
 export interface PacketAnswer extends Record<string, unknown> {
   approval_packet: string;
   status: PacketState;
@@ -30,12 +36,12 @@ export function requestPacket(sqlite: DatabaseSync, tx: Transaction, input: { do
   const targetKey = `${input.doctype}/${input.docname}`;
   const open = findByIdentity(sqlite, 'Approval Packet', targetKey);
   if (open && OPEN_STATES.includes(open['status'] as PacketState)) return answer(open, false, null, input.agentRuntimeUrl);
-  const token = randomBytes(32).toString('base64url');
+  const { token, sha256 } = issueCallbackToken();
   const packet = insertDocument(sqlite, tx, {
     doctype: 'Approval Packet',
     owner: input.owner,
     at: input.at,
-    fields: { target_key: targetKey, target_doctype: input.doctype, target_name: input.docname, target_modified: target.modified, approval_context: input.context, status: 'requested', decision: null, callback_token_sha256: digest(token).toString('hex') },
+    fields: { target_key: targetKey, target_doctype: input.doctype, target_name: input.docname, target_modified: target.modified, approval_context: input.context, status: 'requested', decision: null, callback_token_sha256: sha256 },
   });
   return answer(packet, true, token, input.agentRuntimeUrl);
 }

@@ -3,9 +3,9 @@
 // is issued here (its digest replaces the packet's) and kept in the job, so a delivery after a
 // restart still carries it; readback never shows it. Dispatching again returns the same job.
 
-import { randomBytes, createHash } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Transaction } from '../../kernel/index.ts';
+import { issueCallbackToken } from '../approvals/packets.ts';
 import { nextState } from '../approvals/transitions.ts';
 import type { PacketState } from '../approvals/transitions.ts';
 import { findByIdentity, getDocument, insertDocument, updateDocument } from '../database/documents.ts';
@@ -19,8 +19,8 @@ export function dispatchPacket(sqlite: DatabaseSync, tx: Transaction, input: { p
   if (existing) return summary(packet.name, String(packet['status']), existing.name, String(existing['status']), false);
   if (input.agentRuntimeUrl === undefined) frappeThrow('AGENT_RUNTIME_URL is not configured: nothing can be dispatched', 'ServiceUnavailable');
   const status = nextState(packet.name, packet['status'] as PacketState, 'dispatch');
-  const token = randomBytes(32).toString('base64url');
-  updateDocument(sqlite, tx, packet, { status, callback_token_sha256: createHash('sha256').update(token).digest('hex') }, input.at);
+  const { token, sha256 } = issueCallbackToken();
+  updateDocument(sqlite, tx, packet, { status, callback_token_sha256: sha256 }, input.at);
   const job = insertDocument(sqlite, tx, {
     doctype: 'Dispatch Job',
     owner: input.owner,
