@@ -14,8 +14,11 @@ export type WebhookSource = 'payment_a' | 'payment_b' | 'supplier_intake' | 'web
 
 export interface Delivery {
   source: WebhookSource;
-  /** The provider's event id, Standard Webhooks' webhook-id, or the delivery id (see docs/erp.md). */
-  providerEventId: string;
+  /**
+   * The provider's event id, Standard Webhooks' webhook-id, or the delivery id (see docs/erp.md);
+   * undefined when the body names none: then `sha256:<raw body SHA-256>`.
+   */
+  providerEventId: string | undefined;
   eventType: string;
   rawBody: Buffer;
   normalized: Record<string, unknown>;
@@ -39,8 +42,9 @@ export function bodySha256(raw: Uint8Array): string {
 
 /** Records the delivery and its effect once; a redelivery answers with the stored message. */
 export async function recordDelivery(deps: ErpDeps, delivery: Delivery, effect: Effect): Promise<Reply> {
-  const eventKey = `${delivery.source}:${delivery.providerEventId}`;
   const sha = bodySha256(delivery.rawBody);
+  const providerEventId = delivery.providerEventId ?? `sha256:${sha}`;
+  const eventKey = `${delivery.source}:${providerEventId}`;
   const { answer, replayed } = await deps.store.write((sqlite, tx) => {
     const earlier = findByIdentity(sqlite, 'Integration Event', eventKey);
     if (earlier) return { answer: String(earlier['response']), replayed: true };
@@ -59,7 +63,7 @@ export async function recordDelivery(deps: ErpDeps, delivery: Delivery, effect: 
       fields: {
         source: delivery.source,
         event_key: eventKey,
-        provider_event_id: delivery.providerEventId,
+        provider_event_id: providerEventId,
         event_type: delivery.eventType,
         raw_body_sha256: sha,
         payload: delivery.normalized,

@@ -10,7 +10,7 @@ import { frappeHandler } from '../erp-route.ts';
 import type { DepsRef, ErpRoute } from '../erp-route.ts';
 import { methodPath } from '../identity.ts';
 import { normalizeStandardEvent, normalizeStripeEvent } from './payment-events.ts';
-import { bodySha256, recordDelivery } from './record-delivery.ts';
+import { recordDelivery } from './record-delivery.ts';
 import { stageRevenueEvent } from './stage-revenue-event.ts';
 import { normalizeSupplierIntake, stageSupplierIntake } from './supplier-intake.ts';
 import { normalizeContactIntake, upsertLead } from './website-contact.ts';
@@ -57,13 +57,11 @@ export function webhookRoutes(deps: DepsRef): ErpRoute[] {
     })),
     route('supplier_intake', 'Supplier intake JSON (house scheme, AUTOMATION_SHARED_SECRET); stages a Supplier Intake', 'AUTOMATION_SHARED_SECRET', frappeHandler(async (context) => {
       const { eventId, fields } = normalizeSupplierIntake(body(context));
-      const id = eventId ?? `sha256:${bodySha256(context.rawBody!)}`;
-      return recordDelivery(deps(), { source: 'supplier_intake', providerEventId: id, eventType: 'supplier.intake', rawBody: context.rawBody!, normalized: fields }, stageSupplierIntake(fields));
+      return recordDelivery(deps(), { source: 'supplier_intake', providerEventId: eventId, eventType: 'supplier.intake', rawBody: context.rawBody!, normalized: fields }, stageSupplierIntake(fields));
     })),
     route('website_contact_intake', 'Website contact intake (house scheme, ERP_API_SHARED_SECRET); creates or updates one Lead per e-mail', 'ERP_API_SHARED_SECRET', frappeHandler(async (context) => {
       const intake = normalizeContactIntake(body(context));
-      const id = intake.eventId ?? `sha256:${bodySha256(context.rawBody!)}`;
-      return recordDelivery(deps(), { source: 'website_contact_intake', providerEventId: id, eventType: 'website.contact', rawBody: context.rawBody!, normalized: intake.lead }, upsertLead(intake));
+      return recordDelivery(deps(), { source: 'website_contact_intake', providerEventId: intake.eventId, eventType: 'website.contact', rawBody: context.rawBody!, normalized: intake.lead }, upsertLead(intake));
     })),
   ];
 }
