@@ -3,7 +3,8 @@
 // request time, and the handler wrapper that turns a FrappeThrow into Frappe's error reply.
 
 import type { Handler, IdempotencyStore, JsonSchema, Logger, Reply, RequestContext, Route, Store } from '../kernel/index.ts';
-import type { ErpConfig } from './config.ts';
+import type { ErpConfig, WebhookSecretName } from './config.ts';
+import { WEBHOOK_SECRETS } from './config.ts';
 import { asFrappeThrow, frappeError } from './frappe/envelope.ts';
 import type { Sessions } from './frappe/sessions.ts';
 import type { Stability } from './identity.ts';
@@ -52,3 +53,14 @@ export const ARGS_BODY = {
   optional: true,
   contentTypes: ['application/json', 'application/x-www-form-urlencoded'],
 } as const;
+
+/** A route's signature spec: the scheme of a configured secret, read at request time (unset: nothing verifies). */
+export function signedBy(deps: DepsRef, name: WebhookSecretName) {
+  return {
+    scheme: WEBHOOK_SECRETS[name],
+    secrets: () => {
+      const value = deps().config.secrets[name];
+      return value === undefined ? [] : [value];
+    },
+  };
+}

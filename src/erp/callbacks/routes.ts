@@ -4,20 +4,18 @@
 // automation_job_result; agent_runtime_approval and automation_hil_decision join with approval packets.
 
 import { lazyIdempotencyStore, parseJsonBody, writeReply } from '../../kernel/index.ts';
-import { frappeHandler } from '../erp-route.ts';
+import { frappeHandler, signedBy } from '../erp-route.ts';
 import type { DepsRef, ErpRoute } from '../erp-route.ts';
 import { frappeMessage } from '../frappe/envelope.ts';
 import { methodPath } from '../identity.ts';
 import { bodySha256 } from '../webhooks/record-delivery.ts';
 import { applyDecision } from '../approvals/packets.ts';
-import type { WebhookSecretName } from '../config.ts';
 import { parseDecision } from './decision.ts';
 import { parseJobResult, recordJobResult } from './job-result.ts';
 
 export function callbackRoutes(deps: DepsRef): ErpRoute[] {
   // Each handler commits its effect through writeReply: a key's completion joins the effect's transaction.
   const idempotency = { store: lazyIdempotencyStore(() => deps().idempotency), required: false };
-  const signed = (name: WebhookSecretName) => ({ scheme: 'house' as const, secrets: () => { const s = deps().config.secrets[name]; return s === undefined ? [] : [s]; } });
   const base = { family: 'callbacks', stability: 'stable', method: 'POST', auth: 'none', request: { raw: true, contentTypes: ['application/json'] }, idempotency } as const;
   const decision = (source: string, tokenRequired: boolean) => frappeHandler(async (context) => {
     const input = parseDecision(parseJsonBody(context.rawBody!), { tokenRequired });
@@ -25,8 +23,8 @@ export function callbackRoutes(deps: DepsRef): ErpRoute[] {
     return writeReply(context, { store, work: (sqlite, tx) => applyDecision(sqlite, tx, { ...input, source, at: new Date(now()) }), reply: (result) => frappeMessage(result) });
   });
   return [
-    { ...base, path: methodPath('callbacks.agent_runtime_approval'), summary: 'Signed approval decision from the agent runtime (house scheme, AGENT_RUNTIME_CALLBACK_SECRET) with the packet\'s callback token', signature: signed('AGENT_RUNTIME_CALLBACK_SECRET'), handler: decision('agent_runtime', true) },
-    { ...base, path: methodPath('callbacks.automation_hil_decision'), summary: 'Signed human-in-loop decision for an existing approval packet (house scheme, AUTOMATION_SHARED_SECRET)', signature: signed('AUTOMATION_SHARED_SECRET'), handler: decision('automation_hil', false) },
+    { ...base, path: methodPath('callbacks.agent_runtime_approval'), summary: 'Signed approval decision from the agent runtime (house scheme, AGENT_RUNTIME_CALLBACK_SECRET) with the packet\'s callback token', signature: signedBy(deps, 'AGENT_RUNTIME_CALLBACK_SECRET'), handler: decision('agent_runtime', true) },
+    { ...base, path: methodPath('callbacks.automation_hil_decision'), summary: 'Signed human-in-loop decision for an existing approval packet (house scheme, AUTOMATION_SHARED_SECRET)', signature: signedBy(deps, 'AUTOMATION_SHARED_SECRET'), handler: decision('automation_hil', false) },
     {
       family: 'callbacks',
       stability: 'stable',
@@ -35,7 +33,7 @@ export function callbackRoutes(deps: DepsRef): ErpRoute[] {
       auth: 'none',
       summary: 'Signed job or dispatch result (house scheme, AUTOMATION_SHARED_SECRET); acknowledges signed receipt and correlation only',
       request: { raw: true, contentTypes: ['application/json'] },
-      signature: { scheme: 'house', secrets: () => { const s = deps().config.secrets.AUTOMATION_SHARED_SECRET; return s === undefined ? [] : [s]; } },
+      signature: signedBy(deps, 'AUTOMATION_SHARED_SECRET'),
       idempotency,
       handler: frappeHandler(async (context) => {
         const input = parseJobResult(parseJsonBody(context.rawBody!));

@@ -5,8 +5,7 @@
 import { parseJsonBody } from '../../kernel/index.ts';
 import type { RequestContext } from '../../kernel/index.ts';
 import type { WebhookSecretName } from '../config.ts';
-import { WEBHOOK_SECRETS } from '../config.ts';
-import { frappeHandler } from '../erp-route.ts';
+import { frappeHandler, signedBy } from '../erp-route.ts';
 import type { DepsRef, ErpRoute } from '../erp-route.ts';
 import { methodPath } from '../identity.ts';
 import { normalizeStandardEvent, normalizeStripeEvent } from './payment-events.ts';
@@ -18,16 +17,6 @@ import { normalizeContactIntake, upsertLead } from './website-contact.ts';
 /** DESIGN.md: JSON bodies 1 MiB. */
 const WEBHOOK_BODY = { raw: true, maxBytes: 1024 * 1024, contentTypes: ['application/json'] } as const;
 const SIGNATURE_401 = { status: 401, description: 'AuthenticationError: the signature could not be verified (one fixed answer)' };
-
-function signed(deps: DepsRef, name: WebhookSecretName) {
-  return {
-    scheme: WEBHOOK_SECRETS[name],
-    secrets: () => {
-      const value = deps().config.secrets[name];
-      return value === undefined ? [] : [value];
-    },
-  };
-}
 
 function body(context: RequestContext): unknown {
   return parseJsonBody(context.rawBody!);
@@ -42,7 +31,7 @@ export function webhookRoutes(deps: DepsRef): ErpRoute[] {
     auth: 'none',
     summary,
     request: WEBHOOK_BODY,
-    signature: signed(deps, secret),
+    signature: signedBy(deps, secret),
     responses: [{ status: 200, description: '{"message": acknowledgement}' }, SIGNATURE_401],
     handler,
   });
