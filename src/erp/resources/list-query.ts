@@ -26,6 +26,8 @@ interface Filter {
   value: unknown;
   /** For like / not like: the value as a pattern, compiled once per query, not per document. */
   pattern?: RegExp;
+  /** For in / not in: the values, split and trimmed once per query. */
+  list?: string[];
 }
 
 const FIELD = /^[a-z_][a-z0-9_]{0,63}$/;
@@ -101,7 +103,8 @@ function filter(name: unknown, op: unknown, value: unknown): Filter {
     frappeThrow(`Filter on ${JSON.stringify(name)}: the value must be a string, number, boolean or null${listed ? ' (or a list of them)' : ''}, got ${Array.isArray(value) ? 'a list' : typeof value}`);
   }
   const pattern = operator === 'like' || operator === 'not like' ? likePattern(text(value)) : undefined;
-  return { field: field(name), op: operator, value, ...(pattern && { pattern }) };
+  const list = listed ? (Array.isArray(value) ? value : String(value).split(',')).map((v) => String(v).trim()) : undefined;
+  return { field: field(name), op: operator, value, ...(pattern && { pattern }), ...(list && { list }) };
 }
 
 /** SQL LIKE as a regular expression: % any run, _ any one character, without letter case. */
@@ -129,10 +132,8 @@ function matches(doc: ErpDocument, f: Filter): boolean {
     case '!=': return shown !== text(f.value);
     case 'is': return (f.value === 'set') === (shown !== '');
     case 'in':
-    case 'not in': {
-      const list = (Array.isArray(f.value) ? f.value : String(f.value).split(',')).map((v) => String(v).trim());
-      return list.includes(shown) === (f.op === 'in');
-    }
+    case 'not in':
+      return f.list!.includes(shown) === (f.op === 'in');
     case 'like':
     case 'not like':
       return f.pattern!.test(shown) === (f.op === 'like');
