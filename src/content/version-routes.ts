@@ -7,9 +7,8 @@ import { listEnvelope, readPaging } from './alfresco-shapes.ts';
 import { API_BASE, alfrescoHandler, contentReply, extValue, jsonBodyReader, principalOf } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { CONTENT_EVENTS } from './database.ts';
-import { isTextType } from './mime-types.ts';
 import { versionEntry } from './node-entry.ts';
-import { RENDITION_IDS, RENDITION_TYPES, isRenditionId, readTextPrefix, renderRendition } from './renditions.ts';
+import { RENDITION_IDS, RENDITION_TYPES, indexedText, isRenditionId, renderRendition } from './renditions.ts';
 import type { RenditionId } from './renditions.ts';
 import type { UserRef } from './node-entry.ts';
 import { RepositoryError, addVersion, currentVersion, getVersion, listVersions, requireNode, resolveNodeId } from './repository.ts';
@@ -61,7 +60,7 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     const node = await fileNode(context.params['nodeId']!, user);
     const body = context.rawBody && context.rawBody.length > 0 ? readRevert(context) : {};
     const from = getVersion(sqlite, node.id, context.params['versionId']!);
-    const text = isTextType(from.mime_type) ? await readTextPrefix(deps.blobs.path(from.sha256), deps.config.indexTextBytes) : '';
+    const text = await indexedText(deps.blobs, from.sha256, from.mime_type, deps.config.indexTextBytes);
     const version = await deps.store.write((db, tx) =>
       addVersion(db, tx, {
         nodeId: node.id,

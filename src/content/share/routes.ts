@@ -7,8 +7,7 @@ import { principalOf } from '../api-support.ts';
 import type { ContentDeps } from '../api-support.ts';
 import { ROOT_NODE_ID } from '../database.ts';
 import { RepositoryError, addVersion, createFolder, getVersion, nameProblem, requireFolder, requireNode } from '../repository.ts';
-import { isTextType } from '../mime-types.ts';
-import { readTextPrefix } from '../renditions.ts';
+import { indexedText } from '../renditions.ts';
 import { searchNodes } from '../search.ts';
 import { checkCsrf, uploadFile } from '../upload.ts';
 import { STYLE, html, page, redirect } from './html.ts';
@@ -91,7 +90,7 @@ export function shareRoutes(deps: ContentDeps): Route[] {
     const fields = formFields(context);
     checkCsrf(principal.csrf ?? '', fields.get('_csrf') ?? undefined);
     const from = getVersion(sqlite, node.id, fields.get('version') ?? '');
-    const text = isTextType(from.mime_type) ? await readTextPrefix(deps.blobs.path(from.sha256), deps.config.indexTextBytes) : '';
+    const text = await indexedText(deps.blobs, from.sha256, from.mime_type, deps.config.indexTextBytes);
     await deps.store.write((db, tx) =>
       addVersion(db, tx, { nodeId: node.id, content: { sha256: from.sha256, size: from.size, mimeType: from.mime_type, text }, version: { majorVersion: false, comment: `Reverted to ${from.label}` }, user: principal, action: 'reverted', revertedFrom: from.label }),
     );
