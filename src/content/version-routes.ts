@@ -10,8 +10,9 @@ import { CONTENT_EVENTS } from './database.ts';
 import { versionEntry } from './node-entry.ts';
 import { RENDITION_IDS, RENDITION_TYPES, indexedText, isRenditionId, renderRendition } from './renditions.ts';
 import type { RenditionId } from './renditions.ts';
-import type { UserRef } from './node-entry.ts';
+import type { UserRef, VersionRow } from './node-entry.ts';
 import { RepositoryError, addVersion, currentVersion, getVersion, listVersions, requireNode, resolveNodeId } from './repository.ts';
+import type { VersionOptions } from './repository.ts';
 
 const PARAMS = {
   nodeId: { description: 'A file node id', example: '-root-' },
@@ -60,17 +61,7 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     const node = await fileNode(context.params['nodeId']!, user);
     const body = context.rawBody && context.rawBody.length > 0 ? readRevert(context) : {};
     const from = getVersion(sqlite, node.id, context.params['versionId']!);
-    const text = await indexedText(deps.blobs, from.sha256, from.mime_type, deps.config.indexTextBytes);
-    const version = await deps.store.write((db, tx) =>
-      addVersion(db, tx, {
-        nodeId: node.id,
-        content: { sha256: from.sha256, size: from.size, mimeType: from.mime_type, text },
-        version: { majorVersion: body.majorVersion ?? false, comment: body.comment },
-        user,
-        action: 'reverted',
-        revertedFrom: from.label,
-      }),
-    );
+    const version = await revertToVersion(deps, node.id, from, { majorVersion: body.majorVersion ?? false, comment: body.comment }, user);
     return { status: 200, body: { entry: versionEntry(version) } };
   });
 
@@ -123,6 +114,14 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId`, auth: 'repository', summary: 'Get a rendition\'s status', params: PARAMS, tags: ['renditions'], etag: false, handler: rendition },
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId/content`, auth: 'repository', summary: 'Get a rendition\'s content', params: PARAMS, tags: ['renditions'], handler: renditionContent },
   ];
+}
+
+/** Reverts file `nodeId` to version `from`: a new version with its content (the API's and the share UI's revert). */
+export async function revertToVersion(deps: ContentDeps, nodeId: string, from: VersionRow, version: VersionOptions, user: UserRef): Promise<VersionRow> {
+  const text = await indexedText(deps.blobs, from.sha256, from.mime_type, deps.config.indexTextBytes);
+  return deps.store.write((db, tx) =>
+    addVersion(db, tx, { nodeId, content: { sha256: from.sha256, size: from.size, mimeType: from.mime_type, text }, version, user, action: 'reverted', revertedFrom: from.label }),
+  );
 }
 
 /** Renders and stores renditions `ids` of a file's current version, each with its evidence row. */

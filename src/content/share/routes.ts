@@ -6,10 +6,10 @@ import type { Handler, Reply, RequestContext, Route } from '../../kernel/index.t
 import { principalOf } from '../api-support.ts';
 import type { ContentDeps } from '../api-support.ts';
 import { ROOT_NODE_ID } from '../database.ts';
-import { RepositoryError, addVersion, createFolder, getVersion, nameProblem, requireFolder, requireNode } from '../repository.ts';
-import { indexedText } from '../renditions.ts';
+import { RepositoryError, createFolder, getVersion, nameProblem, requireFolder, requireNode } from '../repository.ts';
 import { searchNodes } from '../search.ts';
 import { checkCsrf, uploadFile } from '../upload.ts';
+import { revertToVersion } from '../version-routes.ts';
 import { STYLE, html, page, redirect } from './html.ts';
 import { PAGE_SIZE, filePage, folderPage, searchPage } from './pages.ts';
 import type { Viewer } from './pages.ts';
@@ -90,10 +90,7 @@ export function shareRoutes(deps: ContentDeps): Route[] {
     const fields = formFields(context);
     checkCsrf(principal.csrf ?? '', fields.get('_csrf') ?? undefined);
     const from = getVersion(sqlite, node.id, fields.get('version') ?? '');
-    const text = await indexedText(deps.blobs, from.sha256, from.mime_type, deps.config.indexTextBytes);
-    await deps.store.write((db, tx) =>
-      addVersion(db, tx, { nodeId: node.id, content: { sha256: from.sha256, size: from.size, mimeType: from.mime_type, text }, version: { majorVersion: false, comment: `Reverted to ${from.label}` }, user: principal, action: 'reverted', revertedFrom: from.label }),
-    );
+    await revertToVersion(deps, node.id, from, { majorVersion: false, comment: `Reverted to ${from.label}` }, principal);
     return redirect(`/share/file/${encodeURIComponent(node.id)}`, { status: 303 });
   });
   const style: Handler = () => ({ status: 200, raw: STYLE, contentType: 'text/css; charset=utf-8', headers: { 'cache-control': 'max-age=300' } });
