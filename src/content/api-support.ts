@@ -9,6 +9,7 @@ import { chooseRange } from './byte-range.ts';
 import type { BlobStore } from './blob-store.ts';
 import type { ContentConfig } from './config.ts';
 import type { UserRef } from './node-entry.ts';
+import type { UploadDeps } from './upload.ts';
 import { RepositoryError } from './repository.ts';
 
 export const API_BASE = '/repository/api/-default-/public/repository/versions/1';
@@ -19,6 +20,11 @@ export interface ContentDeps {
   blobs: BlobStore;
   config: ContentConfig;
   log: Logger;
+}
+
+/** What the upload code takes of the service's dependencies. */
+export function uploadDeps(deps: ContentDeps): UploadDeps {
+  return { store: deps.store, blobs: deps.blobs, maxUploadBytes: deps.config.maxUploadBytes, indexTextBytes: deps.config.indexTextBytes };
 }
 
 /** Who the bridge admitted: the OIDC subject, and the session's CSRF token when it came by session. */

@@ -3,7 +3,7 @@
 
 import type { Route, RequestContext } from '../kernel/index.ts';
 import { listEnvelope, readPaging } from './alfresco-shapes.ts';
-import { API_BASE, alfrescoHandler, contentReply, jsonBodyReader, principalOf, queryFlag } from './api-support.ts';
+import { API_BASE, alfrescoHandler, contentReply, jsonBodyReader, principalOf, queryFlag, uploadDeps } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { mediaTypeFor } from './mime-types.ts';
 import { nodeEntry } from './node-entry.ts';
@@ -77,10 +77,7 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
       const id = await deps.store.write((sqlite, tx) => createFolder(sqlite, tx, { parentId, name: body.name, relativePath: body.relativePath, autoRename, properties: pickStrings(body.properties), user }));
       return nodeReply(deps, id, 201);
     }
-    const { id, renditions } = await uploadFile(
-      { store: deps.store, blobs: deps.blobs, maxUploadBytes: deps.config.maxUploadBytes, indexTextBytes: deps.config.indexTextBytes },
-      { stream: context.bodyStream!, contentType, contentLength: context.headers['content-length'], parentId, user },
-    );
+    const { id, renditions } = await uploadFile(uploadDeps(deps), { stream: context.bodyStream!, contentType, contentLength: context.headers['content-length'], parentId, user });
     await storeRenditions(deps, id, renditions, user);
     return nodeReply(deps, id, 201);
   });
@@ -98,8 +95,7 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
     if (node.is_folder === 1) throw new RepositoryError(400, `Node "${id}" is a folder: folders have no content`);
     const majorVersion = readFlag('majorVersion', context.query.get('majorVersion') ?? undefined, false);
     const comment = context.query.get('comment') ?? undefined;
-    const uploadDeps = { store: deps.store, blobs: deps.blobs, maxUploadBytes: deps.config.maxUploadBytes, indexTextBytes: deps.config.indexTextBytes };
-    const blob = await storeBody(uploadDeps, context.bodyStream!, context.headers['content-length']);
+    const blob = await storeBody(uploadDeps(deps), context.bodyStream!, context.headers['content-length']);
     const mimeType = mediaTypeFor(node.name, context.headers['content-type']);
     const text = await indexedText(deps.blobs, blob.sha256, mimeType, deps.config.indexTextBytes);
     await deps.store.write((sqlite, tx) => addVersion(sqlite, tx, { nodeId: id, content: { ...blob, mimeType, text }, version: { majorVersion, comment }, user: principalOf(context), action: 'content-updated' }));
