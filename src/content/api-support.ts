@@ -4,7 +4,8 @@
 
 import { compileSchema, isAirlockError, parseJsonBody } from '../kernel/index.ts';
 import type { Handler, JsonSchema, Logger, Reply, RequestContext, Store } from '../kernel/index.ts';
-import { alfrescoError } from './alfresco-shapes.ts';
+import { alfrescoError, readPaging } from './alfresco-shapes.ts';
+import type { Paging } from './alfresco-shapes.ts';
 import { chooseRange } from './byte-range.ts';
 import type { BlobStore } from './blob-store.ts';
 import type { ContentConfig } from './config.ts';
@@ -76,6 +77,13 @@ export function jsonBodyReader<T>(schema: JsonSchema): (context: RequestContext)
     if (!valid) throw new RepositoryError(400, `Invalid request body: ${errors.slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')}`);
     return value as T;
   };
+}
+
+/** skipCount and maxItems (readPaging); a RepositoryError(400) names the invalid one. */
+export function pagingOf(skip: unknown, max: unknown): Paging {
+  const paging = readPaging(skip, max);
+  if (typeof paging === 'string') throw new RepositoryError(400, paging);
+  return paging;
 }
 
 /** Reads a boolean query parameter ("true"/"false"). */

@@ -2,8 +2,8 @@
 // update, content readback and versioned content update. Alfresco's paths under API_BASE.
 
 import type { Route, RequestContext } from '../kernel/index.ts';
-import { listEnvelope, readPaging } from './alfresco-shapes.ts';
-import { API_BASE, alfrescoHandler, contentReply, jsonBodyReader, principalOf, queryFlag, uploadDeps } from './api-support.ts';
+import { listEnvelope } from './alfresco-shapes.ts';
+import { API_BASE, alfrescoHandler, contentReply, jsonBodyReader, pagingOf, principalOf, queryFlag, uploadDeps } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { mediaTypeFor } from './mime-types.ts';
 import { nodeEntry } from './node-entry.ts';
@@ -58,8 +58,7 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
   const listChildrenHandler = alfrescoHandler(async (context) => {
     const id = await nodeIdAt(deps, context);
     requireFolder(deps.store.sqlite, id);
-    const paging = readPaging(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
-    if (typeof paging === 'string') throw new RepositoryError(400, paging);
+    const paging = pagingOf(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
     const { rows, total } = listChildren(deps.store.sqlite, id, paging);
     return { status: 200, body: listEnvelope(rows.map((row) => nodeEntry(row, currentVersion(deps.store.sqlite, row))), { paging, totalItems: total }) };
   });

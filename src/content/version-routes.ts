@@ -3,8 +3,8 @@
 
 import { statement } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
-import { listEnvelope, readPaging } from './alfresco-shapes.ts';
-import { API_BASE, alfrescoHandler, contentReply, extValue, jsonBodyReader, principalOf } from './api-support.ts';
+import { listEnvelope } from './alfresco-shapes.ts';
+import { API_BASE, alfrescoHandler, contentReply, extValue, jsonBodyReader, pagingOf, principalOf } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { CONTENT_EVENTS } from './database.ts';
 import { versionEntry } from './node-entry.ts';
@@ -41,8 +41,7 @@ export function versionRoutes(deps: ContentDeps): Route[] {
 
   const list = alfrescoHandler(async (context) => {
     const node = await fileNode(context.params['nodeId']!, principalOf(context));
-    const paging = readPaging(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
-    if (typeof paging === 'string') throw new RepositoryError(400, paging);
+    const paging = pagingOf(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
     const all = listVersions(sqlite, node.id);
     const page = all.slice(paging.skipCount, paging.skipCount + paging.maxItems);
     return { status: 200, body: listEnvelope(page.map(versionEntry), { paging, totalItems: all.length }) };
