@@ -108,7 +108,7 @@ export async function reconcileOnce(store: Store, options: { batchSize: number; 
 }
 
 /** True for the error reconcileOnce() throws when the schema-integrity check fails. */
-export function isIntegrityRefusal(error: unknown): boolean {
+export function isIntegrityRefusal(error: unknown): error is AirlockError {
   return isAirlockError(error, 'environment') && error.message === INTEGRITY_REFUSAL;
 }
 
