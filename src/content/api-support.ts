@@ -96,7 +96,7 @@ export function queryFlag(context: RequestContext, name: string, fallback: boole
 
 /** A content download: streamed from the blob store, ETag = the content's SHA-256; a single byte range gives 206 (byte-range.ts). */
 export function contentReply(deps: ContentDeps, content: { sha256: string; size: number; mimeType: string; name: string }, attachment: boolean, request?: RequestContext): Reply {
-  const disposition = `${attachment ? 'attachment' : 'inline'}; filename*=UTF-8''${extValue(content.name)}`;
+  const disposition = contentDisposition(content.name, attachment);
   const etag = `"${content.sha256}"`;
   const headers = { 'etag': etag, 'accept-ranges': 'bytes', 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; sandbox" };
   const range = request ? chooseRange({ range: request.headers['range'], ifRange: request.headers['if-range'] }, content.size, etag) : { kind: 'whole' as const };
@@ -119,7 +119,12 @@ export function contentReply(deps: ContentDeps, content: { sha256: string; size:
   };
 }
 
+/** Content-Disposition naming the file in UTF-8 (RFC 6266, RFC 8187). */
+export function contentDisposition(name: string, attachment: boolean): string {
+  return `${attachment ? 'attachment' : 'inline'}; filename*=UTF-8''${extValue(name)}`;
+}
+
 /** RFC 8187 ext-value text: encodeURIComponent leaves ' ( ) * ! as they are, and attr-char admits only "!" of them. */
-export function extValue(text: string): string {
+function extValue(text: string): string {
   return encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -4,7 +4,7 @@
 import { statement } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
 import { listEnvelope } from './alfresco-shapes.ts';
-import { API_BASE, alfrescoHandler, contentReply, extValue, jsonBodyReader, pagingOf, principalOf } from './api-support.ts';
+import { API_BASE, alfrescoHandler, contentDisposition, contentReply, jsonBodyReader, pagingOf, principalOf } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { CONTENT_EVENTS } from './database.ts';
 import { versionEntry } from './node-entry.ts';
@@ -96,7 +96,7 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     const id = knownRendition(context.params['renditionId']!);
     const row = statement(sqlite, 'SELECT version_label, mime_type, body FROM renditions WHERE node_id = ? AND rendition_id = ?').get(node.id, id);
     if (!row || row['version_label'] !== node.version_label) throw new RepositoryError(404, `Rendition "${id}" of node "${node.id}" is not created for version ${node.version_label}: POST .../renditions first`);
-    const disposition = `${context.query.get('attachment') === 'true' ? 'attachment' : 'inline'}; filename*=UTF-8''${extValue(`${node.name}.${id === 'text' ? 'txt' : 'svg'}`)}`;
+    const disposition = contentDisposition(`${node.name}.${id === 'text' ? 'txt' : 'svg'}`, context.query.get('attachment') === 'true');
     return { status: 200, raw: row['body'] as Uint8Array, contentType: `${String(row['mime_type'])}${id === 'text' ? '; charset=utf-8' : ''}`, headers: { 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" } };
   });
 
