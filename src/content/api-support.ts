@@ -4,11 +4,13 @@
 
 import { compileSchema, isAirlockError, parseJsonBody } from '../kernel/index.ts';
 import type { Handler, JsonSchema, Logger, Reply, RequestContext, Store } from '../kernel/index.ts';
-import { alfrescoError } from './alfresco-shapes.ts';
+import { alfrescoError, readPaging } from './alfresco-shapes.ts';
+import type { Paging } from './alfresco-shapes.ts';
 import { chooseRange } from './byte-range.ts';
 import type { BlobStore } from './blob-store.ts';
 import type { ContentConfig } from './config.ts';
 import type { UserRef } from './node-entry.ts';
+import type { UploadDeps } from './upload.ts';
 import { RepositoryError } from './repository.ts';
 
 export const API_BASE = '/repository/api/-default-/public/repository/versions/1';
@@ -19,6 +21,11 @@ export interface ContentDeps {
   blobs: BlobStore;
   config: ContentConfig;
   log: Logger;
+}
+
+/** What the upload code takes of the service's dependencies. */
+export function uploadDeps(deps: ContentDeps): UploadDeps {
+  return { store: deps.store, blobs: deps.blobs, maxUploadBytes: deps.config.maxUploadBytes, indexTextBytes: deps.config.indexTextBytes };
 }
 
 /** Who the bridge admitted: the OIDC subject, and the session's CSRF token when it came by session. */
@@ -72,6 +79,13 @@ export function jsonBodyReader<T>(schema: JsonSchema): (context: RequestContext)
   };
 }
 
+/** skipCount and maxItems (readPaging); a RepositoryError(400) names the invalid one. */
+export function pagingOf(skip: unknown, max: unknown): Paging {
+  const paging = readPaging(skip, max);
+  if (typeof paging === 'string') throw new RepositoryError(400, paging);
+  return paging;
+}
+
 /** Reads a boolean query parameter ("true"/"false"). */
 export function queryFlag(context: RequestContext, name: string, fallback: boolean): boolean {
   const value = context.query.get(name);
@@ -82,7 +96,7 @@ export function queryFlag(context: RequestContext, name: string, fallback: boole
 
 /** A content download: streamed from the blob store, ETag = the content's SHA-256; a single byte range gives 206 (byte-range.ts). */
 export function contentReply(deps: ContentDeps, content: { sha256: string; size: number; mimeType: string; name: string }, attachment: boolean, request?: RequestContext): Reply {
-  const disposition = `${attachment ? 'attachment' : 'inline'}; filename*=UTF-8''${extValue(content.name)}`;
+  const disposition = contentDisposition(content.name, attachment);
   const etag = `"${content.sha256}"`;
   const headers = { 'etag': etag, 'accept-ranges': 'bytes', 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; sandbox" };
   const range = request ? chooseRange({ range: request.headers['range'], ifRange: request.headers['if-range'] }, content.size, etag) : { kind: 'whole' as const };
@@ -105,7 +119,12 @@ export function contentReply(deps: ContentDeps, content: { sha256: string; size:
   };
 }
 
+/** Content-Disposition naming the file in UTF-8 (RFC 6266, RFC 8187). */
+export function contentDisposition(name: string, attachment: boolean): string {
+  return `${attachment ? 'attachment' : 'inline'}; filename*=UTF-8''${extValue(name)}`;
+}
+
 /** RFC 8187 ext-value text: encodeURIComponent leaves ' ( ) * ! as they are, and attr-char admits only "!" of them. */
-export function extValue(text: string): string {
+function extValue(text: string): string {
   return encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -2,12 +2,12 @@
 // update, content readback and versioned content update. Alfresco's paths under API_BASE.
 
 import type { Route, RequestContext } from '../kernel/index.ts';
-import { listEnvelope, readPaging } from './alfresco-shapes.ts';
-import { API_BASE, alfrescoHandler, contentReply, jsonBodyReader, principalOf, queryFlag } from './api-support.ts';
+import { listEnvelope } from './alfresco-shapes.ts';
+import { API_BASE, alfrescoHandler, contentReply, jsonBodyReader, pagingOf, principalOf, queryFlag, uploadDeps } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
-import { isTextType, mediaTypeFor } from './mime-types.ts';
+import { mediaTypeFor } from './mime-types.ts';
 import { nodeEntry } from './node-entry.ts';
-import { readTextPrefix } from './renditions.ts';
+import { indexedText } from './renditions.ts';
 import { RepositoryError, addVersion, createFolder, currentVersion, findPath, listChildren, nameProblem, requireFolder, requireNode, resolveNodeId, updateMetadata } from './repository.ts';
 import { readFlag, storeBody, uploadFile } from './upload.ts';
 import { storeRenditions } from './version-routes.ts';
@@ -58,8 +58,7 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
   const listChildrenHandler = alfrescoHandler(async (context) => {
     const id = await nodeIdAt(deps, context);
     requireFolder(deps.store.sqlite, id);
-    const paging = readPaging(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
-    if (typeof paging === 'string') throw new RepositoryError(400, paging);
+    const paging = pagingOf(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
     const { rows, total } = listChildren(deps.store.sqlite, id, paging);
     return { status: 200, body: listEnvelope(rows.map((row) => nodeEntry(row, currentVersion(deps.store.sqlite, row))), { paging, totalItems: total }) };
   });
@@ -77,10 +76,7 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
       const id = await deps.store.write((sqlite, tx) => createFolder(sqlite, tx, { parentId, name: body.name, relativePath: body.relativePath, autoRename, properties: pickStrings(body.properties), user }));
       return nodeReply(deps, id, 201);
     }
-    const { id, renditions } = await uploadFile(
-      { store: deps.store, blobs: deps.blobs, maxUploadBytes: deps.config.maxUploadBytes, indexTextBytes: deps.config.indexTextBytes },
-      { stream: context.bodyStream!, contentType, contentLength: context.headers['content-length'], parentId, user },
-    );
+    const { id, renditions } = await uploadFile(uploadDeps(deps), { stream: context.bodyStream!, contentType, contentLength: context.headers['content-length'], parentId, user });
     await storeRenditions(deps, id, renditions, user);
     return nodeReply(deps, id, 201);
   });
@@ -98,10 +94,9 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
     if (node.is_folder === 1) throw new RepositoryError(400, `Node "${id}" is a folder: folders have no content`);
     const majorVersion = readFlag('majorVersion', context.query.get('majorVersion') ?? undefined, false);
     const comment = context.query.get('comment') ?? undefined;
-    const uploadDeps = { store: deps.store, blobs: deps.blobs, maxUploadBytes: deps.config.maxUploadBytes, indexTextBytes: deps.config.indexTextBytes };
-    const blob = await storeBody(uploadDeps, context.bodyStream!, context.headers['content-length']);
+    const blob = await storeBody(uploadDeps(deps), context.bodyStream!, context.headers['content-length']);
     const mimeType = mediaTypeFor(node.name, context.headers['content-type']);
-    const text = isTextType(mimeType) ? await readTextPrefix(deps.blobs.path(blob.sha256), deps.config.indexTextBytes) : '';
+    const text = await indexedText(deps.blobs, blob.sha256, mimeType, deps.config.indexTextBytes);
     await deps.store.write((sqlite, tx) => addVersion(sqlite, tx, { nodeId: id, content: { ...blob, mimeType, text }, version: { majorVersion, comment }, user: principalOf(context), action: 'content-updated' }));
     return nodeReply(deps, id);
   });

@@ -4,6 +4,7 @@
 // an air-gapped host); docs/content.md says so.
 
 import { createReadStream } from 'node:fs';
+import type { BlobStore } from './blob-store.ts';
 import { isTextType } from './mime-types.ts';
 import type { NodeRow, VersionRow } from './node-entry.ts';
 
@@ -17,7 +18,7 @@ export function isRenditionId(id: string): id is RenditionId {
 }
 
 /** Reads at most `limit` bytes of a file as UTF-8 text (the index and the text rendition). */
-export async function readTextPrefix(path: string, limit: number): Promise<string> {
+async function readTextPrefix(path: string, limit: number): Promise<string> {
   if (limit === 0) return '';
   const chunks: Buffer[] = [];
   let size = 0;
@@ -26,6 +27,11 @@ export async function readTextPrefix(path: string, limit: number): Promise<strin
     size += chunk.length;
   }
   return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks, size)).replace(/\uFFFD$/, '');
+}
+
+/** The text a version is indexed by: its first `limit` bytes for text types, '' for any other type. */
+export async function indexedText(blobs: BlobStore, sha256: string, mimeType: string, limit: number): Promise<string> {
+  return isTextType(mimeType) ? readTextPrefix(blobs.path(sha256), limit) : '';
 }
 
 /** The bytes of a rendition of `version`. */

@@ -2,8 +2,8 @@
 // the FTS5 index, answered in the list envelope with each entry's search score.
 
 import type { Route } from '../kernel/index.ts';
-import { listEnvelope, readPaging } from './alfresco-shapes.ts';
-import { SEARCH_PATH, alfrescoHandler, jsonBodyReader } from './api-support.ts';
+import { listEnvelope } from './alfresco-shapes.ts';
+import { SEARCH_PATH, alfrescoHandler, jsonBodyReader, pagingOf } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { nodeEntry } from './node-entry.ts';
 import { RepositoryError, currentVersion } from './repository.ts';
@@ -92,8 +92,7 @@ export function searchRoutes(deps: ContentDeps): Route[] {
     if (body.query.language !== undefined && body.query.language !== 'afts') {
       throw new RepositoryError(400, `Query language "${body.query.language}" is not supported: use afts (words, "phrases", prefix*, name:, TEXT:)`);
     }
-    const paging = readPaging(body.paging?.skipCount, body.paging?.maxItems);
-    if (typeof paging === 'string') throw new RepositoryError(400, paging);
+    const paging = pagingOf(body.paging?.skipCount, body.paging?.maxItems);
     checkSort(body.sort ?? []);
     const { rows, total } = searchNodes(deps.store.sqlite, { query: body.query.query, paging, ...typeFilters(body), sort: body.sort ?? [] });
     const entries = rows.map(({ node, score }) => pick({ ...nodeEntry(node, currentVersion(deps.store.sqlite, node)), search: { score } }, body.fields));

@@ -83,13 +83,10 @@ export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): { row
     's.node_id',
   ].join(', ');
   const total = Number(statement(sqlite, `SELECT count(*) AS n ${from} WHERE ${where}`).get(...args)?.['n']);
-  const hits = statement(sqlite, `SELECT s.node_id AS node_id, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score ${from} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
+  // The page's node rows come with the hits (the join), not from one more read per hit.
+  const hits = statement(sqlite, `SELECT n.*, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score ${from} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
     .all(...args, request.paging.maxItems, request.paging.skipCount);
-  const byId = statement(sqlite, 'SELECT * FROM nodes WHERE id = ?');
-  const rows = hits.flatMap((hit) => {
-    const node = byId.get(String(hit['node_id'])) as NodeRow | undefined;
-    return node ? [{ node, score: Number(hit['score']) }] : [];
-  });
+  const rows = hits.map(({ score, ...node }) => ({ node: node as unknown as NodeRow, score: Number(score) }));
   return { rows, total };
 }
 

@@ -8,9 +8,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Store } from '../kernel/index.ts';
 import type { BlobStore, BlobWriter } from './blob-store.ts';
 import { BlobTooLargeError } from './blob-store.ts';
-import { isTextType, mediaTypeFor } from './mime-types.ts';
+import { mediaTypeFor } from './mime-types.ts';
 import { MultipartError, multipartBoundary, parseMultipart } from './multipart.ts';
-import { RENDITION_IDS, isRenditionId, readTextPrefix } from './renditions.ts';
+import { RENDITION_IDS, indexedText, isRenditionId } from './renditions.ts';
 import type { RenditionId } from './renditions.ts';
 import { RepositoryError, createFile, nameProblem } from './repository.ts';
 import type { UserRef } from './node-entry.ts';
@@ -84,7 +84,7 @@ export async function uploadFile(
     const renditions = readRenditionList(fields.get('renditions'));
     const blob = await writer.finish();
     const mimeType = mediaTypeFor(name, declaredType);
-    const text = isTextType(mimeType) ? await readTextPrefix(deps.blobs.path(blob.sha256), deps.indexTextBytes) : '';
+    const text = await indexedText(deps.blobs, blob.sha256, mimeType, deps.indexTextBytes);
     const properties = Object.fromEntries([...fields].filter(([key]) => PROPERTY.test(key)));
     const stored = await deps.store.write((sqlite, tx) =>
       createFile(sqlite, tx, {

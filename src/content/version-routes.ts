@@ -3,16 +3,16 @@
 
 import { statement } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
-import { listEnvelope, readPaging } from './alfresco-shapes.ts';
-import { API_BASE, alfrescoHandler, contentReply, extValue, jsonBodyReader, principalOf } from './api-support.ts';
+import { listEnvelope } from './alfresco-shapes.ts';
+import { API_BASE, alfrescoHandler, contentDisposition, contentReply, jsonBodyReader, pagingOf, principalOf } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { CONTENT_EVENTS } from './database.ts';
-import { isTextType } from './mime-types.ts';
 import { versionEntry } from './node-entry.ts';
-import { RENDITION_IDS, RENDITION_TYPES, isRenditionId, readTextPrefix, renderRendition } from './renditions.ts';
+import { RENDITION_IDS, RENDITION_TYPES, indexedText, isRenditionId, renderRendition } from './renditions.ts';
 import type { RenditionId } from './renditions.ts';
-import type { UserRef } from './node-entry.ts';
+import type { NodeRow, UserRef, VersionRow } from './node-entry.ts';
 import { RepositoryError, addVersion, currentVersion, getVersion, listVersions, requireNode, resolveNodeId } from './repository.ts';
+import type { VersionOptions } from './repository.ts';
 
 const PARAMS = {
   nodeId: { description: 'A file node id', example: '-root-' },
@@ -41,8 +41,7 @@ export function versionRoutes(deps: ContentDeps): Route[] {
 
   const list = alfrescoHandler(async (context) => {
     const node = await fileNode(context.params['nodeId']!, principalOf(context));
-    const paging = readPaging(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
-    if (typeof paging === 'string') throw new RepositoryError(400, paging);
+    const paging = pagingOf(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
     const all = listVersions(sqlite, node.id);
     const page = all.slice(paging.skipCount, paging.skipCount + paging.maxItems);
     return { status: 200, body: listEnvelope(page.map(versionEntry), { paging, totalItems: all.length }) };
@@ -61,25 +60,15 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     const node = await fileNode(context.params['nodeId']!, user);
     const body = context.rawBody && context.rawBody.length > 0 ? readRevert(context) : {};
     const from = getVersion(sqlite, node.id, context.params['versionId']!);
-    const text = isTextType(from.mime_type) ? await readTextPrefix(deps.blobs.path(from.sha256), deps.config.indexTextBytes) : '';
-    const version = await deps.store.write((db, tx) =>
-      addVersion(db, tx, {
-        nodeId: node.id,
-        content: { sha256: from.sha256, size: from.size, mimeType: from.mime_type, text },
-        version: { majorVersion: body.majorVersion ?? false, comment: body.comment },
-        user,
-        action: 'reverted',
-        revertedFrom: from.label,
-      }),
-    );
+    const version = await revertToVersion(deps, node.id, from, { majorVersion: body.majorVersion ?? false, comment: body.comment }, user);
     return { status: 200, body: { entry: versionEntry(version) } };
   });
 
-  const renditionEntry = (nodeId: string, id: string) => {
-    const row = statement(sqlite, 'SELECT version_label FROM renditions WHERE node_id = ? AND rendition_id = ?').get(nodeId, id);
-    const node = requireNode(sqlite, nodeId);
+  // `node` is the one the handler just read: its version_label is the current version's.
+  const renditionEntry = (node: NodeRow, id: RenditionId) => {
+    const row = statement(sqlite, 'SELECT version_label FROM renditions WHERE node_id = ? AND rendition_id = ?').get(node.id, id);
     const created = row !== undefined && row['version_label'] === node.version_label;
-    return { id, content: { mimeType: RENDITION_TYPES[id as 'text'], mimeTypeName: RENDITION_TYPES[id as 'text'] }, status: created ? 'CREATED' : 'NOT_CREATED' };
+    return { id, content: { mimeType: RENDITION_TYPES[id], mimeTypeName: RENDITION_TYPES[id] }, status: created ? 'CREATED' : 'NOT_CREATED' };
   };
   const request = alfrescoHandler(async (context) => {
     const user = principalOf(context);
@@ -87,29 +76,27 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     const body = readRendition(context);
     const version = currentVersion(sqlite, node)!;
     const requested = [...new Set((Array.isArray(body) ? body : [body]).flatMap(({ id }) => id.split(',').map((part) => part.trim())))].filter(isRenditionId);
-    const missing = requested.filter((id) => renditionEntry(node.id, id).status !== 'CREATED');
+    const missing = requested.filter((id) => renditionEntry(node, id).status !== 'CREATED');
     if (missing.length === 0) throw new RepositoryError(409, `All requested renditions already exist for version ${version.label}`);
     await storeRenditions(deps, node.id, missing, user);
     return { status: 202, raw: '' };
   });
   const renditions = alfrescoHandler(async (context) => {
     const node = await fileNode(context.params['nodeId']!, principalOf(context));
-    const entries = RENDITION_IDS.map((id) => renditionEntry(node.id, id));
+    const entries = RENDITION_IDS.map((id) => renditionEntry(node, id));
     return { status: 200, body: listEnvelope(entries, { paging: { skipCount: 0, maxItems: 100 }, totalItems: entries.length }) };
   });
   const rendition = alfrescoHandler(async (context) => {
     const node = await fileNode(context.params['nodeId']!, principalOf(context));
-    const id = context.params['renditionId']!;
-    if (!isRenditionId(id)) throw new RepositoryError(404, `Unknown rendition "${id}": use ${RENDITION_IDS.join(' or ')}`);
-    return { status: 200, body: { entry: renditionEntry(node.id, id) } };
+    const id = knownRendition(context.params['renditionId']!);
+    return { status: 200, body: { entry: renditionEntry(node, id) } };
   });
   const renditionContent = alfrescoHandler(async (context) => {
     const node = await fileNode(context.params['nodeId']!, principalOf(context));
-    const id = context.params['renditionId']!;
-    if (!isRenditionId(id)) throw new RepositoryError(404, `Unknown rendition "${id}": use ${RENDITION_IDS.join(' or ')}`);
+    const id = knownRendition(context.params['renditionId']!);
     const row = statement(sqlite, 'SELECT version_label, mime_type, body FROM renditions WHERE node_id = ? AND rendition_id = ?').get(node.id, id);
     if (!row || row['version_label'] !== node.version_label) throw new RepositoryError(404, `Rendition "${id}" of node "${node.id}" is not created for version ${node.version_label}: POST .../renditions first`);
-    const disposition = `${context.query.get('attachment') === 'true' ? 'attachment' : 'inline'}; filename*=UTF-8''${extValue(`${node.name}.${id === 'text' ? 'txt' : 'svg'}`)}`;
+    const disposition = contentDisposition(`${node.name}.${id === 'text' ? 'txt' : 'svg'}`, context.query.get('attachment') === 'true');
     return { status: 200, raw: row['body'] as Uint8Array, contentType: `${String(row['mime_type'])}${id === 'text' ? '; charset=utf-8' : ''}`, headers: { 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" } };
   });
 
@@ -124,6 +111,20 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId`, auth: 'repository', summary: 'Get a rendition\'s status', params: PARAMS, tags: ['renditions'], etag: false, handler: rendition },
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId/content`, auth: 'repository', summary: 'Get a rendition\'s content', params: PARAMS, tags: ['renditions'], handler: renditionContent },
   ];
+}
+
+/** A rendition id from the path; a 404 names the ones there are. */
+function knownRendition(id: string): RenditionId {
+  if (!isRenditionId(id)) throw new RepositoryError(404, `Unknown rendition "${id}": use ${RENDITION_IDS.join(' or ')}`);
+  return id;
+}
+
+/** Reverts file `nodeId` to version `from`: a new version with its content (the API's and the share UI's revert). */
+export async function revertToVersion(deps: ContentDeps, nodeId: string, from: VersionRow, version: VersionOptions, user: UserRef): Promise<VersionRow> {
+  const text = await indexedText(deps.blobs, from.sha256, from.mime_type, deps.config.indexTextBytes);
+  return deps.store.write((db, tx) =>
+    addVersion(db, tx, { nodeId, content: { sha256: from.sha256, size: from.size, mimeType: from.mime_type, text }, version, user, action: 'reverted', revertedFrom: from.label }),
+  );
 }
 
 /** Renders and stores renditions `ids` of a file's current version, each with its evidence row. */

@@ -8,14 +8,10 @@ import { AirlockError } from '../kernel/index.ts';
 import type { ObserverDefaults } from './config.ts';
 import { OBSERVER_BOUNDS } from './config.ts';
 
-export interface ObserverSpec {
+/** One observer: its target and log file, and the poll settings (the defaults unless the file sets them). */
+export interface ObserverSpec extends ObserverDefaults {
   target: string;
   logPath: string;
-  intervalSeconds: number;
-  idleIntervalSeconds: number;
-  maxLines: number;
-  windowSeconds: number;
-  timeoutMs: number;
 }
 
 export interface PollResult {

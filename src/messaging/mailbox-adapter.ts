@@ -9,9 +9,9 @@ import type { Logger, Reply, RequestContext, Service, Store } from '../kernel/in
 import type { Bus } from './bus.ts';
 import { MSG_ID_HEADER } from './bus.ts';
 import { busConfig, MAILBOX_SPEC, readWithListen } from './config.ts';
-import { MAILBOX_PUBLICATIONS, openMessagingDatabase } from './database.ts';
+import { MAILBOX_PUBLICATIONS } from './database.ts';
 import { checkMailboxName, MESSAGE_ID } from './mailbox-name.ts';
-import { openBus } from './open-bus.ts';
+import { openStoreAndBus } from './open-bus.ts';
 import { MAILBOX_LISTENER, messagingRoutes, UNCONFIGURED_HANDLERS } from './routes.ts';
 
 export const SERVICE_NAME = 'messaging';
@@ -34,15 +34,7 @@ export async function createMailboxService(options: MailboxServiceOptions = {}):
   const config = busConfig(values);
   const version = options.version ?? versionTruth();
   const log = options.log ?? createLogger({ name: `${SERVICE_NAME}.mailbox`, service: SERVICE_NAME });
-  log.addSecrets([config.credentials.pass, config.credentials.token].filter((v): v is string => v !== undefined));
-  const store = openMessagingDatabase(config.databasePath);
-  let bus: Bus;
-  try {
-    bus = await openBus(config, { store, log, name: 'messaging-mailbox', version });
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
+  const { store, bus } = await openStoreAndBus(config, { log, name: 'messaging-mailbox', version });
   const handlers = {
     ...UNCONFIGURED_HANDLERS,
     mailboxHealth: () => busHealthReply(bus, version),

@@ -6,12 +6,11 @@ import { AirlockError, createLogger, createService, health, json, readFileBounde
 import type { HealthCheck, Logger, Service, Store } from '../kernel/index.ts';
 import type { Bus } from './bus.ts';
 import { API_SPEC, busConfig, laneConfig, readWithListen } from './config.ts';
-import { openMessagingDatabase } from './database.ts';
 import { createObserverRegistry, parseObserversFile } from './lane-observer.ts';
 import { startLanes } from './lanes.ts';
 import type { Lanes, Timers } from './lanes.ts';
 import { SERVICE_NAME } from './mailbox-adapter.ts';
-import { openBus } from './open-bus.ts';
+import { openStoreAndBus } from './open-bus.ts';
 import { API_LISTENER, messagingRoutes, UNCONFIGURED_HANDLERS } from './routes.ts';
 
 /** The seed's healthcheck timeout: a probe of the adapter gives up after 3 s. */
@@ -40,15 +39,7 @@ export async function createMessagingApi(options: MessagingApiOptions = {}): Pro
   const observers = values.MESSAGING_OBSERVERS_FILE === undefined ? [] : parseObserversFile(readObserversFile(values.MESSAGING_OBSERVERS_FILE), lanesConfig.observers, registry);
   const version = options.version ?? versionTruth();
   const log = options.log ?? createLogger({ name: `${SERVICE_NAME}.api`, service: SERVICE_NAME });
-  log.addSecrets([bus0.credentials.pass, bus0.credentials.token].filter((v): v is string => v !== undefined));
-  const store = openMessagingDatabase(bus0.databasePath);
-  let bus: Bus;
-  try {
-    bus = await openBus(bus0, { store, log, name: 'messaging-api', version });
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
+  const { store, bus } = await openStoreAndBus(bus0, { log, name: 'messaging-api', version });
   const mailboxUrl = values.MESSAGING_MAILBOX_URL;
   let adapter: { ok: boolean; error?: string; checked_at?: string } = { ok: false, error: 'not probed yet' };
   const probeAdapter = async () => {

@@ -4,6 +4,7 @@ import { AirlockError, readFileBounded } from '../kernel/index.ts';
 import type { Logger, Store } from '../kernel/index.ts';
 import type { Bus } from './bus.ts';
 import type { BusConfig } from './config.ts';
+import { openMessagingDatabase } from './database.ts';
 import { openEmbeddedBus } from './embedded-bus.ts';
 import { openNatsBus } from './nats-bus.ts';
 
@@ -19,6 +20,22 @@ export async function openBus(config: BusConfig, options: { store: Store; log?: 
     version: options.version,
     ...(options.log && { log: options.log }),
   });
+}
+
+/**
+ * What the mailbox adapter and the messaging API both open at start: the log learns the bus
+ * credentials as secrets, then the messaging database, then the bus over it (the database is
+ * closed again when the bus cannot open).
+ */
+export async function openStoreAndBus(config: BusConfig, options: { log: Logger; name: string; version: string }): Promise<{ store: Store; bus: Bus }> {
+  options.log.addSecrets([config.credentials.pass, config.credentials.token].filter((v): v is string => v !== undefined));
+  const store = openMessagingDatabase(config.databasePath);
+  try {
+    return { store, bus: await openBus(config, { store, ...options }) };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 }
 
 /** A CA bundle is kilobytes; an unreadable one is the operator's mistake, one line, not a stack. */

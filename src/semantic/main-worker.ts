@@ -32,7 +32,7 @@ const command = defineCommand({
           run = await reconcileOnce(store, { batchSize: config.batchSize });
         } catch (error) {
           if (!isIntegrityRefusal(error)) throw error;
-          const reasons = (error as { details: readonly string[] }).details;
+          const reasons = error.details;
           log.error('reconciliation refused: schema integrity failed', { reasons });
           if (json) printJson({ ok: false, run: null, reasons });
           return EXIT_FAILED;

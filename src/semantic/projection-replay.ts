@@ -45,10 +45,11 @@ export function projectionEventLog(namespace: string, sourceEventId: string): Pr
 export function replayAndRebuild(events: readonly ProjectionEvent[]): ReplayRebuild {
   const replayed = new Map<string, ProjectionEvent>();
   for (const event of events) replayed.set(event.key, event);
+  // Rebuild keeps each key's highest seq, whatever the order (the first of equal seqs).
   const rebuilt = new Map<string, ProjectionEvent>();
-  for (const key of new Set(events.map((e) => e.key))) {
-    const latest = events.filter((e) => e.key === key).reduce((a, b) => (b.seq > a.seq ? b : a));
-    rebuilt.set(key, latest);
+  for (const event of events) {
+    const kept = rebuilt.get(event.key);
+    if (kept === undefined || event.seq > kept.seq) rebuilt.set(event.key, event);
   }
   const state = (map: Map<string, ProjectionEvent>) => [...map.keys()].sort().map((key) => [key, map.get(key)!.seq, map.get(key)!.value]);
   const replayDigest = digestOf(['replay', state(replayed)]);

@@ -20,6 +20,9 @@ import type { EdgeMerge, IngestDecision, NodeMerge } from './ingest-record.ts';
 
 export const MAX_BATCH_SIZE = 1000;
 
+/** The message of reconcileOnce()'s refusal on a failed schema-integrity check, which isIntegrityRefusal() recognises. */
+const INTEGRITY_REFUSAL = 'Cannot reconcile: the control database failed its schema-integrity check, nothing was merged';
+
 interface Decided {
   seq: number;
   decision: IngestDecision;
@@ -56,7 +59,7 @@ export async function reconcileOnce(store: Store, options: { batchSize: number; 
   // Fail closed: a graph whose schema or CHECK constraints were changed cannot keep compartments apart.
   const integrity = options.skipIntegrityCheck === true ? undefined : checkSchemaIntegrity(sqlite);
   if (integrity?.status === 'fail') {
-    throw new AirlockError('environment', 'Cannot reconcile: the control database failed its schema-integrity check, nothing was merged', { details: integrity.reasons });
+    throw new AirlockError('environment', INTEGRITY_REFUSAL, { details: integrity.reasons });
   }
   const startedAt = store.now().toISOString();
   const cursor = Number(sqlite.prepare('SELECT coalesce(max(inbox_seq), 0) AS cursor FROM ingest_outcomes').get()?.['cursor'] ?? 0);
@@ -105,8 +108,8 @@ export async function reconcileOnce(store: Store, options: { batchSize: number; 
 }
 
 /** True for the error reconcileOnce() throws when the schema-integrity check fails. */
-export function isIntegrityRefusal(error: unknown): boolean {
-  return isAirlockError(error, 'environment') && error.message.startsWith('Cannot reconcile: the control database failed its schema-integrity check');
+export function isIntegrityRefusal(error: unknown): error is AirlockError {
+  return isAirlockError(error, 'environment') && error.message === INTEGRITY_REFUSAL;
 }
 
 function planVisibility(sqlite: DatabaseSync, decided: Decided[]): Plan {

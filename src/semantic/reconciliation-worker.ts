@@ -52,7 +52,7 @@ export function startReconciliationWorker(options: WorkerOptions): Reconciliatio
         run = await reconcileOnce(options.store, { batchSize: options.batchSize });
       } catch (error) {
         if (isIntegrityRefusal(error)) {
-          const reasons = (error as { details: readonly string[] }).details;
+          const reasons = error.details;
           options.log.error('reconciliation refused: schema integrity failed', { reasons });
           failure = `schema integrity failed: ${reasons.join('; ')}`;
           break;

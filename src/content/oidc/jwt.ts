@@ -3,6 +3,7 @@
 // are refused: an ID token signed with the client secret would let anyone holding it forge one.
 
 import { createPublicKey, verify } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 
 export const ALLOWED_ALGORITHMS = ['RS256', 'ES256'] as const;
 export type JwsAlgorithm = (typeof ALLOWED_ALGORITHMS)[number];
@@ -50,6 +51,19 @@ export function candidateKeys(keys: readonly Jwk[], header: DecodedJwt['header']
   return keys.filter((key) => key.kty === kty && (key.use === undefined || key.use === 'sig') && (key.alg === undefined || key.alg === header.alg) && (header.kid === undefined || key.kid === header.kid));
 }
 
+// The provider's JWKS stays cached (provider-metadata.ts) and every bearer request verifies
+// against it: each key is imported once, not once per request.
+const imported = new WeakMap<Jwk, KeyObject>();
+
+function publicKeyOf(jwk: Jwk): KeyObject {
+  let key = imported.get(jwk);
+  if (key === undefined) {
+    key = createPublicKey({ key: jwk as import('node:crypto').JsonWebKeyInput['key'], format: 'jwk' });
+    imported.set(jwk, key);
+  }
+  return key;
+}
+
 /** Verifies the signature of a decoded JWS with one of `keys`. */
 export function verifyJwtSignature(jwt: DecodedJwt, keys: readonly Jwk[]): { ok: true } | { ok: false; reason: string; unknownKey?: boolean } {
   const alg = jwt.header.alg;
@@ -60,7 +74,7 @@ export function verifyJwtSignature(jwt: DecodedJwt, keys: readonly Jwk[]): { ok:
   if (candidates.length === 0) return { ok: false, reason: `no key in the issuer's JWKS matches kid "${jwt.header.kid ?? ''}" and alg ${alg}`, unknownKey: true };
   for (const jwk of candidates) {
     try {
-      const key = createPublicKey({ key: jwk as import('node:crypto').JsonWebKeyInput['key'], format: 'jwk' });
+      const key = publicKeyOf(jwk);
       if (alg === 'ES256' && (jwk.crv !== 'P-256' || jwt.signature.length !== 64)) continue;
       const valid = verify('sha256', jwt.signingInput, alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' } : key, jwt.signature);
       if (valid) return { ok: true };

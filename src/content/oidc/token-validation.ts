@@ -5,6 +5,7 @@
 
 import { timingSafeEqual } from 'node:crypto';
 import { decodeJwt, verifyJwtSignature } from './jwt.ts';
+import type { DecodedJwt } from './jwt.ts';
 import type { Provider } from './provider-metadata.ts';
 
 /** Clock skew tolerated on exp, iat and nbf. */
@@ -14,14 +15,12 @@ export const MAX_ID_TOKEN_AGE_SECONDS = 600;
 
 export type TokenCheck = { ok: true; claims: Record<string, unknown> } | { ok: false; reason: string };
 
-async function verifiedClaims(token: string, provider: Provider): Promise<TokenCheck> {
-  const decoded = decodeJwt(token);
-  if (!decoded.ok) return decoded;
-  let result = verifyJwtSignature(decoded.jwt, await provider.keys());
+async function verifiedClaims(jwt: DecodedJwt, provider: Provider): Promise<TokenCheck> {
+  let result = verifyJwtSignature(jwt, await provider.keys());
   // A key we do not know may be a rotation: fetch the JWKS again once, then decide.
-  if (!result.ok && result.unknownKey) result = verifyJwtSignature(decoded.jwt, await provider.keys(true));
+  if (!result.ok && result.unknownKey) result = verifyJwtSignature(jwt, await provider.keys(true));
   if (!result.ok) return { ok: false, reason: result.reason };
-  return { ok: true, claims: decoded.jwt.payload };
+  return { ok: true, claims: jwt.payload };
 }
 
 function sameText(a: string, b: string): boolean {
@@ -45,7 +44,9 @@ function checkTimes(claims: Record<string, unknown>, nowSeconds: number, options
 
 /** OIDC Core 3.1.3.7: the ID token of a code flow we started with `nonce`. */
 export async function validateIdToken(token: string, options: { provider: Provider; clientId: string; nonce: string; nowSeconds: number }): Promise<TokenCheck> {
-  const verified = await verifiedClaims(token, options.provider);
+  const decoded = decodeJwt(token);
+  if (!decoded.ok) return decoded;
+  const verified = await verifiedClaims(decoded.jwt, options.provider);
   if (!verified.ok) return verified;
   const claims = verified.claims;
   const { issuer } = await options.provider.metadata();
@@ -70,7 +71,7 @@ export async function validateAccessToken(token: string, options: { provider: Pr
   // RFC 9068 2.1: typ "at+jwt"; refusing typ "JWT" ID tokens keeps an ID token from being replayed as a bearer.
   const typ = String(decoded.jwt.header.typ ?? '').toLowerCase();
   if (typ !== 'at+jwt' && typ !== 'application/at+jwt') return { ok: false, reason: `typ "${typ}" is not at+jwt: only access tokens are bearer tokens` };
-  const verified = await verifiedClaims(token, options.provider);
+  const verified = await verifiedClaims(decoded.jwt, options.provider);
   if (!verified.ok) return verified;
   const claims = verified.claims;
   const { issuer } = await options.provider.metadata();

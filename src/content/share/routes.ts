@@ -3,14 +3,13 @@
 // A client mistake (a duplicate name, a bad token, an oversized file) renders an error page.
 
 import type { Handler, Reply, RequestContext, Route } from '../../kernel/index.ts';
-import { principalOf } from '../api-support.ts';
+import { principalOf, uploadDeps } from '../api-support.ts';
 import type { ContentDeps } from '../api-support.ts';
 import { ROOT_NODE_ID } from '../database.ts';
-import { RepositoryError, addVersion, createFolder, getVersion, nameProblem, requireFolder, requireNode } from '../repository.ts';
-import { isTextType } from '../mime-types.ts';
-import { readTextPrefix } from '../renditions.ts';
+import { RepositoryError, createFolder, getVersion, nameProblem, requireFolder, requireNode } from '../repository.ts';
 import { searchNodes } from '../search.ts';
 import { checkCsrf, uploadFile } from '../upload.ts';
+import { revertToVersion } from '../version-routes.ts';
 import { STYLE, html, page, redirect } from './html.ts';
 import { PAGE_SIZE, filePage, folderPage, searchPage } from './pages.ts';
 import type { Viewer } from './pages.ts';
@@ -47,7 +46,7 @@ function formFields(context: RequestContext): URLSearchParams {
 
 export function shareRoutes(deps: ContentDeps): Route[] {
   const sqlite = deps.store.sqlite;
-  const uploadDeps = { store: deps.store, blobs: deps.blobs, maxUploadBytes: deps.config.maxUploadBytes, indexTextBytes: deps.config.indexTextBytes };
+  const uploads = uploadDeps(deps);
   const home: Handler = () => redirect('/share/');
   const root = shareHandler((context) => folderPage(sqlite, requireFolder(sqlite, ROOT_NODE_ID), viewerOf(context), skipOf(context)));
   const folder = shareHandler((context) => folderPage(sqlite, requireFolder(sqlite, context.params['nodeId']!), viewerOf(context), skipOf(context)));
@@ -64,14 +63,14 @@ export function shareRoutes(deps: ContentDeps): Route[] {
   const upload = shareHandler(async (context): Promise<Reply> => {
     const parent = requireFolder(sqlite, context.params['nodeId']!);
     const principal = principalOf(context);
-    const { id } = await uploadFile(uploadDeps, { stream: context.bodyStream!, contentType: context.headers['content-type'], contentLength: context.headers['content-length'], parentId: parent.id, user: principal, csrf: principal.csrf ?? '' });
+    const { id } = await uploadFile(uploads, { stream: context.bodyStream!, contentType: context.headers['content-type'], contentLength: context.headers['content-length'], parentId: parent.id, user: principal, csrf: principal.csrf ?? '' });
     return redirect(`/share/file/${encodeURIComponent(id)}`, { status: 303 });
   });
   const newVersion = shareHandler(async (context): Promise<Reply> => {
     const node = requireNode(sqlite, context.params['nodeId']!);
     if (node.is_folder === 1 || node.parent_id === null) throw new RepositoryError(400, `"${node.name}" is a folder: folders have no versions`);
     const principal = principalOf(context);
-    await uploadFile(uploadDeps, { stream: context.bodyStream!, contentType: context.headers['content-type'], contentLength: context.headers['content-length'], parentId: node.parent_id, user: principal, csrf: principal.csrf ?? '', newVersionOf: node.name });
+    await uploadFile(uploads, { stream: context.bodyStream!, contentType: context.headers['content-type'], contentLength: context.headers['content-length'], parentId: node.parent_id, user: principal, csrf: principal.csrf ?? '', newVersionOf: node.name });
     return redirect(`/share/file/${encodeURIComponent(node.id)}`, { status: 303 });
   });
   const newFolder = shareHandler(async (context): Promise<Reply> => {
@@ -91,10 +90,7 @@ export function shareRoutes(deps: ContentDeps): Route[] {
     const fields = formFields(context);
     checkCsrf(principal.csrf ?? '', fields.get('_csrf') ?? undefined);
     const from = getVersion(sqlite, node.id, fields.get('version') ?? '');
-    const text = isTextType(from.mime_type) ? await readTextPrefix(deps.blobs.path(from.sha256), deps.config.indexTextBytes) : '';
-    await deps.store.write((db, tx) =>
-      addVersion(db, tx, { nodeId: node.id, content: { sha256: from.sha256, size: from.size, mimeType: from.mime_type, text }, version: { majorVersion: false, comment: `Reverted to ${from.label}` }, user: principal, action: 'reverted', revertedFrom: from.label }),
-    );
+    await revertToVersion(deps, node.id, from, { majorVersion: false, comment: `Reverted to ${from.label}` }, principal);
     return redirect(`/share/file/${encodeURIComponent(node.id)}`, { status: 303 });
   });
   const style: Handler = () => ({ status: 200, raw: STYLE, contentType: 'text/css; charset=utf-8', headers: { 'cache-control': 'max-age=300' } });

@@ -257,10 +257,15 @@ function typesOf(schema: Record<string, unknown>): string[] | undefined {
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     const branches = schema[keyword];
     if (!Array.isArray(branches) || branches.length === 0) continue;
-    const each = branches.map((branch) => (typeof branch === 'object' && branch !== null ? typesOf(branch as Record<string, unknown>) : branch === false ? [] : undefined));
+    const each = branches.map(schemaTypes);
     if (each.every((t): t is string[] => t !== undefined)) return [...new Set(each.flat())];
   }
   return undefined;
+}
+
+/** typesOf of any schema value: `false` lets no type through; `true` (or a non-schema) is undefined, all types. */
+function schemaTypes(schema: unknown): string[] | undefined {
+  return typeof schema === 'object' && schema !== null ? typesOf(schema as Record<string, unknown>) : schema === false ? [] : undefined;
 }
 
 /** True when no instance can have a type of both lists (integer is a number). */
@@ -394,10 +399,10 @@ function compareBranches(walk: Walk, reader: Record<string, unknown>, writer: Re
         out.push({ kind: 'combinator', keyword, readerPointer: `${rp}/${keyword}`, writerPointer: piece.pointer, reader: `values fit branches ${fitting.join(' and ')}, so oneOf rejects them` });
         continue;
       }
-      const pieceTypes = piece.schema === true ? ALL_TYPES : piece.schema === false ? [] : typesOf(piece.schema) ?? ALL_TYPES;
+      const pieceTypes = schemaTypes(piece.schema) ?? ALL_TYPES;
       const overlapping = branches.flatMap((branch, i) => {
         if (i === fitting[0]) return [];
-        const types = typeof branch === 'object' && branch !== null ? typesOf(branch as Record<string, unknown>) : branch === false ? [] : undefined;
+        const types = schemaTypes(branch);
         return types !== undefined && typesDisjoint(types, pieceTypes) ? [] : [i];
       });
       if (overlapping.length > 0) {
