@@ -68,8 +68,8 @@ const command = defineCommand({
       rmSync(dir, { recursive: true, force: true });
     }
     const rows = variants.map((v) => {
-      const s = samples.get(v.name)!;
-      return { variant: v.name, median_ms: Number(percentile([...s].sort((a, b) => a - b), 0.5).toFixed(1)), p90_ms: Number(percentile([...s].sort((a, b) => a - b), 0.9).toFixed(1)) };
+      const sorted = [...samples.get(v.name)!].sort((a, b) => a - b);
+      return { variant: v.name, median_ms: Number(percentile(sorted, 0.5).toFixed(1)), p90_ms: Number(percentile(sorted, 0.9).toFixed(1)) };
     });
     const median = (name: string) => rows.find((r) => r.variant === name)?.median_ms ?? NaN;
     // Paired: each round starts the bundle and airlock.mjs back to back, so load that comes and

@@ -106,9 +106,10 @@ export function generateUnits(stackContract: unknown, governanceManifest: unknow
 }
 
 /**
- * The comment line that ends the sandbox (after IPAddressAllow=localhost, IPAddressDeny=any) in the unit of a service whose manifest names a
- * networked dependency (NATS, an OpenID provider, an agent runtime...): `install.sh --allow-ip ADDR`
- * puts `IPAddressAllow=ADDR` after it, so a peer that is not on loopback can be reached.
+ * The comment line that ends the sandbox (after IPAddressAllow=localhost, IPAddressDeny=any) in
+ * the unit of a service whose manifest names a networked dependency (NATS, an OpenID provider, an
+ * agent runtime...): `install.sh --allow-ip ADDR` puts `IPAddressAllow=ADDR` after it, so a peer
+ * that is not on loopback can be reached.
  */
 export const PEERS_MARKER = '# Peers off loopback: install.sh --allow-ip ADDR adds IPAddressAllow=ADDR below (docs/delivery.md).';
 

@@ -2,7 +2,6 @@
 // (NATS_URL, or the embedded bus), `status` reads the messaging API, `serve` runs the messaging
 // API itself (the same service as messaging-api).
 
-import { parseArgs } from 'node:util';
 import { EXIT_OK, EXIT_USAGE, runCommand, runService } from '../src/kernel/index.ts';
 import { createMessagingApi } from '../src/messaging/messaging-api.ts';
 import { publishCommand } from './_shuttle/publish.ts';
@@ -37,10 +36,14 @@ switch (verb) {
     process.exitCode = await runCommand(statusCommand, rest);
     break;
   case 'serve':
-    await runService(async () => {
-      const { values } = parseArgs({ args: rest, options: { listen: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
-      return createMessagingApi(values.listen === undefined ? {} : { listen: values.listen });
-    }, { argv: rest, help: 'Usage: jhf-shuttle serve [--listen HOST:PORT] [--help]\n\nRuns the messaging API, exactly as messaging-api does (see messaging-api --help for its environment).\n' });
+    await runService((flags) => {
+      const listen = flags['listen'];
+      return createMessagingApi(typeof listen === 'string' ? { listen } : {});
+    }, {
+      argv: rest,
+      flags: { listen: { type: 'string' }, json: { type: 'boolean' } },
+      help: 'Usage: jhf-shuttle serve [--listen HOST:PORT] [--help]\n\nRuns the messaging API, exactly as messaging-api does (see messaging-api --help for its environment).\n',
+    });
     break;
   case undefined:
   case '--help':

@@ -2,8 +2,9 @@
 // loopback, with embedded dev defaults (each service's src/<service>/dev-defaults.ts, if it has
 // one: generated tokens in var/dev-secrets.json, sample artifacts), prints each listening URL and
 // working curl lines, and stops everything on Ctrl-C. The URLs are the ones the services printed
-// in their listening lines: when *_LISTEN moves a listener, the curl lines follow it. Variables already set in the environment
-// win over the defaults. Operators on a host without a checkout run the bundles instead.
+// in their listening lines: when *_LISTEN moves a listener, the curl lines follow it. Variables
+// already set in the environment win over the defaults. Operators on a host without a checkout
+// run the bundles instead.
 
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';

@@ -24,14 +24,17 @@ export interface HttpComparison {
   baselineEnv?: Record<string, string>;
 }
 
+/** One load run, with the server's CPU milliseconds over it when /proc could tell. */
+type MeasuredRun = LoadResult & { cpuMs?: number };
+
 /**
  * Runs baseline and subject in alternating halves (baseline, subject, baseline, subject), so that
  * neither gains from going second on a machine that warms up or gets busier during the run.
  */
 export async function compareHttp(spec: HttpComparison, options: ScenarioOptions): Promise<BenchRecord> {
   const half = { concurrency: options.concurrency, durationMs: Math.max(1, Math.round(options.durationMs / 2)), warmupMs: options.warmupMs };
-  const baselineRuns: (LoadResult & { cpuMs?: number })[] = [];
-  const subjectRuns: (LoadResult & { cpuMs?: number })[] = [];
+  const baselineRuns: MeasuredRun[] = [];
+  const subjectRuns: MeasuredRun[] = [];
   for (let round = 0; round < 2; round++) {
     baselineRuns.push(await measure(spec.baselineServer ?? BASELINE_SERVER, spec.baselineEnv, { ...half, request: spec.baselineRequest ?? { path: '/' } }));
     subjectRuns.push(await measure(spec.server, spec.env, { ...half, request: spec.request, ...(spec.expectStatus !== undefined && { expectStatus: spec.expectStatus }) }));
@@ -58,7 +61,7 @@ export async function compareHttp(spec: HttpComparison, options: ScenarioOptions
   };
 }
 
-async function measure(server: string, env: Record<string, string> | undefined, load: Parameters<typeof runLoad>[1]): Promise<LoadResult & { cpuMs?: number }> {
+async function measure(server: string, env: Record<string, string> | undefined, load: Parameters<typeof runLoad>[1]): Promise<MeasuredRun> {
   const child = await startChildServer(server, env);
   try {
     await runLoad(child.url, { ...load, durationMs: load.warmupMs, warmupMs: 0 });
@@ -72,7 +75,7 @@ async function measure(server: string, env: Record<string, string> | undefined, 
 }
 
 /** Server CPU microseconds per request over the runs, when /proc told. */
-function cpuPerRequest(runs: (LoadResult & { cpuMs?: number })[]): number | null {
+function cpuPerRequest(runs: MeasuredRun[]): number | null {
   if (runs.some((r) => r.cpuMs === undefined)) return null;
   const requests = runs.reduce((sum, r) => sum + r.requests, 0);
   return requests === 0 ? null : round3((runs.reduce((sum, r) => sum + r.cpuMs!, 0) * 1000) / requests);

@@ -17,7 +17,7 @@ let counter = 0;
  * clock that steps back reuses the last millisecond, so ids never go backwards in this process.
  *
  * @example
- * timeOrderedUuid(); // '019a... -7xxx-[89ab]xxx-...'
+ * timeOrderedUuid(Date.parse('2026-11-25T00:00:00Z')); // '01a21000-8800-74ca-9ed2-12f26cfb6c49' (the last 62 bits are random)
  */
 export function timeOrderedUuid(now: number = Date.now()): string {
   if (poolOffset + 10 > POOL_BYTES) {

@@ -2,11 +2,10 @@
 // headers over maxHeaderSize, a header timeout): a problem+json body with the status that says
 // what was wrong, then the connection closes. Never throws, never crashes the server.
 
+import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problem } from './reply.ts';
 import { replyBytes, replyContentType } from './send.ts';
-
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 
 /** The status and problem for a parser or timeout error code of node:http. */
 export function clientErrorReply(code: string | undefined): { status: number; title: string; detail: string } {
@@ -35,7 +34,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   const reply = problem(status, title, { detail });
   const body = replyBytes(reply);
   const head = [
-    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
     `content-type: ${replyContentType(reply)}`,
     `content-length: ${body.length}`,
     'x-content-type-options: nosniff',

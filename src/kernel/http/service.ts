@@ -104,7 +104,7 @@ export function createService(options: ServiceOptions): Service {
   let closing: Promise<void> | undefined;
   const serverErrorLog = log.child(SERVER_ERROR_LOGGER);
   const internalLog = log.child(`${options.name}.internal`);
-  const accessLog = options.accessLog ?? accessLogEnabled(env) ? log.child(`${options.name}.access`) : undefined;
+  const accessLog = (options.accessLog ?? accessLogEnabled(env)) ? log.child(`${options.name}.access`) : undefined;
 
   for (const [listener, listenerOptions] of Object.entries(listeners)) {
     const router = createRouter(options.routes.filter((r) => (r.listener ?? MAIN_LISTENER) === listener));

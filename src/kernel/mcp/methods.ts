@@ -1,6 +1,6 @@
 // The MCP methods this server answers, once the transport has settled the era, the version and
 // (for the session era) the session: ping, tools/list with cursors, tools/call, and
-// server/discover. `initialize` opens a session and lives in post-message.ts.
+// server/discover. `initialize` opens a session and lives in session-era.ts.
 
 import type { Logger } from '../log.ts';
 import { isJsonObject, type JsonObject, type JsonRpcError } from './jsonrpc.ts';

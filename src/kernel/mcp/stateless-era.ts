@@ -4,7 +4,7 @@
 // "Per-request protocol fields").
 
 import type { Reply, RequestContext } from '../http/route.ts';
-import { isJsonObject, rpcError, rpcReply, rpcResult, type JsonObject, type JsonRpcMessage, type RequestId } from './jsonrpc.ts';
+import { isJsonObject, rpcError, rpcReply, rpcResult, type JsonObject, type JsonRpcMessage } from './jsonrpc.ts';
 import { runMethod, type McpCatalog } from './methods.ts';
 import { HEADER_MISMATCH, INVALID_PARAMS, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, METHOD_HEADER, METHOD_NOT_FOUND, NAME_HEADER, VERSION_HEADER } from './protocol.ts';
 import { decodeHeaderValue, singleHeader } from './request-headers.ts';
@@ -35,7 +35,7 @@ export async function handleStatelessMessage(catalog: McpCatalog, message: Messa
   });
   // "If the server does not implement the requested RPC method, it MUST respond with 404".
   if ('unknown' in outcome) return rpcReply(404, rpcError(message.id, { code: METHOD_NOT_FOUND, message: `Method not found: "${message.method}"` }));
-  if ('error' in outcome) return rpcReply(200, rpcError(message.id as RequestId, outcome.error));
+  if ('error' in outcome) return rpcReply(200, rpcError(message.id, outcome.error));
   return rpcReply(200, rpcResult(message.id, outcome.result));
 }
 
