@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createMcpServer, exportOpenApi, mcpRoutes } from '../../src/kernel/index.ts';
+import { compileSchema, createMcpServer, exportOpenApi, mcpRoutes } from '../../src/kernel/index.ts';
 import type { McpTool } from '../../src/kernel/index.ts';
 import { compileTools } from '../../src/kernel/mcp/tool.ts';
 import { createOriginCheck } from '../../src/kernel/mcp/origin.ts';
@@ -77,4 +77,21 @@ test('mcpRoutes() rows export to OpenAPI like any route', () => {
   const doc = exportOpenApi({ info: { title: 'mcp', version: '1' }, routes: mcpRoutes(server).routes, securitySchemes: { mcp: { type: 'http', scheme: 'bearer' } } }) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
   assert.deepEqual(Object.keys(doc.paths['/mcp']!).sort(), ['delete', 'get', 'post']);
   assert.ok(doc.paths['/mcp']!['post']!.responses['202']);
+});
+
+test('mcpRoutes() export their 4xx answers as the JSON-RPC error messages they are, not as problem+json', () => {
+  const server = createMcpServer({ info: { name: 's', version: '1' }, tools: [base], allowedOrigins: [], authenticate: () => ({ ok: true as const }) });
+  const doc = exportOpenApi({ info: { title: 'mcp', version: '1' }, routes: mcpRoutes(server).routes, securitySchemes: { mcp: { type: 'http', scheme: 'bearer' } } }) as {
+    paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+  };
+  const declared: Record<string, string[]> = { post: ['400', '403', '404', '406'], get: ['405'], delete: ['400', '404', '405'] };
+  for (const [method, statuses] of Object.entries(declared)) {
+    for (const status of statuses) {
+      const content = doc.paths['/mcp']![method]!.responses[status]!.content!;
+      assert.deepEqual(Object.keys(content), ['application/json'], `${method} ${status}`);
+      const check = compileSchema(content['application/json']!.schema);
+      // What the server sends for a refusal (here GET's 405) must fit the exported schema.
+      assert.equal(check.validate(server.handleGet({} as never).body).valid, true, `${method} ${status}`);
+    }
+  }
 });

@@ -30,6 +30,23 @@ const MESSAGE_SCHEMA = {
  * const mcp = mcpRoutes(createMcpServer({ info, tools, allowedOrigins: [], authenticate }));
  * createService({ name: 'erp', version, routes: [...routes, ...mcp.routes], authenticators: { ...auth, ...mcp.authenticators } });
  */
+/**
+ * MCP refuses with a JSON-RPC error message as application/json (the transport spec), not with
+ * a problem body: without this the export would describe its 4xx answers as problem+json.
+ */
+const JSON_RPC_ERROR = {
+  contentType: 'application/json',
+  schema: {
+    type: 'object',
+    required: ['jsonrpc', 'error'],
+    properties: {
+      jsonrpc: { const: '2.0' },
+      id: { type: ['string', 'number'] },
+      error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: {} } },
+    },
+  },
+} as const;
+
 export function mcpRoutes(server: McpServer, options: McpRoutesOptions = {}): McpMount {
   const path = options.path ?? '/mcp';
   const auth = options.auth ?? 'mcp';
@@ -44,10 +61,10 @@ export function mcpRoutes(server: McpServer, options: McpRoutesOptions = {}): Mc
       responses: [
         { status: 200, description: 'A JSON-RPC response (result or error)' },
         { status: 202, description: 'Notification accepted, no body' },
-        { status: 400, description: 'Parse error, invalid request, session or version header missing or wrong, header mismatch (JSON-RPC error body)' },
-        { status: 403, description: 'Origin not allowed' },
-        { status: 404, description: 'Session not found, or (2026-07-28) method not found' },
-        { status: 406, description: 'Accept does not admit application/json and text/event-stream' },
+        { status: 400, description: 'Parse error, invalid request, session or version header missing or wrong, header mismatch (JSON-RPC error body)', ...JSON_RPC_ERROR },
+        { status: 403, description: 'Origin not allowed', ...JSON_RPC_ERROR },
+        { status: 404, description: 'Session not found, or (2026-07-28) method not found', ...JSON_RPC_ERROR },
+        { status: 406, description: 'Accept does not admit application/json and text/event-stream', ...JSON_RPC_ERROR },
       ],
       handler: (context) => server.handlePost(context),
     },
@@ -56,7 +73,7 @@ export function mcpRoutes(server: McpServer, options: McpRoutesOptions = {}): Mc
       method: 'GET',
       summary: 'MCP endpoint: no server-initiated SSE stream is offered (405)',
       operationId: 'mcpGet',
-      responses: [{ status: 405, description: 'This server offers no SSE stream' }],
+      responses: [{ status: 405, description: 'This server offers no SSE stream', ...JSON_RPC_ERROR }],
       handler: (context) => server.handleGet(context),
     },
     {
@@ -66,9 +83,9 @@ export function mcpRoutes(server: McpServer, options: McpRoutesOptions = {}): Mc
       operationId: 'mcpDelete',
       responses: [
         { status: 204, description: 'Session ended' },
-        { status: 400, description: 'Mcp-Session-Id missing or invalid' },
-        { status: 404, description: 'Session not found' },
-        { status: 405, description: 'Protocol 2026-07-28 has no sessions' },
+        { status: 400, description: 'Mcp-Session-Id missing or invalid', ...JSON_RPC_ERROR },
+        { status: 404, description: 'Session not found', ...JSON_RPC_ERROR },
+        { status: 405, description: 'Protocol 2026-07-28 has no sessions', ...JSON_RPC_ERROR },
       ],
       handler: (context) => server.handleDelete(context),
     },
