@@ -24,7 +24,7 @@ const command = defineCommand({
   description: `Scenarios: ${available().join(', ')}`,
   options: {
     'duration-ms': { type: 'string', default: '5000', valueName: 'N', description: 'Measured time per phase' },
-    'warmup-ms': { type: 'string', default: '1500', valueName: 'N', description: 'Warm-up time per phase' },
+    'warmup-ms': { type: 'string', default: '5000', valueName: 'N', description: 'Warm-up time of each server under load before it is measured' },
     concurrency: { type: 'string', default: '50', valueName: 'N', description: 'Requests or operations in flight' },
   },
   async run({ values, positionals, json, print }) {

@@ -2,7 +2,7 @@
 // (NATS_URL, or the embedded bus), `status` reads the messaging API, `serve` runs the messaging
 // API itself (the same service as messaging-api).
 
-import { EXIT_OK, EXIT_USAGE, runCommand, runService } from '../src/kernel/index.ts';
+import { EXIT_OK, EXIT_USAGE, main, runService } from '../src/kernel/index.ts';
 import { createMessagingApi } from '../src/messaging/messaging-api.ts';
 import { publishCommand } from './_shuttle/publish.ts';
 import { statusCommand } from './_shuttle/status.ts';
@@ -27,13 +27,13 @@ Exit codes: 0 every check passed, 1 a check failed, 2 usage or environment error
 const [verb, ...rest] = process.argv.slice(2);
 switch (verb) {
   case 'publish':
-    process.exitCode = await runCommand(publishCommand, rest);
+    await main(publishCommand, rest);
     break;
   case 'tail':
-    process.exitCode = await runCommand(tailCommand, rest);
+    await main(tailCommand, rest);
     break;
   case 'status':
-    process.exitCode = await runCommand(statusCommand, rest);
+    await main(statusCommand, rest);
     break;
   case 'serve':
     await runService((flags) => {

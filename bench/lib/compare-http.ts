@@ -3,6 +3,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { cpuMs, startChildServer } from './child-server.ts';
+import type { ChildServer } from './child-server.ts';
 import { percentile, round3 } from './percentile.ts';
 import { runLoad } from './load.ts';
 import type { LoadRequest, LoadResult } from './load.ts';
@@ -28,16 +29,31 @@ export interface HttpComparison {
 type MeasuredRun = LoadResult & { cpuMs?: number };
 
 /**
- * Runs baseline and subject in alternating halves (baseline, subject, baseline, subject), so that
- * neither gains from going second on a machine that warms up or gets busier during the run.
+ * Starts baseline and subject once each and warms each up under the same load, then measures them
+ * in alternating halves (baseline, subject, baseline, subject), so that neither gains from going
+ * second on a machine that gets busier during the run. Both stay up; only one is loaded at a time.
+ * The warm-up is what makes this steady-state throughput: a JIT-compiled server needs a few seconds
+ * under load to get there (docs in README, "Benchmarks").
  */
 export async function compareHttp(spec: HttpComparison, options: ScenarioOptions): Promise<BenchRecord> {
-  const half = { concurrency: options.concurrency, durationMs: Math.max(1, Math.round(options.durationMs / 2)), warmupMs: options.warmupMs };
+  const half = { concurrency: options.concurrency, durationMs: Math.max(1, Math.round(options.durationMs / 2)), warmupMs: 0 };
+  const baselineLoad = { ...half, request: spec.baselineRequest ?? { path: '/' } };
+  const subjectLoad = { ...half, request: spec.request, ...(spec.expectStatus !== undefined && { expectStatus: spec.expectStatus }) };
+  const baselineServer = await startChildServer(spec.baselineServer ?? BASELINE_SERVER, spec.baselineEnv);
+  let subjectServer: ChildServer | undefined;
   const baselineRuns: MeasuredRun[] = [];
   const subjectRuns: MeasuredRun[] = [];
-  for (let round = 0; round < 2; round++) {
-    baselineRuns.push(await measure(spec.baselineServer ?? BASELINE_SERVER, spec.baselineEnv, { ...half, request: spec.baselineRequest ?? { path: '/' } }));
-    subjectRuns.push(await measure(spec.server, spec.env, { ...half, request: spec.request, ...(spec.expectStatus !== undefined && { expectStatus: spec.expectStatus }) }));
+  try {
+    subjectServer = await startChildServer(spec.server, spec.env);
+    await runLoad(baselineServer.url, { ...baselineLoad, durationMs: options.warmupMs });
+    await runLoad(subjectServer.url, { ...subjectLoad, durationMs: options.warmupMs });
+    for (let round = 0; round < 2; round++) {
+      baselineRuns.push(await measure(baselineServer, baselineLoad));
+      subjectRuns.push(await measure(subjectServer, subjectLoad));
+    }
+  } finally {
+    await subjectServer?.stop();
+    await baselineServer.stop();
   }
   const baseline = combine(baselineRuns);
   const subject = combine(subjectRuns);
@@ -61,17 +77,11 @@ export async function compareHttp(spec: HttpComparison, options: ScenarioOptions
   };
 }
 
-async function measure(server: string, env: Record<string, string> | undefined, load: Parameters<typeof runLoad>[1]): Promise<MeasuredRun> {
-  const child = await startChildServer(server, env);
-  try {
-    await runLoad(child.url, { ...load, durationMs: load.warmupMs, warmupMs: 0 });
-    const before = cpuMs(child.pid);
-    const result = await runLoad(child.url, { ...load, warmupMs: 0 });
-    const after = cpuMs(child.pid);
-    return { ...result, ...(before !== undefined && after !== undefined && { cpuMs: after - before }) };
-  } finally {
-    await child.stop();
-  }
+async function measure(child: ChildServer, load: Parameters<typeof runLoad>[1]): Promise<MeasuredRun> {
+  const before = cpuMs(child.pid);
+  const result = await runLoad(child.url, load);
+  const after = cpuMs(child.pid);
+  return { ...result, ...(before !== undefined && after !== undefined && { cpuMs: after - before }) };
 }
 
 /** Server CPU microseconds per request over the runs, when /proc told. */

@@ -140,11 +140,15 @@ export function parseArgsSummary(message: string): string {
   return end === -1 ? first.replace(/\.$/, '') : first.slice(0, end);
 }
 
-/** Runs a command as the process's entry point: sets process.exitCode. */
-export async function main<O extends OptionSpecs>(spec: CommandSpec<O>): Promise<void> {
+/**
+ * Runs a command as the process's entry point: a reader that leaves early (`| head`) ends it
+ * quietly, and it sets process.exitCode. `argv` is the command's own arguments (a subcommand's,
+ * after its verb); the process's by default.
+ */
+export async function main<O extends OptionSpecs>(spec: CommandSpec<O>, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   exitQuietlyOnBrokenPipe(process.stdout);
   exitQuietlyOnBrokenPipe(process.stderr);
-  process.exitCode = await runCommand(spec, process.argv.slice(2));
+  process.exitCode = await runCommand(spec, [...argv]);
 }
 
 /** Throws a usage error (exit 2) with a message for the operator. */

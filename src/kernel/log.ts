@@ -57,7 +57,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     service: options.service,
     minRank: LEVEL_RANK[options.level ?? 'info'],
     secrets: new Set(),
-    write: options.write ?? ((line) => void process.stderr.write(line)),
+    write: options.write ?? writeToStderr,
     now: options.now ?? (() => new Date()),
   };
   addTo(shared.secrets, options.secrets ?? []);
@@ -83,6 +83,31 @@ function makeLogger(name: string, shared: Shared): Logger {
     addSecrets: (values) => addTo(shared.secrets, values),
   };
 }
+
+let pendingLines: string[] = [];
+let flushScheduled = false;
+
+/**
+ * Queues a finished line for stderr. The lines of one event-loop turn go out in one write at its
+ * end (a busy service logs a line per request: one system call each cost more than the line), and
+ * whatever is queued is written before the process exits, by process.exit() or a crash alike.
+ */
+function writeToStderr(line: string): void {
+  pendingLines.push(line);
+  if (flushScheduled) return;
+  flushScheduled = true;
+  setImmediate(flushStderr);
+}
+
+function flushStderr(): void {
+  flushScheduled = false;
+  if (pendingLines.length === 0) return;
+  const text = pendingLines.length === 1 ? pendingLines[0]! : pendingLines.join('');
+  pendingLines = [];
+  process.stderr.write(text);
+}
+
+process.on('exit', flushStderr);
 
 function addTo(set: Set<string>, values: Iterable<string>): void {
   for (const value of values) {

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createLogger, REDACTED } from '../../src/kernel/log.ts';
 
 function collect() {
@@ -61,3 +63,29 @@ test('createLogger() never throws on bigints or cycles in fields', () => {
   assert.equal(record.big, '10');
   assert.deepEqual(record.cyclic, { a: 1, self: '[cycle]' });
 });
+
+// The default output: stderr, one write per event-loop turn. Nothing queued may be lost when the
+// process ends, whether by process.exit(), a crash or an empty event loop.
+const LOG_MODULE = new URL('../../src/kernel/log.ts', import.meta.url).href;
+const endings: [string, string, number][] = [
+  ['process.exit()', 'process.exit(3);', 3],
+  ['an uncaught exception', "throw new Error('crash after logging');", 1],
+  ['an empty event loop', '', 0],
+];
+for (const [how, ending, code] of endings) {
+  test(`createLogger() on stderr writes every line queued in the turn before ${how}`, async () => {
+    const script = `import { createLogger } from ${JSON.stringify(LOG_MODULE)};
+      const log = createLogger({ name: 'ending' });
+      for (let n = 0; n < 500; n++) log.info('line', { n });
+      ${ending}`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const [exitCode] = (await once(child, 'close')) as [number];
+    assert.equal(exitCode, code, stderr);
+    const lines = stderr.split('\n').filter((line) => line.startsWith('{'));
+    assert.deepEqual(lines.map((line) => JSON.parse(line).n), Array.from({ length: 500 }, (_, n) => n));
+    // The crash report comes after the lines logged before it.
+    if (code === 1) assert.ok(stderr.indexOf('crash after logging') > stderr.lastIndexOf('"n":499'));
+  });
+}

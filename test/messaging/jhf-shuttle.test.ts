@@ -2,6 +2,8 @@
 // nothing published.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import { tailCommand } from '../../scripts/_shuttle/tail.ts';
 import { BUS_MESSAGES, openMessagingDatabase } from '../../src/messaging/database.ts';
 import { runCaptured } from '../helpers/run-command.ts';
 
+const SHUTTLE = join(import.meta.dirname, '..', '..', 'scripts', 'jhf-shuttle.ts');
 const env = (dir: string) => ({ AIRLOCK_DATA_DIR: dir, PATH: process.env['PATH'] ?? '' });
 
 function stored(dir: string): number {
@@ -94,4 +97,32 @@ for (const [what, file, said] of hostileFiles) {
     assert.match(result.stderr, said);
     assert.equal(stored(dir), 0);
   });
+}
+
+test('jhf-shuttle tail whose reader left (`| head -1`) exits 0 quietly at its next message, no EPIPE stack', { timeout: 30_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-shuttle-'));
+  const child = spawn(process.execPath, [SHUTTLE, 'tail', 'ops'], { env: { ...process.env, ...env(dir) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  t.after(() => child.kill());
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  await until(() => /subscribed/.test(stderr), 10_000);
+  const publish = async (data: string) => assert.equal((await runCaptured(publishCommand, ['ops', '--data', data], env(dir))).status, 0);
+  await publish('first');
+  const [line] = (await once(child.stdout, 'data')) as [Buffer];
+  assert.match(line.toString('utf8'), /first/);
+  // What `head -1` does once it has its line: close its end of the pipe.
+  child.stdout.destroy();
+  await publish('second');
+  await publish('third');
+  assert.equal(await exited, 0, stderr);
+  assert.doesNotMatch(stderr, /EPIPE|\n\s+at /);
+});
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('Timed out waiting for the tail to subscribe');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

@@ -13,8 +13,8 @@ export interface SendOptions {
   close: boolean;
 }
 
-/** A strong ETag: the quoted base64url SHA-256 of the representation's bytes. */
-export function strongEtag(payload: Uint8Array): string {
+/** A strong ETag: the quoted base64url SHA-256 of the representation's bytes (a string counts as UTF-8). */
+export function strongEtag(payload: Uint8Array | string): string {
   return `"${createHash('sha256').update(payload).digest('base64url')}"`;
 }
 
@@ -27,7 +27,7 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 
 export function sendReply(request: IncomingMessage, response: ServerResponse, reply: Reply, options: SendOptions): void {
   if (reply.stream) return sendStream(request, response, reply, options);
-  const payload = replyBytes(reply);
+  const payload = replyPayload(reply);
   const headers: Record<string, string | number> = { 'x-content-type-options': 'nosniff', ...reply.headers };
   if (payload.length > 0 || reply.status !== 204) headers['content-type'] = replyContentType(reply);
   if (options.close) headers['connection'] = 'close';
@@ -37,7 +37,7 @@ export function sendReply(request: IncomingMessage, response: ServerResponse, re
     headers['etag'] = etag;
     if (etagMatches(request.headers['if-none-match'], etag)) return notModified(response, headers);
   }
-  headers['content-length'] = payload.length;
+  headers['content-length'] = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
   response.writeHead(reply.status, headers);
   if (options.close && !request.complete) {
     // The rest of the body was refused: do not read it, hang up once the reply is out.
@@ -53,9 +53,18 @@ export function replyContentType(reply: Reply): string {
 
 /** The bytes a reply is sent as. */
 export function replyBytes(reply: Reply): Buffer {
-  if (reply.raw !== undefined) return typeof reply.raw === 'string' ? Buffer.from(reply.raw, 'utf8') : Buffer.from(reply.raw);
-  if (reply.body === undefined) return Buffer.alloc(0);
-  return Buffer.from(JSON.stringify(reply.body), 'utf8');
+  const payload = replyPayload(reply);
+  return typeof payload === 'string' ? Buffer.from(payload, 'utf8') : Buffer.from(payload);
+}
+
+/**
+ * What a reply is sent as: text stays a string (UTF-8 on the wire), because node:http writes a
+ * string body together with the head in one write, while a Buffer body takes a second, corked chunk.
+ */
+function replyPayload(reply: Reply): string | Uint8Array {
+  if (reply.raw !== undefined) return reply.raw;
+  if (reply.body === undefined) return '';
+  return JSON.stringify(reply.body);
 }
 
 /** A streamed reply: the handler sets its own ETag (a content hash it already knows); HEAD sends no body. */

@@ -45,7 +45,8 @@ export function insertEvidence<C extends ColumnTypes, P>(
   options: { prepared: PreparedAppend; now: () => Date },
 ): EvidenceRow<C, P> {
   const { prepared } = options;
-  const head = statement(sqlite, `SELECT seq, sha256 FROM ${table.name} ORDER BY seq DESC LIMIT 1`).get();
+  const sql = sqlOf(table);
+  const head = statement(sqlite, sql.head).get();
   const seq = head === undefined ? 1 : Number(head['seq']) + 1;
   const prev_sha256 = head === undefined ? GENESIS_SHA256 : String(head['sha256']);
   const recorded_at = options.now().toISOString();
@@ -56,14 +57,27 @@ export function insertEvidence<C extends ColumnTypes, P>(
     prev_sha256: JSON.stringify(prev_sha256),
     payload: prepared.payloadText,
   });
-  const names = Object.keys(prepared.columns);
-  statement(
-    sqlite,
-    `INSERT INTO ${table.name} (seq, recorded_at, ${names.map((name) => `${name}, `).join('')}payload, sha256, prev_sha256)
-     VALUES (${'?, '.repeat(names.length + 4)}?)`,
-  ).run(seq, recorded_at, ...Object.values(prepared.columns), prepared.payloadText, sha256, prev_sha256);
+  // prepareAppend() filled `columns` in the table's declared order, the order of sql.insert.
+  statement(sqlite, sql.insert).run(seq, recorded_at, ...Object.values(prepared.columns), prepared.payloadText, sha256, prev_sha256);
   // `payload` is declared in its place first: redefining a property keeps its enumeration order.
   return withLazyPayload({ ...prepared.columns, seq, recorded_at, prev_sha256, payload: null, sha256 }, prepared.payloadText) as EvidenceRow<C, P>;
+}
+
+const sqlTexts = new WeakMap<AnyEvidenceTable, { head: string; insert: string }>();
+
+/** The chain-head query and the insert of `table`, built once: every append would otherwise build both strings again. */
+function sqlOf(table: AnyEvidenceTable): { head: string; insert: string } {
+  let texts = sqlTexts.get(table);
+  if (texts === undefined) {
+    const names = Object.keys(table.columns);
+    texts = {
+      head: `SELECT seq, sha256 FROM ${table.name} ORDER BY seq DESC LIMIT 1`,
+      insert: `INSERT INTO ${table.name} (seq, recorded_at, ${names.map((name) => `${name}, `).join('')}payload, sha256, prev_sha256)
+     VALUES (${'?, '.repeat(names.length + 4)}?)`,
+    };
+    sqlTexts.set(table, texts);
+  }
+  return texts;
 }
 
 /**
