@@ -99,6 +99,14 @@ function writeToStderr(line: string): void {
   setImmediate(flushStderr);
 }
 
+/**
+ * Writes the log lines still queued for stderr now. Call it before writing to stderr directly
+ * (a "Cannot start" line, a command's error), so that the lines logged before it come first.
+ */
+export function flushLogLines(): void {
+  flushStderr();
+}
+
 function flushStderr(): void {
   flushScheduled = false;
   if (pendingLines.length === 0) return;

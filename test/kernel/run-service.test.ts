@@ -55,6 +55,14 @@ test('runService() exits 2 on a non-loopback address without the opt-in', async 
   assert.match(run.stderr(), /^Cannot start: Cannot listen on "0\.0\.0\.0": not a loopback address/);
 });
 
+test('runService() writes the log lines of a failed start before its "Cannot start" line', async () => {
+  const run = start({ FIXTURE_LOG_THEN_FAIL: '1' });
+  assert.equal(await run.exited, 2);
+  const lines = run.stderr().split('\n');
+  assert.match(lines[0] ?? '', /"msg":"logged while building"/, run.stderr());
+  assert.match(lines[1] ?? '', /^Cannot start: Invalid configuration/, run.stderr());
+});
+
 test('runService() prints the listening line, then drains and exits 0 on SIGTERM', async () => {
   const run = start({ FIXTURE_TOKEN: 'secret-token' });
   const line = JSON.parse((await run.firstLine) ?? '{}') as { msg: string; service: string; listener: string; url: string };
