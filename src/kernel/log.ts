@@ -85,7 +85,11 @@ function makeLogger(name: string, shared: Shared): Logger {
 }
 
 let pendingLines: string[] = [];
+let pendingChars = 0;
 let flushScheduled = false;
+
+/** Queued characters that are written at once: a loop that logs without yielding holds no more. */
+const MAX_PENDING_CHARS = 64 * 1024;
 
 /**
  * Queues a finished line for stderr. The lines of one event-loop turn go out in one write at its
@@ -94,6 +98,8 @@ let flushScheduled = false;
  */
 function writeToStderr(line: string): void {
   pendingLines.push(line);
+  pendingChars += line.length;
+  if (pendingChars >= MAX_PENDING_CHARS) return flushStderr();
   if (flushScheduled) return;
   flushScheduled = true;
   setImmediate(flushStderr);
@@ -112,6 +118,7 @@ function flushStderr(): void {
   if (pendingLines.length === 0) return;
   const text = pendingLines.length === 1 ? pendingLines[0]! : pendingLines.join('');
   pendingLines = [];
+  pendingChars = 0;
   process.stderr.write(text);
 }
 
