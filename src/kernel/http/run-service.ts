@@ -75,7 +75,9 @@ export async function runService(build: (flags: ServiceFlags) => Service | Promi
     process.once('SIGINT', stop);
   }
   try {
-    for (const line of await service.listen()) stdout.write(`${JSON.stringify(line)}\n`);
+    const lines = await service.listen();
+    flushLogLines(); // a warning about the address comes before the line that announces it
+    for (const line of lines) stdout.write(`${JSON.stringify(line)}\n`);
   } catch (error) {
     flushLogLines(); // what was logged before the failure comes before its line
     stderr.write(`${startFailure(error)}\n`);
