@@ -99,7 +99,7 @@ const MAX_PENDING_CHARS = 64 * 1024;
 function writeToStderr(line: string): void {
   pendingLines.push(line);
   pendingChars += line.length;
-  if (pendingChars >= MAX_PENDING_CHARS) return flushStderr();
+  if (pendingChars >= MAX_PENDING_CHARS) return writePending(); // the scheduled flush, if any, stays
   if (flushScheduled) return;
   flushScheduled = true;
   setImmediate(flushStderr);
@@ -110,11 +110,15 @@ function writeToStderr(line: string): void {
  * (a "Cannot start" line, a command's error), so that the lines logged before it come first.
  */
 export function flushLogLines(): void {
-  flushStderr();
+  writePending();
 }
 
 function flushStderr(): void {
   flushScheduled = false;
+  writePending();
+}
+
+function writePending(): void {
   if (pendingLines.length === 0) return;
   const text = pendingLines.length === 1 ? pendingLines[0]! : pendingLines.join('');
   pendingLines = [];
@@ -122,7 +126,7 @@ function flushStderr(): void {
   process.stderr.write(text);
 }
 
-process.on('exit', flushStderr);
+process.on('exit', writePending);
 
 function addTo(set: Set<string>, values: Iterable<string>): void {
   for (const value of values) {
