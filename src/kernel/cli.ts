@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsOptionsConfig } from 'node:util';
 import { exitQuietlyOnBrokenPipe } from './_broken-pipe.ts';
 import { AirlockError, isAirlockError } from './errors.ts';
+import { flushLogLines } from './log.ts';
 
 /** 0: every check passed. */
 export const EXIT_OK = 0;
@@ -103,6 +104,7 @@ export async function runCommand<O extends OptionSpecs>(
     });
   } catch (error) {
     const message = (error as Error).message;
+    flushLogLines(); // what was logged before the error line comes before it
     if (argv.includes('--json')) io.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'usage', message, details: [] } }, null, 2)}\n`);
     io.stderr.write(`${spec.name}: ${parseArgsSummary(message)}: run "${spec.name} --help" for usage\n`);
     return EXIT_USAGE;
@@ -163,6 +165,7 @@ function reportFailure(name: string, error: unknown, context: CommandContext<Opt
     context.printJson({ ok: false, error: { code: known ? error.code : 'internal', message, details: known ? error.details : [] } });
   }
   const details = known && error.details.length > 0 ? `\n  ${error.details.join('\n  ')}` : '';
+  flushLogLines();
   context.io.stderr.write(`${name}: ${message}${details}\n`);
   return EXIT_USAGE;
 }

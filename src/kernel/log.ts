@@ -85,7 +85,11 @@ function makeLogger(name: string, shared: Shared): Logger {
 }
 
 let pendingLines: string[] = [];
+let pendingChars = 0;
 let flushScheduled = false;
+
+/** Queued characters that are written at once: a loop that logs without yielding holds no more. */
+const MAX_PENDING_CHARS = 64 * 1024;
 
 /**
  * Queues a finished line for stderr. The lines of one event-loop turn go out in one write at its
@@ -94,20 +98,35 @@ let flushScheduled = false;
  */
 function writeToStderr(line: string): void {
   pendingLines.push(line);
+  pendingChars += line.length;
+  if (pendingChars >= MAX_PENDING_CHARS) return writePending(); // the scheduled flush, if any, stays
   if (flushScheduled) return;
   flushScheduled = true;
   setImmediate(flushStderr);
 }
 
+/**
+ * Writes the log lines still queued for stderr now. Call it before writing to stderr directly
+ * (a "Cannot start" line, a command's error), so that the lines logged before it come first.
+ */
+export function flushLogLines(): void {
+  writePending();
+}
+
 function flushStderr(): void {
   flushScheduled = false;
+  writePending();
+}
+
+function writePending(): void {
   if (pendingLines.length === 0) return;
   const text = pendingLines.length === 1 ? pendingLines[0]! : pendingLines.join('');
   pendingLines = [];
+  pendingChars = 0;
   process.stderr.write(text);
 }
 
-process.on('exit', flushStderr);
+process.on('exit', writePending);
 
 function addTo(set: Set<string>, values: Iterable<string>): void {
   for (const value of values) {

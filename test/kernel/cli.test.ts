@@ -110,3 +110,22 @@ test('a command piped into a reader that stops early (| head) exits without an E
     assert.equal(code, 0);
   }
 });
+
+test('main() writes what a command logged before its error line on stderr', async () => {
+  const { spawn } = await import('node:child_process');
+  const { once } = await import('node:events');
+  const kernel = JSON.stringify(new URL('../../src/kernel/index.ts', import.meta.url).href);
+  const script = `import { createLogger, defineCommand, main, usageError } from ${kernel};
+    await main(defineCommand({ name: 'logs-then-fails', summary: 'x', options: {}, async run() {
+      createLogger({ name: 'cmd' }).warn('looked at the input');
+      usageError('the input is wrong');
+    } }), []);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const [code] = (await once(child, 'close')) as [number];
+  assert.equal(code, EXIT_USAGE, stderr);
+  const lines = stderr.trimEnd().split('\n');
+  assert.match(lines[0] ?? '', /"msg":"looked at the input"/, stderr);
+  assert.equal(lines[1], 'logs-then-fails: the input is wrong');
+});

@@ -2,6 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createLogger, REDACTED } from '../../src/kernel/log.ts';
 
 function collect() {
@@ -89,3 +92,26 @@ for (const [how, ending, code] of endings) {
     if (code === 1) assert.ok(stderr.indexOf('crash after logging') > stderr.lastIndexOf('"n":499'));
   });
 }
+
+test('createLogger() on stderr writes lines out during a long synchronous turn instead of queueing them all', async () => {
+  // A loop that logs without yielding must not hold every line in memory (nor hide them all
+  // from an operator until it ends): the queue goes out once it holds enough.
+  const dir = mkdtempSync(join(tmpdir(), 'log-turn-'));
+  const file = join(dir, 'stderr.txt');
+  const fd = openSync(file, 'w');
+  const script = `import { createLogger } from ${JSON.stringify(LOG_MODULE)};
+    import { fstatSync } from 'node:fs';
+    const log = createLogger({ name: 'loop' });
+    for (let n = 0; n < 20000; n++) log.info('row checked', { n });
+    process.stdout.write(String(fstatSync(2).size));`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', fd] });
+  let stdout = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  const [exitCode] = (await once(child, 'close')) as [number];
+  closeSync(fd);
+  const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('{'));
+  rmSync(dir, { recursive: true, force: true });
+  assert.equal(exitCode, 0);
+  assert.ok(Number(stdout) > 1_000_000, `bytes on stderr before the turn ended: ${stdout}`);
+  assert.deepEqual(lines.map((line) => JSON.parse(line).n), Array.from({ length: 20000 }, (_, n) => n));
+});

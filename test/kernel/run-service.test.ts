@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { checkListenHost, isLoopbackHost } from '../../src/kernel/index.ts';
@@ -53,6 +56,29 @@ test('runService() exits 2 on a non-loopback address without the opt-in', async 
   const run = start({ FIXTURE_LISTEN: '0.0.0.0:0', FIXTURE_TOKEN: 'secret-token' });
   assert.equal(await run.exited, 2);
   assert.match(run.stderr(), /^Cannot start: Cannot listen on "0\.0\.0\.0": not a loopback address/);
+});
+
+test('runService() writes the log lines of a failed start before its "Cannot start" line', async () => {
+  const run = start({ FIXTURE_LOG_AT_BUILD: '1' });
+  assert.equal(await run.exited, 2);
+  const lines = run.stderr().split('\n');
+  assert.match(lines[0] ?? '', /"msg":"logged while building"/, run.stderr());
+  assert.match(lines[1] ?? '', /^Cannot start: Invalid configuration/, run.stderr());
+});
+
+test('runService() writes the log lines of its start before its listening line, on a shared stdout and stderr (a journal)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'run-service-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'out.txt');
+  const fd = openSync(file, 'w');
+  const child = spawn(process.execPath, [CHILD], { env: { PATH: process.env['PATH'] ?? '', FIXTURE_TOKEN: 'secret-token', FIXTURE_LOG_AT_BUILD: '1' }, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  while (!readFileSync(file, 'utf8').includes('"listening"')) await new Promise((r) => setTimeout(r, 20));
+  child.kill('SIGTERM');
+  assert.equal(await exited, 0);
+  const messages = readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { msg: string }).msg);
+  assert.deepEqual(messages, ['logged while building', 'listening', 'stopping']);
 });
 
 test('runService() prints the listening line, then drains and exits 0 on SIGTERM', async () => {

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { ignoreBrokenPipe } from '../_broken-pipe.ts';
 import { parseArgsSummary } from '../cli.ts';
 import { isAirlockError } from '../errors.ts';
+import { flushLogLines } from '../log.ts';
 import type { Service } from './service.ts';
 
 export interface RunServiceOptions {
@@ -53,6 +54,7 @@ export async function runService(build: (flags: ServiceFlags) => Service | Promi
       : (parseArgs({ args: [...argv], options: { ...options.flags, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }).values as ServiceFlags);
     service = await build(flags);
   } catch (error) {
+    flushLogLines(); // what was logged before the failure comes before its line
     stderr.write(`${startFailure(error)}\n`);
     exit(2);
     return undefined;
@@ -73,8 +75,11 @@ export async function runService(build: (flags: ServiceFlags) => Service | Promi
     process.once('SIGINT', stop);
   }
   try {
-    for (const line of await service.listen()) stdout.write(`${JSON.stringify(line)}\n`);
+    const lines = await service.listen();
+    flushLogLines(); // a warning about the address comes before the line that announces it
+    for (const line of lines) stdout.write(`${JSON.stringify(line)}\n`);
   } catch (error) {
+    flushLogLines(); // what was logged before the failure comes before its line
     stderr.write(`${startFailure(error)}\n`);
     await service.close();
     exit(2);

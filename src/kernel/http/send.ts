@@ -43,8 +43,20 @@ export function sendReply(request: IncomingMessage, response: ServerResponse, re
     // The rest of the body was refused: do not read it, hang up once the reply is out.
     response.once('finish', () => request.socket?.destroySoon());
   }
-  response.end(request.method === 'HEAD' ? undefined : payload);
+  if (request.method === 'HEAD') return void response.end();
+  // node:http writes a string body in one go with the head, but then encodes the head as UTF-8:
+  // a header value with a character from U+0080 to U+00FF must go out as its one latin1 byte.
+  response.end(typeof payload === 'string' && !asciiHeaders(headers) ? Buffer.from(payload, 'utf8') : payload);
 }
+
+function asciiHeaders(headers: Record<string, string | number | readonly string[]>): boolean {
+  for (const value of Object.values(headers)) {
+    if (typeof value === 'string' ? NON_ASCII.test(value) : Array.isArray(value) && value.some((v) => NON_ASCII.test(String(v)))) return false;
+  }
+  return true;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** The media type a reply is sent with. */
 export function replyContentType(reply: Reply): string {
