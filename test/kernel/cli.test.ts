@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AirlockError } from '../../src/kernel/errors.ts';
-import { createProgress, defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCommand } from '../../src/kernel/cli.ts';
+import { AirlockError, isAirlockError } from '../../src/kernel/errors.ts';
+import { createProgress, defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCommand, wholeNumberOption } from '../../src/kernel/cli.ts';
 
 function capture(isTTY = false) {
   const out: string[] = [];
@@ -108,5 +108,13 @@ test('a command piped into a reader that stops early (| head) exits without an E
     const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
     assert.equal(stderr, '', 'no EPIPE stack');
     assert.equal(code, 0);
+  }
+});
+
+test('wholeNumberOption() takes digits at or above the least value and refuses the rest as usage errors', () => {
+  assert.equal(wholeNumberOption('--count', '5'), 5);
+  assert.equal(wholeNumberOption('--retries', '0', 0), 0);
+  for (const bad of ['0', '-1', '1.5', '1e3', ' 7', '0x10', '', 'five', '99999999999999999999']) {
+    assert.throws(() => wholeNumberOption('--count', bad), (error: unknown) => isAirlockError(error, 'usage') && error.message === `Invalid --count "${bad}": use a whole number of at least 1`);
   }
 });
