@@ -3,18 +3,13 @@
 
 import { readdirSync } from 'node:fs';
 import { basename } from 'node:path';
-import { defineCommand, EXIT_OK, main, usageError } from '../src/kernel/index.ts';
+import { defineCommand, EXIT_OK, main, usageError, wholeNumberOption } from '../src/kernel/index.ts';
 import type { BenchRecord, Scenario } from './lib/scenario.ts';
 
 const SCENARIO_DIR = new URL('./scenarios/', import.meta.url);
 
 function available(): string[] {
   return readdirSync(SCENARIO_DIR).filter((f) => f.endsWith('.ts')).map((f) => basename(f, '.ts')).sort();
-}
-
-function positiveInt(name: string, text: string): number {
-  if (!/^\d+$/.test(text) || Number(text) === 0) usageError(`Option --${name} must be a positive whole number, got "${text}"`);
-  return Number(text);
 }
 
 const command = defineCommand({
@@ -32,9 +27,9 @@ const command = defineCommand({
     const unknown = names.filter((n) => !available().includes(n));
     if (unknown.length > 0) usageError(`Unknown scenario "${unknown[0]}": choose from ${available().join(', ')}`);
     const options = {
-      durationMs: positiveInt('duration-ms', values['duration-ms']),
-      warmupMs: positiveInt('warmup-ms', values['warmup-ms']),
-      concurrency: positiveInt('concurrency', values.concurrency),
+      durationMs: wholeNumberOption('--duration-ms', values['duration-ms']),
+      warmupMs: wholeNumberOption('--warmup-ms', values['warmup-ms']),
+      concurrency: wholeNumberOption('--concurrency', values.concurrency),
     };
     for (const name of names) {
       const { scenario } = (await import(new URL(`${name}.ts`, SCENARIO_DIR).href)) as { scenario: Scenario };

@@ -3,7 +3,7 @@
 // (401, 403, 503, 422, 400); exit 1 lists each difference, 2 when the service cannot be reached
 // or a token is missing. --smoke runs a short subset under a request budget (plugin_smoke_test.sh).
 
-import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main, usageError } from '../src/kernel/index.ts';
+import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main, usageError, wholeNumberOption } from '../src/kernel/index.ts';
 import OPENAPI from '../contracts/api/semantic_openapi_v1.json' with { type: 'json' };
 import { formatChecks, report } from './_semantic/check-report.ts';
 import { createHttpClient, parseBaseUrl, Unreachable } from './_semantic/http-client.ts';
@@ -12,12 +12,6 @@ import { planLiveProbes, runLiveProbes } from './_semantic/live-contract.ts';
 import { consumerToken, operatorToken, TOKEN_OPTIONS } from './_semantic/tokens.ts';
 
 const CONSUMER = 'live-runtime-contract-check';
-
-function positiveInteger(raw: string, flag: string): number {
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value <= 0) usageError(`Invalid ${flag} "${raw}": use a positive whole number`);
-  return value;
-}
 
 const command = defineCommand({
   name: 'check_live_runtime_contract',
@@ -45,8 +39,8 @@ const command = defineCommand({
   async run({ values, json, io, print, printJson }) {
     const baseUrl = parseBaseUrl(values['base-url']);
     if (baseUrl === undefined) usageError(`Invalid --base-url "${values['base-url']}": use an http(s) URL without query`);
-    const maxRequests = positiveInteger(values['max-requests'], '--max-requests');
-    const timeoutMs = positiveInteger(values['timeout-ms'], '--timeout-ms');
+    const maxRequests = wholeNumberOption('--max-requests', values['max-requests']);
+    const timeoutMs = wholeNumberOption('--timeout-ms', values['timeout-ms']);
     const openapi = values.openapi === undefined ? OPENAPI : readJsonAt(values.openapi).doc;
     const operator = operatorToken(io.env, values['operator-token-file']);
     const consumer = consumerToken(CONSUMER, io.env, { tokenFile: values['consumer-token-file'], tokensFile: values['consumer-tokens-file'] });

@@ -2,7 +2,7 @@
 // from the manifests' `healthchecks` run it (delivery/units.ts): exit 0 when it answers 2xx
 // within the timeout (after up to --retries more tries), 1 when it does not, 2 on usage errors.
 
-import { defineCommand, EXIT_FAILED, EXIT_OK, isLoopbackHost, main, usageError } from '../src/kernel/index.ts';
+import { defineCommand, EXIT_FAILED, EXIT_OK, isLoopbackHost, main, usageError, wholeNumberOption } from '../src/kernel/index.ts';
 
 interface Attempt {
   status: number | null;
@@ -20,12 +20,6 @@ async function probe(url: string, timeoutMs: number): Promise<Attempt> {
   }
 }
 
-function wholeNumber(name: string, raw: string, least: number): number {
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < least) usageError(`Invalid --${name} "${raw}": use a whole number of at least ${least}`);
-  return value;
-}
-
 const command = defineCommand({
   name: 'healthcheck',
   summary: 'Probes a loopback health URL once (with retries) and exits 0 on a 2xx answer, 1 otherwise',
@@ -40,8 +34,8 @@ const command = defineCommand({
     if (raw === undefined) usageError('Missing --url: give the health URL, e.g. --url http://127.0.0.1:18020/healthz');
     if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) usageError(`Invalid --url "${raw}": use an http(s) URL`);
     if (!isLoopbackHost(new URL(raw).hostname)) usageError(`Refusing --url "${raw}": only loopback hosts are probed`);
-    const timeoutMs = wholeNumber('timeout', values.timeout, 1) * 1000;
-    const retries = wholeNumber('retries', values.retries, 0);
+    const timeoutMs = wholeNumberOption('--timeout', values.timeout) * 1000;
+    const retries = wholeNumberOption('--retries', values.retries, 0);
     const attempts: Attempt[] = [];
     for (let i = 0; i <= retries; i += 1) {
       const attempt = await probe(raw, timeoutMs);

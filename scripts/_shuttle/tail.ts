@@ -1,7 +1,7 @@
 // jhf-shuttle tail: subscribes to mailbox subjects and prints each message once (repeats of a
 // Nats-Msg-Id are dropped), one line per message; --count stops after N messages.
 
-import { defineCommand, EXIT_FAILED, EXIT_OK, usageError } from '../../src/kernel/index.ts';
+import { defineCommand, EXIT_FAILED, EXIT_OK, usageError, wholeNumberOption } from '../../src/kernel/index.ts';
 import type { BusMessage } from '../../src/messaging/bus.ts';
 import { MSG_ID_HEADER } from '../../src/messaging/bus.ts';
 import { checkMailboxName } from '../../src/messaging/mailbox-name.ts';
@@ -23,8 +23,8 @@ export const tailCommand = defineCommand({
     const subject = values.subject ?? (positionals[0] === undefined ? undefined : subjectOf(positionals[0]));
     if (subject === undefined) usageError('Name a MAILBOX or give --subject');
     if (!isValidSubject(subject, { wildcards: true })) usageError(`Invalid subject "${subject}"`);
-    const count = values.count === undefined ? undefined : positive(values.count, '--count');
-    const timeoutMs = values['timeout-ms'] === undefined ? undefined : positive(values['timeout-ms'], '--timeout-ms');
+    const count = values.count === undefined ? undefined : wholeNumberOption('--count', values.count);
+    const timeoutMs = values['timeout-ms'] === undefined ? undefined : wholeNumberOption('--timeout-ms', values['timeout-ms']);
     const { bus, close } = await busFromEnv(io.env, 'jhf-shuttle-tail');
     let received = 0;
     const onMessage = (message: BusMessage) => {
@@ -73,11 +73,6 @@ function subjectOf(mailbox: string): string {
   const name = checkMailboxName(mailbox);
   if (!name.ok) usageError(name.reason);
   return name.subject;
-}
-
-function positive(text: string, flag: string): number {
-  if (!/^[1-9]\d{0,9}$/.test(text)) usageError(`${flag} must be a positive whole number, not "${text}"`);
-  return Number(text);
 }
 
 function messageJson(message: BusMessage): Record<string, unknown> {

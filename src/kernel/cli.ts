@@ -158,6 +158,18 @@ export function usageError(message: string): never {
   throw new AirlockError('usage', message);
 }
 
+/**
+ * The value of a whole-number option (`--count 5`): digits only, at least `least` (1 unless
+ * given), a safe integer; anything else is a usage error naming the option and what it got.
+ */
+export function wholeNumberOption(flag: string, text: string, least = 1): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < least) {
+    usageError(`Invalid ${flag} "${text}": use a whole number of at least ${least}`);
+  }
+  return value;
+}
+
 function reportFailure(name: string, error: unknown, context: CommandContext<OptionSpecs>): ExitCode {
   const known = isAirlockError(error);
   const message = known ? error.message : `Internal error: ${(error as Error)?.stack ?? String(error)}`;

@@ -8,8 +8,9 @@ export type { Logger, LogLevel, LogFields, LoggerOptions } from './log.ts';
 
 export { readConfig, secretValues, parseListenAddress } from './config.ts';
 export type { ConfigSpec, ConfigValues, VarSpec, ListenAddress } from './config.ts';
+export { environmentHelp, helpText } from './help-text.ts';
 
-export { defineCommand, runCommand, main, usageError, formatHelp, createProgress, EXIT_OK, EXIT_FAILED, EXIT_USAGE } from './cli.ts';
+export { defineCommand, runCommand, main, usageError, wholeNumberOption, formatHelp, createProgress, EXIT_OK, EXIT_FAILED, EXIT_USAGE } from './cli.ts';
 export type { CommandSpec, CommandContext, CommandIO, ExitCode, OptionSpec, OptionSpecs, Progress } from './cli.ts';
 
 export { defineRoutes } from './http/route.ts';

@@ -2,8 +2,7 @@
 // the bus (NATS when NATS_URL is set, the embedded bus otherwise); GET /healthz names the bus.
 
 import { parseArgs } from 'node:util';
-import { runService } from '../kernel/index.ts';
-import { helpText } from '../semantic/help-text.ts';
+import { helpText, runService } from '../kernel/index.ts';
 import { MAILBOX_SPEC } from './config.ts';
 import { createMailboxService } from './mailbox-adapter.ts';
 

@@ -2,8 +2,7 @@
 // behind Authorization: Bearer OWNER_READBACK_API_TOKEN; everything else is 404).
 
 import { parseArgs } from 'node:util';
-import { runService } from '../kernel/index.ts';
-import { helpText } from '../semantic/help-text.ts';
+import { helpText, runService } from '../kernel/index.ts';
 import { READBACK_SPEC } from './config.ts';
 import { createOwnerReadbackService } from './owner-readback.ts';
 

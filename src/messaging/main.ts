@@ -2,8 +2,7 @@
 // mailbox adapter, the lane observers and restart recovery.
 
 import { parseArgs } from 'node:util';
-import { runService } from '../kernel/index.ts';
-import { helpText } from '../semantic/help-text.ts';
+import { helpText, runService } from '../kernel/index.ts';
 import { API_SPEC } from './config.ts';
 import { createMessagingApi } from './messaging-api.ts';
 

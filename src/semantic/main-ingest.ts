@@ -4,10 +4,9 @@
 
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, main, readConfig, usageError } from '../kernel/index.ts';
+import { AirlockError, defineCommand, environmentHelp, EXIT_FAILED, EXIT_OK, main, readConfig, usageError } from '../kernel/index.ts';
 import { DATA_SPEC, DATABASE_FILE } from './config.ts';
 import { openControlDatabase } from './control-schema.ts';
-import { environmentHelp } from './help-text.ts';
 import { parseJsonLines, putRecords } from './ingest-inbox.ts';
 
 /** Largest file read at once. */

@@ -2,10 +2,9 @@
 // bounded batches (SEMANTIC_WORKER_BATCH), quarantines or merges them, repairs edge visibility,
 // and writes projection_reconciliation_readback and _receipts. --once runs one batch and exits.
 
-import { createLogger, defineCommand, EXIT_FAILED, EXIT_OK, main } from '../kernel/index.ts';
+import { createLogger, defineCommand, environmentHelp, EXIT_FAILED, EXIT_OK, main } from '../kernel/index.ts';
 import { loadWorkerConfig, WORKER_SPEC } from './config.ts';
 import { openControlDatabase } from './control-schema.ts';
-import { environmentHelp } from './help-text.ts';
 import { isIntegrityRefusal, reconcileOnce } from './reconcile.ts';
 import { startReconciliationWorker } from './reconciliation-worker.ts';
 

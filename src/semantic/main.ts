@@ -1,9 +1,8 @@
 // semantic-api: the semantic runtime service's loopback API. Configuration comes from the
 // environment (see --help); --listen overrides SEMANTIC_LISTEN.
 
-import { runService } from '../kernel/index.ts';
+import { helpText, runService } from '../kernel/index.ts';
 import { API_SPEC, loadApiConfig } from './config.ts';
-import { helpText } from './help-text.ts';
 import { createSemanticService } from './service.ts';
 
 const HELP = helpText({

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AirlockError } from '../../src/kernel/errors.ts';
-import { createProgress, defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCommand } from '../../src/kernel/cli.ts';
+import { AirlockError, isAirlockError } from '../../src/kernel/errors.ts';
+import { createProgress, defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCommand, wholeNumberOption } from '../../src/kernel/cli.ts';
 
 function capture(isTTY = false) {
   const out: string[] = [];
@@ -128,4 +128,12 @@ test('main() writes what a command logged before its error line on stderr', asyn
   const lines = stderr.trimEnd().split('\n');
   assert.match(lines[0] ?? '', /"msg":"looked at the input"/, stderr);
   assert.equal(lines[1], 'logs-then-fails: the input is wrong');
+});
+
+test('wholeNumberOption() takes digits at or above the least value and refuses the rest as usage errors', () => {
+  assert.equal(wholeNumberOption('--count', '5'), 5);
+  assert.equal(wholeNumberOption('--retries', '0', 0), 0);
+  for (const bad of ['0', '-1', '1.5', '1e3', ' 7', '0x10', '', 'five', '99999999999999999999']) {
+    assert.throws(() => wholeNumberOption('--count', bad), (error: unknown) => isAirlockError(error, 'usage') && error.message === `Invalid --count "${bad}": use a whole number of at least 1`);
+  }
 });

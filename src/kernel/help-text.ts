@@ -1,7 +1,7 @@
-// The --help text of the semantic executables, generated from the configuration specs so that
+// The --help text of a service executable, generated from its configuration spec so that
 // every variable is listed with its description and default.
 
-import type { ConfigSpec } from '../kernel/index.ts';
+import type { ConfigSpec } from './config.ts';
 
 /** "Environment:" and one aligned line per variable of `spec`. */
 export function environmentHelp(spec: ConfigSpec): string {
