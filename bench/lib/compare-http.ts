@@ -1,6 +1,7 @@
 // Measures one HTTP scenario beside the bare node:http baseline, in the same run and process
 // tree, and reports the ratio, so that the figure means something on a noisy machine.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { cpuMs, startChildServer } from './child-server.ts';
 import type { ChildServer } from './child-server.ts';
@@ -8,6 +9,12 @@ import { percentile, round3 } from './percentile.ts';
 import { runLoad } from './load.ts';
 import type { LoadRequest, LoadResult } from './load.ts';
 import type { BenchRecord, ScenarioOptions } from './scenario.ts';
+
+/**
+ * Idle time before each measured half: work a server (or its peers, such as nats-server) still
+ * does after its own load ended must not fall into the other server's half.
+ */
+const SETTLE_MS = 500;
 
 export const BASELINE_SERVER = fileURLToPath(new URL('../servers/baseline.ts', import.meta.url));
 
@@ -48,7 +55,9 @@ export async function compareHttp(spec: HttpComparison, options: ScenarioOptions
     await runLoad(baselineServer.url, { ...baselineLoad, durationMs: options.warmupMs });
     await runLoad(subjectServer.url, { ...subjectLoad, durationMs: options.warmupMs });
     for (let round = 0; round < 2; round++) {
+      await sleep(SETTLE_MS);
       baselineRuns.push(await measure(baselineServer, baselineLoad));
+      await sleep(SETTLE_MS);
       subjectRuns.push(await measure(subjectServer, subjectLoad));
     }
   } finally {
