@@ -99,7 +99,7 @@ const MAX_PENDING_CHARS = 64 * 1024;
 function writeToStderr(line: string): void {
   pendingLines.push(line);
   pendingChars += line.length;
-  if (pendingChars >= MAX_PENDING_CHARS) return writePending(); // the scheduled flush, if any, stays
+  if (pendingChars >= MAX_PENDING_CHARS) return flushLogLines(); // the scheduled flush, if any, stays
   if (flushScheduled) return;
   flushScheduled = true;
   setImmediate(flushStderr);
@@ -110,23 +110,19 @@ function writeToStderr(line: string): void {
  * (a "Cannot start" line, a command's error), so that the lines logged before it come first.
  */
 export function flushLogLines(): void {
-  writePending();
-}
-
-function flushStderr(): void {
-  flushScheduled = false;
-  writePending();
-}
-
-function writePending(): void {
   if (pendingLines.length === 0) return;
-  const text = pendingLines.length === 1 ? pendingLines[0]! : pendingLines.join('');
+  const text = pendingLines.join('');
   pendingLines = [];
   pendingChars = 0;
   process.stderr.write(text);
 }
 
-process.on('exit', writePending);
+function flushStderr(): void {
+  flushScheduled = false;
+  flushLogLines();
+}
+
+process.on('exit', flushLogLines);
 
 function addTo(set: Set<string>, values: Iterable<string>): void {
   for (const value of values) {
