@@ -47,6 +47,11 @@ export async function runService(build: (flags: ServiceFlags) => Service | Promi
     exit(0);
     return undefined;
   }
+  /** The one stderr line of a failed start, after what was logged before the failure. */
+  const reportStartFailure = (error: unknown) => {
+    flushLogLines();
+    stderr.write(`${startFailure(error)}\n`);
+  };
   let service: Service;
   try {
     const flags = options.flags === undefined
@@ -54,8 +59,7 @@ export async function runService(build: (flags: ServiceFlags) => Service | Promi
       : (parseArgs({ args: [...argv], options: { ...options.flags, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }).values as ServiceFlags);
     service = await build(flags);
   } catch (error) {
-    flushLogLines(); // what was logged before the failure comes before its line
-    stderr.write(`${startFailure(error)}\n`);
+    reportStartFailure(error);
     exit(2);
     return undefined;
   }
@@ -79,8 +83,7 @@ export async function runService(build: (flags: ServiceFlags) => Service | Promi
     flushLogLines(); // a warning about the address comes before the line that announces it
     for (const line of lines) stdout.write(`${JSON.stringify(line)}\n`);
   } catch (error) {
-    flushLogLines(); // what was logged before the failure comes before its line
-    stderr.write(`${startFailure(error)}\n`);
+    reportStartFailure(error);
     await service.close();
     exit(2);
     return undefined;
