@@ -49,10 +49,8 @@ export function sendReply(request: IncomingMessage, response: ServerResponse, re
   response.end(typeof payload === 'string' && !asciiHeaders(headers) ? Buffer.from(payload, 'utf8') : payload);
 }
 
-function asciiHeaders(headers: Record<string, string | number | readonly string[]>): boolean {
-  for (const value of Object.values(headers)) {
-    if (typeof value === 'string' ? NON_ASCII.test(value) : Array.isArray(value) && value.some((v) => NON_ASCII.test(String(v)))) return false;
-  }
+function asciiHeaders(headers: Record<string, string | number>): boolean {
+  for (const value of Object.values(headers)) if (typeof value === 'string' && NON_ASCII.test(value)) return false;
   return true;
 }
 
