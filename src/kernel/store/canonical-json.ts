@@ -26,9 +26,10 @@ export function canonicalJson(value: unknown): string {
  * The evidence store hashes rows this way around a payload it has already canonicalized.
  */
 export function canonicalObjectOf(members: Readonly<Record<string, string>>): string {
+  const root: Walk = { segments: [], ancestors: new Set() };
   let text = '{';
   for (const key of Object.keys(members).sort()) {
-    text += `${text.length === 1 ? '' : ','}${serializeString(key, '$')}:${members[key]!}`;
+    text += `${text.length === 1 ? '' : ','}${serializeString(key, root)}:${members[key]!}`;
   }
   return `${text}}`;
 }
@@ -64,9 +65,9 @@ function serialize(value: unknown, walk: Walk): string {
   }
 }
 
-function serializeString(value: string, at: Walk | string): string {
+function serializeString(value: string, walk: Walk): string {
   if (!value.isWellFormed()) {
-    throw new TypeError(`Cannot canonicalize ${typeof at === 'string' ? at : pathOf(at)}: string has a lone surrogate`);
+    throw new TypeError(`Cannot canonicalize ${pathOf(walk)}: string has a lone surrogate`);
   }
   // JSON.stringify escapes exactly what RFC 8785 section 3.2.2.2 asks: quote, backslash, \b \t \n \f \r, other controls as \u00xx.
   return JSON.stringify(value);
