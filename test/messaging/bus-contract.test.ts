@@ -12,14 +12,7 @@ import { openEmbeddedBus } from '../../src/messaging/embedded-bus.ts';
 import { openNatsBus } from '../../src/messaging/nats-bus.ts';
 import { startNatsServer } from './_nats-server.ts';
 import type { RunningNatsServer } from './_nats-server.ts';
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { until } from '../helpers/until.ts';
 
 interface Harness {
   open(): Promise<Bus>;

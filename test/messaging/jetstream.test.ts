@@ -8,16 +8,9 @@ import type { Bus, BusMessage } from '../../src/messaging/bus.ts';
 import { openNatsBus } from '../../src/messaging/nats-bus.ts';
 import { startNatsServer } from './_nats-server.ts';
 import type { RunningNatsServer } from './_nats-server.ts';
+import { until } from '../helpers/until.ts';
 
 const FAST = { initialMs: 20, maxMs: 100, jitterMs: 10 };
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 const ids = (got: BusMessage[]) => got.map((m) => m.headers['Nats-Msg-Id']);
 
@@ -40,7 +33,7 @@ describe('NATS bus with JetStream', () => {
     const got: BusMessage[] = [];
     const sub = await subscriber.subscribeDurable('mailbox.dedup', 'dedup-reader', (m) => got.push(m));
     for (const id of ['a', 'a', 'b']) await publisher.publish('mailbox.dedup', Buffer.from(id), { headers: { 'Nats-Msg-Id': `js-${id}` } });
-    await until(() => got.length === 2);
+    await until(() => got.length === 2, 10_000);
     await new Promise((r) => setTimeout(r, 100));
     assert.deepEqual(ids(got), ['js-a', 'js-b']);
     sub.unsubscribe();
@@ -56,7 +49,7 @@ describe('NATS bus with JetStream', () => {
       const got: BusMessage[] = [];
       await again.subscribeDurable('mailbox.away', 'away-reader', (m) => got.push(m));
       // Deliveries attempted while nobody listened come again after the ack wait, in any order.
-      await until(() => got.length === 3);
+      await until(() => got.length === 3, 10_000);
       assert.deepEqual(ids(got).sort(), ['away-0', 'away-1', 'away-2']);
     } finally {
       await again.close();
@@ -80,7 +73,7 @@ describe('NATS bus with JetStream', () => {
     await server.start();
     await during;
     for (let i = 8; i < 10; i++) await publish(i);
-    await until(() => got.length >= 10);
+    await until(() => got.length >= 10, 10_000);
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(ids(got).sort(), [...acked].sort());
     assert.equal(new Set(ids(got)).size, got.length);

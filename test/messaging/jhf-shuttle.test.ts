@@ -13,6 +13,7 @@ import { statusCommand } from '../../scripts/_shuttle/status.ts';
 import { tailCommand } from '../../scripts/_shuttle/tail.ts';
 import { BUS_MESSAGES, openMessagingDatabase } from '../../src/messaging/database.ts';
 import { runCaptured } from '../helpers/run-command.ts';
+import { until } from '../helpers/until.ts';
 
 const SHUTTLE = join(import.meta.dirname, '..', '..', 'scripts', 'jhf-shuttle.ts');
 const env = (dir: string) => ({ AIRLOCK_DATA_DIR: dir, PATH: process.env['PATH'] ?? '' });
@@ -118,11 +119,3 @@ test('jhf-shuttle tail whose reader left (`| head -1`) exits 0 quietly at its ne
   assert.equal(await exited, 0, stderr);
   assert.doesNotMatch(stderr, /EPIPE|\n\s+at /);
 });
-
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('Timed out waiting for the tail to subscribe');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

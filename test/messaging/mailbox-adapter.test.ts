@@ -14,14 +14,7 @@ import type { MailboxService } from '../../src/messaging/mailbox-adapter.ts';
 import { send } from '../helpers/http.ts';
 import { startNatsServer } from './_nats-server.ts';
 import type { RunningNatsServer } from './_nats-server.ts';
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { until } from '../helpers/until.ts';
 
 const post = (base: string, mailbox: string, body: string | Buffer, headers: Record<string, string> = {}) =>
   send(`${base}/api/v1/mailboxes/${mailbox}/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });

@@ -9,6 +9,7 @@ import type { NatsClient, NatsMessage } from '../../src/messaging/nats/client.ts
 import { parseNatsUrls } from '../../src/messaging/nats/url.ts';
 import { selfSignedCertificate, startNatsServer } from './_nats-server.ts';
 import type { RunningNatsServer } from './_nats-server.ts';
+import { until } from '../helpers/until.ts';
 
 const FAST = { initialMs: 20, maxMs: 200, jitterMs: 10 };
 
@@ -16,14 +17,6 @@ function collect(client: NatsClient, subject: string): NatsMessage[] {
   const got: NatsMessage[] = [];
   client.subscribe(subject, (m) => got.push(m));
   return got;
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe('NATS client against nats-server', () => {

@@ -9,6 +9,7 @@ import type { NatsClient } from '../../src/messaging/nats/client.ts';
 import { parseNatsUrls } from '../../src/messaging/nats/url.ts';
 import { info, startHostileNats } from './_hostile-nats.ts';
 import type { HostileBehaviour, HostileNats } from './_hostile-nats.ts';
+import { until } from '../helpers/until.ts';
 
 const FAST = { initialMs: 10, maxMs: 50, jitterMs: 5 };
 
@@ -23,14 +24,6 @@ async function withDouble(behaviour: HostileBehaviour, body: (server: HostileNat
 
 function open(server: HostileNats, extra: { ackTimeoutMs?: number; credentials?: { user?: string; pass?: string } } = {}): Promise<NatsClient> {
   return connectNats({ servers: parseNatsUrls(server.url), reconnect: FAST, connectTimeoutMs: 2000, ackTimeoutMs: extra.ackTimeoutMs ?? 2000, ...(extra.credentials && { credentials: extra.credentials }) });
-}
-
-async function until(check: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 test('an INFO line longer than 64 KiB without an end is refused with a clear error, quickly', async () => {
@@ -109,7 +102,7 @@ test('a MSG announcing more than max_payload bytes is a protocol violation, not 
   }, async (server) => {
     const client = await open(server);
     try {
-      await until(() => server.connections >= 2);
+      await until(() => server.connections >= 2, 3000);
     } finally {
       await client.close();
     }
