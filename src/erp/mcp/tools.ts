@@ -5,9 +5,9 @@
 
 import type { McpTool } from '../../kernel/index.ts';
 import { OPEN_STATES } from '../approvals/transitions.ts';
-import { getDocument, listDocuments } from '../database/documents.ts';
 import type { DepsRef } from '../erp-route.ts';
 import { integrationStatus } from '../health/integration-status.ts';
+import { readDocument, readDocuments } from '../readback.ts';
 import { READABLE_DOCTYPES } from '../resources/routes.ts';
 import { hydrateContext } from '../support-cases/support-context.ts';
 import type { BusinessRef } from '../support-cases/normalize-event.ts';
@@ -50,7 +50,7 @@ export function erpTools(deps: DepsRef): McpTool[] {
           const supplier = deps().config.suppliers.find((s) => s.name === name);
           return supplier ? { structuredContent: { document: { ...supplier, doctype, docstatus: 0, modified: '' } } } : { error: `Supplier ${name} not found` };
         }
-        const doc = getDocument(deps().store.sqlite, doctype, name);
+        const doc = readDocument(deps().store.sqlite, doctype, name);
         return doc ? { structuredContent: { document: doc } } : { error: `${doctype} ${name} not found: list the DocType with GET /api/resource/${doctype}` };
       },
     },
@@ -62,7 +62,7 @@ export function erpTools(deps: DepsRef): McpTool[] {
       outputSchema: DOC_LIST('approval_packets'),
       annotations: readOnly,
       handler: (args) => {
-        const open = listDocuments(deps().store.sqlite, 'Approval Packet').filter((d) => (OPEN_STATES as readonly unknown[]).includes(d['status']));
+        const open = readDocuments(deps().store.sqlite, 'Approval Packet').filter((d) => (OPEN_STATES as readonly unknown[]).includes(d['status']));
         const { rows, count, truncated } = newest(open, Number(args['limit'] ?? 50));
         return { structuredContent: { approval_packets: rows, count, truncated } };
       },
@@ -75,7 +75,7 @@ export function erpTools(deps: DepsRef): McpTool[] {
       outputSchema: DOC_LIST('dead_letters'),
       annotations: readOnly,
       handler: (args) => {
-        const { rows, count, truncated } = newest(listDocuments(deps().store.sqlite, 'Dead Letter'), Number(args['limit'] ?? 50));
+        const { rows, count, truncated } = newest(readDocuments(deps().store.sqlite, 'Dead Letter'), Number(args['limit'] ?? 50));
         return { structuredContent: { dead_letters: rows, count, truncated } };
       },
     },

@@ -3,12 +3,13 @@
 // {"data": doc}. Read-only, Frappe token or session auth. Supplier is the configured master data.
 
 import type { ErpDocument } from '../database/documents.ts';
-import { getDocument, listDocuments, NAMING_SERIES } from '../database/documents.ts';
+import { NAMING_SERIES } from '../database/documents.ts';
 import { FRAPPE_AUTH } from '../frappe/authenticator.ts';
 import { frappeError, frappeThrow } from '../frappe/envelope.ts';
 import { frappeHandler } from '../erp-route.ts';
 import type { DepsRef, ErpDeps, ErpRoute } from '../erp-route.ts';
 import type { Supplier } from '../suppliers.ts';
+import { readDocument, readDocuments } from '../readback.ts';
 import { parseListQuery, runListQuery } from './list-query.ts';
 
 /** Every DocType the service keeps, plus Supplier. */
@@ -18,20 +19,15 @@ function supplierDocument(supplier: Supplier): ErpDocument {
   return { ...supplier, doctype: 'Supplier', docstatus: 0, owner: 'ERP_SUPPLIERS_FILE', creation: '', modified: '', disabled: 0 };
 }
 
-/** A callback token (or its digest) is not owner truth: readback never shows it. */
-function withoutSecrets(doc: ErpDocument): ErpDocument {
-  const { callback_token_sha256: _digest, callback_token: _token, ...rest } = doc;
-  return rest as ErpDocument;
-}
-
 function checkReadable(doctype: string): void {
   if (!READABLE_DOCTYPES.includes(doctype)) frappeThrow(`DocType ${doctype} not found: readable are ${READABLE_DOCTYPES.join(', ')}`, 'DoesNotExistError');
 }
 
-function documents(deps: ErpDeps, doctype: string): ErpDocument[] {
+/** Every document of a readable DocType as readers see it (Supplier from ERP_SUPPLIERS_FILE). */
+export function documents(deps: ErpDeps, doctype: string): ErpDocument[] {
   checkReadable(doctype);
   if (doctype === 'Supplier') return deps.config.suppliers.map(supplierDocument);
-  return listDocuments(deps.store.sqlite, doctype).map(withoutSecrets);
+  return readDocuments(deps.store.sqlite, doctype);
 }
 
 export function resourceRoutes(deps: DepsRef): ErpRoute[] {
@@ -58,9 +54,8 @@ export function resourceRoutes(deps: DepsRef): ErpRoute[] {
         if (context.query.size > 0) frappeThrow('A document read takes no query arguments');
         // One document is read by its key; only Supplier (configured, not stored) is searched.
         checkReadable(doctype);
-        const doc = doctype === 'Supplier' ? documents(deps(), doctype).find((d) => d.name === name) : getDocument(deps().store.sqlite, doctype, name);
-        const shown = doc && withoutSecrets(doc);
-        return shown ? { status: 200, body: { data: shown } } : frappeError('DoesNotExistError', `${doctype} ${name} not found`);
+        const doc = doctype === 'Supplier' ? documents(deps(), doctype).find((d) => d.name === name) : readDocument(deps().store.sqlite, doctype, name);
+        return doc ? { status: 200, body: { data: doc } } : frappeError('DoesNotExistError', `${doctype} ${name} not found`);
       }),
     },
   ];
