@@ -20,7 +20,7 @@ const POSTING_OUTPUT = (document: string, invoice: string) => ({
   properties: { status: { enum: ['posted', 'error'] }, created: { type: 'boolean' }, [document]: { type: 'string' }, [invoice]: { type: 'string' }, docstatus: { const: 0 }, errors: { type: 'array', items: { type: 'string' } } },
 });
 const POST_SUPPLIER_INTAKE: WorkflowContract = { input: argsSchema({ name: NAME_ARG, force: FLAG_ARG }, ['name']), output: POSTING_OUTPUT('supplier_intake', 'purchase_invoice') };
-const POST_REVENUE_EVENT: WorkflowContract = { input: argsSchema({ name: NAME_ARG }, ['name']), output: POSTING_OUTPUT('revenue_event', 'sales_invoice') };
+const POST_REVENUE_EVENT: WorkflowContract = { input: argsSchema({ name: NAME_ARG, force: FLAG_ARG }, ['name']), output: POSTING_OUTPUT('revenue_event', 'sales_invoice') };
 const TEXT_ARG = { type: 'string', maxLength: 500 };
 const MATERIALIZE_DISPATCH_JOB: WorkflowContract = {
   input: argsSchema({
@@ -52,15 +52,16 @@ export function workflowRoutes(deps: DepsRef): ErpRoute[] {
     {
       ...lane,
       path: methodPath('workflows.post_revenue_event'),
-      summary: 'Post a staged Revenue Event (name) to a draft Sales Invoice, or report the posting error state',
+      summary: 'Post a staged Revenue Event (name, optional force) to a draft Sales Invoice, or report the posting error state',
       contract: POST_REVENUE_EVENT,
       handler: frappeHandler(async (context) => {
         const args = contractArgs(context, POST_REVENUE_EVENT);
-        refuseUnknown(args, ['name']);
+        refuseUnknown(args, ['name', 'force']);
         const name = requireString(args, 'name');
+        const force = optionalFlag(args, 'force');
         const { store, now } = deps();
         const owner = (context.principal as Principal).user;
-        return frappeMessage(await store.write((sqlite, tx) => postRevenueEvent(sqlite, tx, { name, at: new Date(now()), owner })));
+        return frappeMessage(await store.write((sqlite, tx) => postRevenueEvent(sqlite, tx, { name, force, at: new Date(now()), owner })));
       }),
     },
     {
