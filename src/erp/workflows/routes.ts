@@ -12,7 +12,7 @@ import type { DepsRef, ErpRoute } from '../erp-route.ts';
 import { methodPath } from '../identity.ts';
 import { postRevenueEvent } from './post-revenue-event.ts';
 import { postSupplierIntake } from './post-supplier-intake.ts';
-import { dispatchJobInput, jobSummary, materializeDispatchJob } from './materialize-dispatch-job.ts';
+import { MATERIALIZED_DOCUMENT_TYPES, MATERIALIZED_STATUSES, dispatchJobInput, jobSummary, materializeDispatchJob } from './materialize-dispatch-job.ts';
 
 const POSTING_OUTPUT = (document: string, invoice: string) => ({
   type: 'object',
@@ -25,7 +25,9 @@ const TEXT_ARG = { type: 'string', maxLength: 500 };
 const MATERIALIZE_DISPATCH_JOB: WorkflowContract = {
   input: argsSchema({
     dispatch_job: NAME_ARG,
-    ...Object.fromEntries(['dispatch_key', 'document_type', 'document_name', 'company', 'job_type', 'external_system', 'provider', 'status', 'callback_url', 'webhook_url'].map((f) => [f, TEXT_ARG])),
+    ...Object.fromEntries(['dispatch_key', 'document_name', 'company', 'job_type', 'external_system', 'provider', 'callback_url', 'webhook_url'].map((f) => [f, TEXT_ARG])),
+    status: { enum: [...MATERIALIZED_STATUSES, ''] },
+    document_type: { enum: [...MATERIALIZED_DOCUMENT_TYPES, ''] },
     callback_payload: OBJECT_ARG,
   }, ['dispatch_job']),
   output: { type: 'object', required: ['dispatch_job', 'dispatch_key', 'status', 'created'], properties: { dispatch_job: { type: 'string' }, dispatch_key: { type: 'string' }, status: { type: 'string' }, created: { type: 'boolean' } } },
