@@ -13,6 +13,8 @@ export interface ErpRoute extends Route {
   /** The seed's endpoint family: health, webhooks, workflows, framework (login, resources), ... */
   family: string;
   stability: Stability;
+  /** The auth the capability inventory names, when the handler admits callers itself (auth 'none' for the kernel). */
+  authLabel?: string;
   /** workflows.*: the input and output schemas the workflow-surface contract publishes. */
   contract?: { input: JsonSchema; output: JsonSchema };
 }

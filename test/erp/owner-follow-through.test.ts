@@ -72,7 +72,7 @@ async function dispatch(packet: string): Promise<string> {
   return message(await callMethod(erp.url(), 'workflows.dispatch_approval_packet', { approval_packet: packet }))['dispatch_job'];
 }
 const job = (name: string) => getDocument(erp.store.sqlite, 'Dispatch Job', name)!;
-const packetOf = (name: string) => getDocument(erp.store.sqlite, 'Approval Packet', name)!;
+const packetOf = (name: string) => getDocument(erp.store.sqlite, 'Approval Packet', name) as Record<string, any>;
 /** Runs worker ticks, moving the clock past any backoff or lease, until the job's status is `wanted`. */
 async function driveTo(service: ErpService, name: string, wanted: string): Promise<Record<string, unknown>> {
   for (let i = 0; i < 20; i++) {

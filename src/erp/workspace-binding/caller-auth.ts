@@ -16,6 +16,9 @@ export interface WorkspaceCaller {
   caller: string;
 }
 
+/** How the capability inventory names this lane's auth: Frappe token or session, or a signed workspace caller. */
+export const WORKSPACE_AUTH_LABEL = 'frappe or signature:house with X-Workspace-Caller';
+
 const REFUSED = 'The workspace caller could not be admitted: name an admitted X-Workspace-Caller and sign the body (X-Signature, X-Signature-Timestamp)';
 
 export async function admitWorkspaceCaller(deps: ErpDeps, context: RequestContext): Promise<WorkspaceCaller> {
