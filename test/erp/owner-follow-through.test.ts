@@ -165,7 +165,14 @@ describe('owner follow-through', () => {
     const name = await dispatch(packet);
     runtime.answers = [500, 500, 500];
     await driveTo(erp, name, 'Dead');
+    const backlog = async () => message(await send(`${erp.url()}/api/method/erp_core.api.health.integration_status`))['dispatch_backlog'];
+    const deadJobs = erp.store.sqlite.prepare("SELECT count(*) AS n FROM dispatch_jobs WHERE seq IN (SELECT max(seq) FROM dispatch_jobs GROUP BY name) AND json_extract(payload, '$.status') = 'Dead'").get()!['n'];
+    const rows = Number(erp.store.sqlite.prepare('SELECT count(*) AS n FROM dispatch_jobs').get()!['n']);
+    // The review saw evidence rows counted as backlog (13 for 3 jobs, none pending).
+    assert.deepEqual(await backlog(), { queued: 0, retrying: 0, dead: Number(deadJobs) });
+    assert.ok(rows > Number(deadJobs));
     const requeued = message(await callMethod(erp.url(), 'workflows.requeue_dispatch_job', { dispatch_job: name, reason: 'runtime fixed' }));
+    assert.deepEqual(await backlog(), { queued: 1, retrying: 0, dead: Number(deadJobs) - 1 });
     assert.deepEqual([requeued['dispatch_status'], requeued['requeued']], ['Queued', 1]);
     assert.equal(getDocument(erp.store.sqlite, 'Dead Letter', String(job(name)['dead_letter']))!['owner_follow_through'], 'requeued');
     runtime.answers = [200];
