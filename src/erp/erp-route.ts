@@ -8,6 +8,7 @@ import { WEBHOOK_SECRETS } from './config.ts';
 import { asFrappeThrow, frappeError } from './frappe/envelope.ts';
 import type { Sessions } from './frappe/sessions.ts';
 import type { Stability } from './identity.ts';
+import type { Supplier } from './suppliers.ts';
 
 export interface ErpRoute extends Route {
   /** The seed's endpoint family: health, webhooks, workflows, framework (login, resources), ... */
@@ -30,6 +31,8 @@ export interface ErpDeps {
   log: Logger;
   /** Milliseconds since the epoch. */
   now: () => number;
+  /** The supplier master of ERP_SUPPLIERS_FILE as it is now (re-read when the file changed). */
+  suppliers: () => readonly Supplier[];
   /** The service's own route table (the capability inventory reads it). */
   routes: () => readonly ErpRoute[];
 }

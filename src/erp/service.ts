@@ -15,6 +15,7 @@ import { SERVICE_NAME } from './identity.ts';
 import { erpRoutes } from './routes.ts';
 import { erpMcpMount } from './mcp/mount.ts';
 import { startHandoffRetry } from './support-cases/handoff-retry.ts';
+import { watchSuppliers } from './suppliers.ts';
 
 export interface ErpServiceOptions {
   now?: () => number;
@@ -48,7 +49,8 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
   const store = await openErpDatabase(config.databasePath, { now: () => new Date(now()), waitSeconds: config.migrationWaitSeconds, ...(options.retryMs !== undefined && { retryMs: options.retryMs }) });
   const sessions = createSessions(store, { ttlSeconds: config.sessionTtlSeconds, now });
   let routes: readonly ErpRoute[] = [];
-  const deps: ErpDeps = { config, store, sessions, idempotency: createIdempotencyStore(store), version, log, now, routes: () => routes };
+  const supplierMaster = watchSuppliers(config.suppliersFile, config.suppliers, (detail) => log.warn('supplier master not reloaded', { detail }));
+  const deps: ErpDeps = { config, store, sessions, idempotency: createIdempotencyStore(store), version, log, now, routes: () => routes, suppliers: () => supplierMaster.current() };
   const ref = () => deps;
   routes = erpRoutes(ref);
   const dispatchWorker = startDispatchWorker(deps);

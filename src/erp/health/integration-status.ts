@@ -74,7 +74,7 @@ export function integrationStatus(deps: ErpDeps): Record<string, unknown> {
     dispatch_backlog: backlog,
     secrets: Object.fromEntries(Object.keys(WEBHOOK_SECRETS).map((name) => [name, config.secrets[name as keyof typeof WEBHOOK_SECRETS] !== undefined])),
     outbound: { SUPPORT_DESK_WEBHOOK_SECRET: config.outbound.supportDeskSecret !== undefined, support_desk: config.outbound.supportDeskUrl !== undefined, governance: config.outbound.governanceUrl !== undefined },
-    auth: { api_keys: config.apiKeys.length, users: config.users.length, suppliers: config.suppliers.length },
+    auth: { api_keys: config.apiKeys.length, users: config.users.length, suppliers: deps.suppliers().length },
     healthchecks: { database_seconds: 30, gateway_seconds: config.gatewayHealthcheckInterval, low_cpu: { database_seconds: 60, gateway_seconds: 180 } },
     checked_at: new Date(deps.now()).toISOString(),
   };

@@ -8,7 +8,7 @@ import { OPEN_STATES } from '../approvals/transitions.ts';
 import type { DepsRef } from '../erp-route.ts';
 import { integrationStatus } from '../health/integration-status.ts';
 import { readDocument, readDocuments } from '../readback.ts';
-import { READABLE_DOCTYPES } from '../resources/routes.ts';
+import { READABLE_DOCTYPES, documents } from '../resources/routes.ts';
 import { hydrateContext } from '../support-cases/support-context.ts';
 import type { BusinessRef } from '../support-cases/normalize-event.ts';
 import { MAX_BUSINESS_REFS } from '../support-cases/normalize-event.ts';
@@ -46,11 +46,7 @@ export function erpTools(deps: DepsRef): McpTool[] {
       handler: (args) => {
         const doctype = String(args['doctype']);
         const name = String(args['name']);
-        if (doctype === 'Supplier') {
-          const supplier = deps().config.suppliers.find((s) => s.name === name);
-          return supplier ? { structuredContent: { document: { ...supplier, doctype, docstatus: 0, modified: '' } } } : { error: `Supplier ${name} not found` };
-        }
-        const doc = readDocument(deps().store.sqlite, doctype, name);
+        const doc = doctype === 'Supplier' ? documents(deps(), doctype).find((d) => d.name === name) : readDocument(deps().store.sqlite, doctype, name);
         return doc ? { structuredContent: { document: doc } } : { error: `${doctype} ${name} not found: list the DocType with GET /api/resource/${doctype}` };
       },
     },

@@ -26,7 +26,7 @@ function checkReadable(doctype: string): void {
 /** Every document of a readable DocType as readers see it (Supplier from ERP_SUPPLIERS_FILE). */
 export function documents(deps: ErpDeps, doctype: string): ErpDocument[] {
   checkReadable(doctype);
-  if (doctype === 'Supplier') return deps.config.suppliers.map(supplierDocument);
+  if (doctype === 'Supplier') return deps.suppliers().map(supplierDocument);
   return readDocuments(deps.store.sqlite, doctype);
 }
 

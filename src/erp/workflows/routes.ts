@@ -46,9 +46,10 @@ export function workflowRoutes(deps: DepsRef): ErpRoute[] {
         refuseUnknown(args, ['name', 'force']);
         const name = requireString(args, 'name');
         const force = optionalFlag(args, 'force');
-        const { store, config, now } = deps();
+        const { store, suppliers, now } = deps();
         const owner = (context.principal as Principal).user;
-        return frappeMessage(await store.write((sqlite, tx) => postSupplierIntake(sqlite, tx, { name, force, suppliers: config.suppliers, at: new Date(now()), owner })));
+        const known = suppliers();
+        return frappeMessage(await store.write((sqlite, tx) => postSupplierIntake(sqlite, tx, { name, force, suppliers: known, at: new Date(now()), owner })));
       }),
     },
     {
