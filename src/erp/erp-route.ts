@@ -46,7 +46,7 @@ export function frappeHandler(fn: (context: RequestContext) => Reply | Promise<R
       return await fn(context);
     } catch (error) {
       const thrown = asFrappeThrow(error);
-      if (thrown) return frappeError(thrown.excType, thrown.message);
+      if (thrown) return frappeError(thrown.excType, thrown.message, thrown.headers ? { headers: thrown.headers } : {});
       throw error;
     }
   };

@@ -9,7 +9,7 @@ import { startDispatchWorker } from './dispatch/worker.ts';
 import type { DispatchWorker } from './dispatch/worker.ts';
 import type { ErpDeps, ErpRoute } from './erp-route.ts';
 import { FRAPPE_AUTH, frappeAuthenticator } from './frappe/authenticator.ts';
-import { renderFrappeProblem } from './frappe/render-problem.ts';
+import { frappeProblemRenderer } from './frappe/render-problem.ts';
 import { createSessions } from './frappe/sessions.ts';
 import { SERVICE_NAME } from './identity.ts';
 import { erpRoutes } from './routes.ts';
@@ -61,7 +61,7 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
     routes,
     listeners: { main: config.listen },
     authenticators: { [FRAPPE_AUTH]: frappeAuthenticator(config.apiKeys, sessions), ...erpMcpMount(ref).authenticators },
-    renderProblem: renderFrappeProblem,
+    renderProblem: frappeProblemRenderer(new Map(routes.flatMap((r) => (r.signature ? [[r.path, r.signature.scheme]] : [])))),
     log,
     ...(options.env && { env: options.env }),
     now,

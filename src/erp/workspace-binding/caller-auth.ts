@@ -9,7 +9,7 @@ import type { RequestContext } from '../../kernel/index.ts';
 import type { ErpDeps } from '../erp-route.ts';
 import { frappeAuthenticator } from '../frappe/authenticator.ts';
 import type { Principal } from '../frappe/authenticator.ts';
-import { FrappeThrow } from '../frappe/envelope.ts';
+import { FRAPPE_CHALLENGE, FrappeThrow, signatureChallenge } from '../frappe/envelope.ts';
 
 export interface WorkspaceCaller {
   kind: 'token' | 'session' | 'workspace-caller';
@@ -38,7 +38,7 @@ export async function admitWorkspaceCaller(deps: ErpDeps, context: RequestContex
   const admitted = deps.config.workspaceCallers.includes(caller);
   if (!result.ok || !admitted) {
     deps.log.warn('workspace caller refused', { reason: result.ok ? 'caller_not_admitted' : result.reason, requestId: context.requestId });
-    throw new FrappeThrow('AuthenticationError', REFUSED);
+    throw new FrappeThrow('AuthenticationError', REFUSED, { 'www-authenticate': `${FRAPPE_CHALLENGE}, ${signatureChallenge('house')}` });
   }
   return { kind: 'workspace-caller', caller };
 }
