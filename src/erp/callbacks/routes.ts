@@ -1,7 +1,7 @@
 // The callbacks.* slice: signed inbound execution evidence (house scheme), each with an optional
 // Idempotency-Key (the kernel's: same key and body replays, another body is 422), whose
-// completion commits in the effect's own transaction (writeReply). Part 2 so far:
-// automation_job_result; agent_runtime_approval and automation_hil_decision join with approval packets.
+// completion commits in the effect's own transaction (writeReply): automation_job_result,
+// agent_runtime_approval and automation_hil_decision.
 
 import { lazyIdempotencyStore, parseJsonBody, writeReply } from '../../kernel/index.ts';
 import type { IdempotencyStore } from '../../kernel/index.ts';

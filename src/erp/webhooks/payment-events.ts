@@ -111,7 +111,7 @@ export function normalizeStandardEvent(body: unknown, webhookId: string): Normal
   if (!isPayment && !isRefund) return { providerEventId: webhookId, eventType };
   const data = asObject(event['data'], 'data');
   const currency = parseCurrency(data['currency'], 'data.currency');
-  const minor = typeof data['amount'] === 'string' ? parseDecimalAmount(data['amount'], currency, 'data.amount') : parseMinorUnits(data['amount'], 'data.amount');
+  const minor = typeof data['amount'] === 'string' ? parseDecimalAmount(data['amount'], currency, 'data.amount') : parseMinorUnits(data['amount'], 'data.amount', { alsoDecimal: true });
   return {
     providerEventId: webhookId,
     eventType,

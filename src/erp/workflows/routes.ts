@@ -1,5 +1,6 @@
-// The workflows.* slice (part 1: the posting lanes). Callers: Frappe token or session auth;
-// arguments as JSON, form fields or query. Later issues add the approval and dispatch lanes here.
+// The workflows.* slice: the posting lanes and dispatch materialization (the approval, dispatch
+// and owner follow-through lanes are approvals/routes.ts). Callers: Frappe token or session auth;
+// arguments as JSON, form fields or query.
 
 import { FRAPPE_AUTH } from '../frappe/authenticator.ts';
 import type { Principal } from '../frappe/authenticator.ts';
