@@ -18,6 +18,7 @@ import { getDocument } from '../../src/erp/database/documents.ts';
 import { createErpService } from '../../src/erp/service.ts';
 import type { ErpService } from '../../src/erp/service.ts';
 import { send } from '../helpers/http.ts';
+import { until } from '../helpers/until.ts';
 import type { TestResponse } from '../helpers/http.ts';
 import { SECRETS, callMethod, erpEnv, frappeErrorText, postHouse, tableCounts } from './_service.ts';
 
@@ -83,10 +84,6 @@ async function driveTo(service: ErpService, name: string, wanted: string): Promi
   }
   throw new Error(`Dispatch Job ${name} never reached ${wanted}: ${String(job(name)['status'])}`);
 }
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  assert.ok(check(), 'condition never held');
-};
 
 describe('each delivery attempt is recorded before it is sent', () => {
   test('a crash loop mid-delivery reaches the Dead Letter after the budget, and attempts counts what was sent', async () => {

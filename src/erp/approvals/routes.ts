@@ -17,7 +17,9 @@ import { methodPath } from '../identity.ts';
 import { dispatchPacket } from '../dispatch/dispatch-packet.ts';
 import { requestPacket } from './packets.ts';
 import { RESOLUTIONS, recordFollowThrough, requeueDispatch } from './owner-follow-through.ts';
-import type { Resolution } from './owner-follow-through.ts';
+import type { OwnerActor, Resolution } from './owner-follow-through.ts';
+import type { DatabaseSync } from 'node:sqlite';
+import type { Transaction } from '../../kernel/index.ts';
 import { PACKET_STATES } from './transitions.ts';
 
 function context(args: Args): Record<string, unknown> | null {
@@ -55,6 +57,14 @@ export function approvalRoutes(deps: DepsRef): ErpRoute[] {
     const owner = (request.principal as Principal).user;
     return frappeMessage(await store.write((sqlite, tx) => requestPacket(sqlite, tx, { doctype, docname, context: approvalContext, owner, at: new Date(now()), agentRuntimeUrl: config.agentRuntimeUrl })));
   };
+  // The owner's lanes: arguments checked against the contract (before any read), one store write as the authenticated actor.
+  const ownerWrite = (contract: WorkflowContract, work: (args: Args, actor: OwnerActor, at: Date) => (sqlite: DatabaseSync, tx: Transaction) => Record<string, unknown>) => frappeHandler(async (request) => {
+    const args = contractArgs(request, contract);
+    const { user, kind } = request.principal as Principal;
+    const { store, now } = deps();
+    const write = work(args, { user, kind }, new Date(now()));
+    return frappeMessage(await store.write(write));
+  });
   return [
     {
       ...lane,
@@ -74,29 +84,14 @@ export function approvalRoutes(deps: DepsRef): ErpRoute[] {
       path: methodPath('workflows.record_owner_follow_through'),
       summary: 'Record the owner\'s resolution (resolution, reason) of a packet whose closeout is blocked or whose dispatch went Dead: closes it as resolved_by_owner, never approved',
       contract: FOLLOW_THROUGH,
-      handler: frappeHandler(async (request) => {
-        const args = contractArgs(request, FOLLOW_THROUGH);
-        const packet = requireString(args, 'approval_packet');
-        const resolution = requireString(args, 'resolution') as Resolution;
-        const reason = requireString(args, 'reason', 2000);
-        const { store, now } = deps();
-        const actor = { user: (request.principal as Principal).user, kind: (request.principal as Principal).kind };
-        return frappeMessage(await store.write((sqlite, tx) => recordFollowThrough(sqlite, tx, { packet, resolution, reason, actor, at: new Date(now()) })));
-      }),
+      handler: ownerWrite(FOLLOW_THROUGH, (args, actor, at) => (sqlite, tx) => recordFollowThrough(sqlite, tx, { packet: requireString(args, 'approval_packet'), resolution: requireString(args, 'resolution') as Resolution, reason: requireString(args, 'reason', 2000), actor, at })),
     },
     {
       ...lane,
       path: methodPath('workflows.requeue_dispatch_job'),
       summary: 'Re-queue a Dead approval dispatch (dispatch_job, reason) as a new attempt with a fresh retry budget',
       contract: REQUEUE_DISPATCH,
-      handler: frappeHandler(async (request) => {
-        const args = contractArgs(request, REQUEUE_DISPATCH);
-        const job = requireString(args, 'dispatch_job');
-        const reason = requireString(args, 'reason', 2000);
-        const { store, now } = deps();
-        const actor = { user: (request.principal as Principal).user, kind: (request.principal as Principal).kind };
-        return frappeMessage(await store.write((sqlite, tx) => requeueDispatch(sqlite, tx, { job, reason, actor, at: new Date(now()) })));
-      }),
+      handler: ownerWrite(REQUEUE_DISPATCH, (args, actor, at) => (sqlite, tx) => requeueDispatch(sqlite, tx, { job: requireString(args, 'dispatch_job'), reason: requireString(args, 'reason', 2000), actor, at })),
     },
     {
       ...lane,
