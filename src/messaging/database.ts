@@ -3,7 +3,8 @@
 // lane observers' polls and restart recoveries (append-only and hash-chained), and the observers'
 // leases (one active observer per gateway target across processes).
 
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { defineEvidenceTable, openDatabase } from '../kernel/index.ts';
 import type { Migration, Store } from '../kernel/index.ts';
 
@@ -55,7 +56,9 @@ export function databasePath(dataDir: string): string {
   return join(dataDir, DATABASE_FILE);
 }
 
-/** Opens (creating) the messaging database with every evidence table. */
+/** Opens (creating it, and its directory) the messaging database with every evidence table. */
 export function openMessagingDatabase(path: string, options: { now?: () => Date } = {}): Store {
+  // A first start with the defaults (./var) must not fail for want of a directory.
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   return openDatabase(path, { migrations: MIGRATIONS, evidenceTables: EVIDENCE_TABLES, ...(options.now && { now: options.now }) });
 }

@@ -2,7 +2,7 @@
 // /metrics, and configuration outside the seed's bounds refused.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -11,7 +11,9 @@ import type { MailboxService } from '../../src/messaging/mailbox-adapter.ts';
 import { createMessagingApi } from '../../src/messaging/messaging-api.ts';
 import type { MessagingApi } from '../../src/messaging/messaging-api.ts';
 import { LANE_EVENTS } from '../../src/messaging/database.ts';
+import { publishCommand } from '../../scripts/_shuttle/publish.ts';
 import { send } from '../helpers/http.ts';
+import { runCaptured } from '../helpers/run-command.ts';
 
 const MANUAL_TIMERS = { setTimeout: () => 0, clearTimeout: () => undefined, now: () => Date.parse('2026-11-24T12:00:00Z') };
 
@@ -182,4 +184,15 @@ test('MESSAGING_OBSERVERS_FILE naming an endless file (/dev/zero) is refused at 
     assert.match(error.message, /MESSAGING_OBSERVERS_FILE "\/dev\/zero" is larger than/);
     return true;
   });
+});
+
+test('the messaging executables create a missing AIRLOCK_DATA_DIR (a first start with defaults) instead of exiting 2', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'airlock-msg-datadir-'));
+  const adapter = await createMailboxService({ env: { AIRLOCK_DATA_DIR: join(root, 'adapter', 'var') }, listen: '127.0.0.1:0' });
+  await adapter.close();
+  const api = await createMessagingApi({ env: { AIRLOCK_DATA_DIR: join(root, 'api', 'var') }, listen: '127.0.0.1:0', timers: MANUAL_TIMERS });
+  await api.close();
+  const published = await runCaptured(publishCommand, ['ops', '--data', 'x'], { AIRLOCK_DATA_DIR: join(root, 'shuttle', 'var') });
+  assert.equal(published.status, 0, published.stderr);
+  for (const part of ['adapter', 'api', 'shuttle']) assert.ok(existsSync(join(root, part, 'var', 'messaging.sqlite')), part);
 });
