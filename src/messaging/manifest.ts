@@ -52,7 +52,9 @@ export const manifest: ServiceManifest = {
   },
   routes: messagingRoutes(UNCONFIGURED_HANDLERS),
   healthchecks: [
-    { name: 'bus', probe: 'http://127.0.0.1:18041/healthz', ...timing },
+    // The bus itself (nats-server's monitoring /healthz with NATS_MONITOR_URL, else a PING to
+    // NATS_URL or the embedded bus's database), not the adapter in front of it: a dead NATS shows.
+    { name: 'bus', probe: 'node dist/bin/jhf-shuttle.mjs ping', ...timing },
     { name: 'mailbox-adapter', probe: 'http://127.0.0.1:18041/healthz', ...timing },
   ],
 };

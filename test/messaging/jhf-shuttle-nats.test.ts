@@ -1,14 +1,17 @@
-// jhf-shuttle publish and tail against a real nats-server: a repeated --msg-id is not published
-// again on core NATS (which does not de-duplicate), and `tail --durable --count N` confirms its
-// acks before it exits, so the next run does not print the same message again.
+// jhf-shuttle publish, tail and ping against a real nats-server: a repeated --msg-id is not
+// published again on core NATS (which does not de-duplicate), `tail --durable --count N` confirms
+// its acks before it exits, so the next run does not print the same message again, and `ping`
+// (the stack contract's bus healthcheck) fails once nats-server is down.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { pingCommand } from '../../scripts/_shuttle/ping.ts';
 import { publishCommand } from '../../scripts/_shuttle/publish.ts';
 import { tailCommand } from '../../scripts/_shuttle/tail.ts';
+import { manifest } from '../../src/messaging/manifest.ts';
 import { connectNats } from '../../src/messaging/nats/client.ts';
 import type { NatsClient, NatsMessage } from '../../src/messaging/nats/client.ts';
 import { parseNatsUrls } from '../../src/messaging/nats/url.ts';
@@ -75,5 +78,49 @@ describe('jhf-shuttle tail --durable on JetStream', () => {
     const last = await runCaptured(tailCommand, ['acks', '--durable', 'acks-test', '--count', '1', '--timeout-ms', '3500', '--json'], env);
     assert.equal(last.stdout, '');
     assert.equal(last.status, 1);
+  });
+});
+
+describe('jhf-shuttle ping probes the bus itself', () => {
+  let nats: RunningNatsServer;
+  before(async () => {
+    nats = await startNatsServer({ monitor: true });
+  });
+  after(async () => {
+    await nats.stop();
+  });
+
+  test("jhf-shuttle ping: 0 while nats-server answers (PONG, or its monitoring /healthz), 1 once it is down", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-ping-'));
+    const direct = { AIRLOCK_DATA_DIR: dir, NATS_URL: nats.url };
+    const monitored = { ...direct, NATS_MONITOR_URL: nats.monitorUrl! };
+    for (const env of [direct, monitored]) {
+      const up = await runCaptured(pingCommand, ['--json'], env);
+      assert.equal(up.status, 0, up.stdout + up.stderr);
+      assert.equal(up.json.probe, env === direct ? 'nats' : 'nats-monitor');
+    }
+    await nats.stop();
+    for (const env of [direct, monitored]) {
+      const down = await runCaptured(pingCommand, ['--json', '--timeout-ms', '2000'], env);
+      assert.equal(down.status, 1, down.stdout + down.stderr);
+      assert.equal(down.json.ok, false);
+    }
+    await nats.start();
+  });
+
+  test('jhf-shuttle ping on the embedded bus: 0 when its database opens', async () => {
+    const result = await runCaptured(pingCommand, ['--json'], { AIRLOCK_DATA_DIR: mkdtempSync(join(tmpdir(), 'airlock-ping-')) });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.json.probe, 'embedded');
+  });
+
+  test('the stack contract probes the bus with jhf-shuttle ping, not the mailbox adapter', () => {
+    const checks = manifest.healthchecks!;
+    const bus = checks.find((c) => c.name === 'bus')!;
+    const adapter = checks.find((c) => c.name === 'mailbox-adapter')!;
+    assert.equal(bus.probe, 'node dist/bin/jhf-shuttle.mjs ping');
+    assert.notEqual(bus.probe, adapter.probe);
+    const contract = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'configs', 'stack-contract.json'), 'utf8')) as { services: { service: string; healthchecks?: { name: string; probe: string }[] }[] };
+    assert.deepEqual(contract.services.find((s) => s.service === 'messaging')!.healthchecks!.map((c) => [c.name, c.probe]), checks.map((c) => [c.name, c.probe]));
   });
 });
