@@ -41,6 +41,8 @@ export const manifest: ServiceManifest = {
   verify: ['curl -fsS http://127.0.0.1:18041/healthz', 'curl -fsS http://127.0.0.1:18040/api/v1/status', 'node dist/bin/jhf-shuttle.mjs status --json'],
   contracts: [],
   openapiPath: 'contracts/api/messaging_openapi_v1.json',
+  // Three listeners, three executables: each path names the listener it is on.
+  openapiServersPerPath: true,
   openapiInfo: {
     title: 'Airlock messaging API, mailbox adapter and owner-readback service',
     version: '1.0.0',
