@@ -8,6 +8,7 @@ import { CONTENT_SPEC } from './config.ts';
 import type { ContentConfig } from './config.ts';
 import { openContentDatabase } from './database.ts';
 import { createBridge, repositoryAuthenticator, shareAuthenticator } from './oidc/bridge.ts';
+import { permissionPolicy } from './permissions.ts';
 import { loopbackOnly } from './probes.ts';
 import { contentRoutes } from './routes.ts';
 
@@ -18,7 +19,7 @@ export async function createContentService(config: ContentConfig, options: { now
   const store = await openContentDatabase(config.databasePath);
   const blobs = createBlobStore(config.blobDir);
   const bridge = createBridge({ config, store, log: log.child('content.oidc'), ...(options.now && { now: options.now }) });
-  const deps = { store, blobs, config, log };
+  const deps = { store, blobs, config, log, policy: permissionPolicy(config) };
   return createService({
     name: SERVICE_NAME,
     version: versionTruth(),

@@ -42,6 +42,8 @@ export async function startContent(env: Record<string, string> = {}): Promise<Ha
     CONTENT_OIDC_CLIENT_SECRET: op.clientSecret,
     CONTENT_OWNER_ISSUE_REF: 'issue:19',
     CONTENT_BLOCKED_PROGRAM_REF: 'program:none',
+    // The double's user is in group "writers" (its groups claim): Company Home is theirs to write.
+    CONTENT_COMPANY_HOME_WRITERS: 'writers',
     ...env,
   });
   const service = await createContentService(config, { log });

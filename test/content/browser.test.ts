@@ -12,7 +12,7 @@ import type { Server } from 'node:http';
 import { createLogger } from '../../src/kernel/index.ts';
 import type { Service } from '../../src/kernel/index.ts';
 import { loadContentConfig } from '../../src/content/config.ts';
-import { startDevProvider } from '../../src/content/dev-oidc/provider.ts';
+import { DEV_GROUP, startDevProvider } from '../../src/content/dev-oidc/provider.ts';
 import { createContentService } from '../../src/content/service.ts';
 import { launchChromium } from './_cdp.ts';
 import type { Browser } from './_cdp.ts';
@@ -34,7 +34,7 @@ before(async () => {
   base = `http://127.0.0.1:${port}`;
   const started = await startDevProvider({ host: '127.0.0.1', port: 0, clientId: 'browser-test', clientSecret: 'browser secret', redirectUri: `${base}/auth/oidc/callback`, postLogoutRedirectUri: `${base}/auth/oidc/logged-out`, password: PASSWORD, audience: 'browser-test' });
   op = started.server;
-  const config = loadContentConfig({ AIRLOCK_DATA_DIR: dataDir, CONTENT_LISTEN: `127.0.0.1:${port}`, CONTENT_PUBLIC_URL: base, CONTENT_OIDC_ISSUER: started.issuer, CONTENT_OIDC_CLIENT_ID: 'browser-test', CONTENT_OIDC_CLIENT_SECRET: 'browser secret' });
+  const config = loadContentConfig({ AIRLOCK_DATA_DIR: dataDir, CONTENT_LISTEN: `127.0.0.1:${port}`, CONTENT_PUBLIC_URL: base, CONTENT_OIDC_ISSUER: started.issuer, CONTENT_OIDC_CLIENT_ID: 'browser-test', CONTENT_OIDC_CLIENT_SECRET: 'browser secret', CONTENT_COMPANY_HOME_WRITERS: DEV_GROUP });
   service = await createContentService(config, { log: createLogger({ write: () => undefined }) });
   await service.listen();
   chromium = await launchChromium();

@@ -53,7 +53,7 @@ export function sessionOf(bridge: Bridge, context: RequestContext): { id: string
 }
 
 function sessionPrincipal(session: Session): ContentPrincipal {
-  return { id: session.subject, displayName: session.displayName, via: 'session', sessionId: session.idHash, csrf: session.csrf };
+  return { id: session.subject, displayName: session.displayName, via: 'session', groups: session.groups, sessionId: session.idHash, csrf: session.csrf };
 }
 
 /** The repository API: a live session, or a bearer access token the provider issued for our audience. */
@@ -75,7 +75,7 @@ export function repositoryAuthenticator(bridge: Bridge): Authenticator {
         return refuse('Authentication failed: the bearer token is not valid for this repository');
       }
       const name = typeof result.claims['preferred_username'] === 'string' ? result.claims['preferred_username'] : String(result.claims['sub']);
-      return { ok: true, principal: { id: String(result.claims['sub']), displayName: name, via: 'bearer' } satisfies ContentPrincipal };
+      return { ok: true, principal: { id: String(result.claims['sub']), displayName: name, via: 'bearer', groups: groupsClaim(result.claims), scopes: scopesOf(result.claims) } satisfies ContentPrincipal };
     }
     const found = sessionOf(bridge, context);
     if (found) {
@@ -89,6 +89,19 @@ export function repositoryAuthenticator(bridge: Bridge): Authenticator {
     }
     return refuse('Authentication required: log in at /auth/oidc/login or send a bearer access token');
   };
+}
+
+/** The provider's `groups` claim: the group names it lists (strings only; anything else counts as none). */
+export function groupsClaim(claims: Record<string, unknown>): string[] {
+  const groups = claims['groups'];
+  return Array.isArray(groups) ? groups.filter((g): g is string => typeof g === 'string' && g !== '' && g.length <= 200).slice(0, 256) : [];
+}
+
+/** An access token's scopes: RFC 9068's space-separated `scope`, or the `scp` list some providers send. */
+function scopesOf(claims: Record<string, unknown>): string[] {
+  const scope = claims['scope'] ?? claims['scp'];
+  if (typeof scope === 'string') return scope.split(' ').filter((s) => s !== '');
+  return Array.isArray(scope) ? scope.filter((s): s is string => typeof s === 'string') : [];
 }
 
 /** The share UI: a live session, else a redirect into the bridge that comes back here. */

@@ -8,12 +8,19 @@ import type { Reply } from '../../kernel/index.ts';
 import { API_BASE } from '../api-support.ts';
 import type { NodeRow, VersionRow } from '../node-entry.ts';
 import { currentVersion, getNode, listChildren, listVersions } from '../repository.ts';
+import type { ChildrenQuery } from '../repository.ts';
+import type { Permission } from '../permissions.ts';
 import { html, page } from './html.ts';
 import type { Safe } from './html.ts';
 
 export interface Viewer {
   name: string;
   csrf: string;
+  /** What the viewer may do on a node (forms show only what would be allowed). */
+  can(node: NodeRow): ReadonlySet<Permission>;
+  /** The filter of a folder's listing for this viewer. */
+  listing(folder: NodeRow): ChildrenQuery['viewer'];
+  readable(node: NodeRow): boolean;
 }
 
 export const PAGE_SIZE = 50;
@@ -39,7 +46,8 @@ function searchForm(query = ''): Safe {
 }
 
 export function folderPage(sqlite: DatabaseSync, folder: NodeRow, viewer: Viewer, skip: number): Reply {
-  const { rows, total } = listChildren(sqlite, folder.id, { skipCount: skip, maxItems: PAGE_SIZE });
+  const { rows, total } = listChildren(sqlite, folder.id, { skipCount: skip, maxItems: PAGE_SIZE, viewer: viewer.listing(folder) });
+  const may = viewer.can(folder);
   const action = `/share/folder/${encodeURIComponent(folder.id)}`;
   const more = skip + rows.length < total ? html`<p><a href="${action}?skip=${skip + PAGE_SIZE}">Next page</a></p>` : html``;
   return page({
@@ -48,7 +56,12 @@ export function folderPage(sqlite: DatabaseSync, folder: NodeRow, viewer: Viewer
     body: html`${breadcrumbs(sqlite, folder)}${searchForm()}
 <table id="children"><thead><tr><th>Name</th><th>Type</th><th>Size</th><th>Version</th><th>Modified (UTC)</th></tr></thead>
 <tbody>${rows.map((n) => nodeRow(sqlite, n))}</tbody></table>${rows.length === 0 ? html`<p class="note">This folder is empty.</p>` : html``}${more}
-<h2>Upload a file</h2>
+${may.has('create') ? writeForms(action, viewer) : html`<p class="note" id="read-only">You may read this folder but not add to it.</p>`}`,
+  });
+}
+
+function writeForms(action: string, viewer: Viewer): Safe {
+  return html`<h2>Upload a file</h2>
 <form method="post" action="${action}/upload" enctype="multipart/form-data" id="upload-form"><fieldset>
 <input type="hidden" name="_csrf" value="${viewer.csrf}">
 <input type="file" name="filedata" id="upload-file" required> <label>Comment <input type="text" name="comment" maxlength="1000"></label>
@@ -56,15 +69,14 @@ export function folderPage(sqlite: DatabaseSync, folder: NodeRow, viewer: Viewer
 <button type="submit" id="upload-go">Upload</button></fieldset></form>
 <h2>New folder</h2>
 <form method="post" action="${action}/folder"><fieldset><input type="hidden" name="_csrf" value="${viewer.csrf}">
-<label>Name <input type="text" name="name" required maxlength="255"></label> <button type="submit">Create</button></fieldset></form>`,
-  });
+<label>Name <input type="text" name="name" required maxlength="255"></label> <button type="submit">Create</button></fieldset></form>`;
 }
 
-function versionRow(node: NodeRow, version: VersionRow, viewer: Viewer): Safe {
+function versionRow(node: NodeRow, version: VersionRow, viewer: Viewer, mayUpdate: boolean): Safe {
   const base = `${API_BASE}/nodes/${encodeURIComponent(node.id)}/versions/${encodeURIComponent(version.label)}`;
   const current = node.version_label === version.label;
   return html`<tr class="version"><td>${version.label}${current ? ' (current)' : ''}</td><td>${version.comment ?? ''}</td><td>${size(version.size)}</td><td>${version.created_at.slice(0, 19).replace('T', ' ')}</td>
-<td><a class="download" href="${base}/content">Download</a>${current ? html`` : html` <form class="inline" method="post" action="/share/file/${encodeURIComponent(node.id)}/revert"><input type="hidden" name="_csrf" value="${viewer.csrf}"><input type="hidden" name="version" value="${version.label}"><button type="submit">Revert to this</button></form>`}</td></tr>`;
+<td><a class="download" href="${base}/content">Download</a>${current || !mayUpdate ? html`` : html` <form class="inline" method="post" action="/share/file/${encodeURIComponent(node.id)}/revert"><input type="hidden" name="_csrf" value="${viewer.csrf}"><input type="hidden" name="version" value="${version.label}"><button type="submit">Revert to this</button></form>`}</td></tr>`;
 }
 
 export function filePage(sqlite: DatabaseSync, node: NodeRow, viewer: Viewer): Reply {
@@ -72,6 +84,7 @@ export function filePage(sqlite: DatabaseSync, node: NodeRow, viewer: Viewer): R
   const versions = listVersions(sqlite, node.id);
   const properties = Object.entries(JSON.parse(node.properties) as Record<string, string>);
   const action = `/share/file/${encodeURIComponent(node.id)}`;
+  const mayUpdate = viewer.can(node).has('update');
   return page({
     title: node.name,
     user: viewer,
@@ -80,14 +93,18 @@ export function filePage(sqlite: DatabaseSync, node: NodeRow, viewer: Viewer): R
 <a href="${API_BASE}/nodes/${encodeURIComponent(node.id)}/content">Download current</a></p>
 ${properties.length > 0 ? html`<table><tbody>${properties.map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</tbody></table>` : html``}
 <h2>Versions</h2><table id="versions"><thead><tr><th>Version</th><th>Comment</th><th>Size</th><th>Created (UTC)</th><th></th></tr></thead>
-<tbody>${versions.map((v) => versionRow(node, v, viewer))}</tbody></table>
-<h2>Upload a new version</h2>
+<tbody>${versions.map((v) => versionRow(node, v, viewer, mayUpdate))}</tbody></table>
+${mayUpdate ? newVersionForm(action, viewer) : html``}`,
+  });
+}
+
+function newVersionForm(action: string, viewer: Viewer): Safe {
+  return html`<h2>Upload a new version</h2>
 <form method="post" action="${action}/version" enctype="multipart/form-data" id="version-form"><fieldset>
 <input type="hidden" name="_csrf" value="${viewer.csrf}">
 <input type="file" name="filedata" id="version-file" required> <label>Comment <input type="text" name="comment" id="version-comment" maxlength="1000"></label>
 <label><input type="checkbox" name="majorVersion" value="true"> major version</label>
-<button type="submit" id="version-go">Upload version</button></fieldset></form>`,
-  });
+<button type="submit" id="version-go">Upload version</button></fieldset></form>`;
 }
 
 export function searchPage(sqlite: DatabaseSync, init: { query: string; rows: NodeRow[]; total: number; skip: number; viewer: Viewer }): Reply {

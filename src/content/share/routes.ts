@@ -3,10 +3,11 @@
 // A client mistake (a duplicate name, a bad token, an oversized file) renders an error page.
 
 import type { Handler, Reply, RequestContext, Route } from '../../kernel/index.ts';
-import { principalOf, uploadDeps } from '../api-support.ts';
+import { actorOf, listingViewer, uploadDeps } from '../api-support.ts';
 import type { ContentDeps } from '../api-support.ts';
 import { ROOT_NODE_ID } from '../database.ts';
-import { RepositoryError, createFolder, getVersion, nameProblem, requireFolder, requireNode } from '../repository.ts';
+import { permissionsOn, readableBy } from '../permissions.ts';
+import { RepositoryError, createFolder, getVersion, nameProblem, nodeFor, requireFolder, requireNode } from '../repository.ts';
 import { searchNodes } from '../search.ts';
 import { checkCsrf, uploadFile } from '../upload.ts';
 import { revertToVersion } from '../version-routes.ts';
@@ -16,9 +17,16 @@ import type { Viewer } from './pages.ts';
 
 const NODE = { nodeId: { description: 'A node id', example: ROOT_NODE_ID } };
 
-function viewerOf(context: RequestContext): Viewer {
-  const principal = principalOf(context);
-  return { name: principal.displayName, csrf: principal.csrf ?? '' };
+function viewerOf(deps: ContentDeps, context: RequestContext): Viewer {
+  const actor = actorOf(deps, context);
+  const sqlite = deps.store.sqlite;
+  return {
+    name: actor.displayName,
+    csrf: actor.csrf ?? '',
+    can: (node) => permissionsOn(sqlite, deps.policy, node, actor),
+    listing: (folder) => listingViewer(deps, actor, folder),
+    readable: readableBy(sqlite, deps.policy, actor),
+  };
 }
 
 function skipOf(context: RequestContext): number {
@@ -27,14 +35,14 @@ function skipOf(context: RequestContext): number {
 }
 
 /** Renders RepositoryErrors as an error page with their status. */
-function shareHandler(handler: Handler): Handler {
+function shareHandler(deps: ContentDeps, handler: Handler): Handler {
   return async (context) => {
     try {
       return await handler(context);
     } catch (error) {
       const known = error instanceof RepositoryError ? error : (error as { cause?: unknown })?.cause;
       if (!(known instanceof RepositoryError)) throw error;
-      const principal = context.principal === undefined ? undefined : viewerOf(context);
+      const principal = context.principal === undefined ? undefined : viewerOf(deps, context);
       return page({ title: 'That did not work', status: known.status, ...(principal && { user: principal }), body: html`<div class="error" id="share-error"><p>${known.message}</p></div><p><a href="/share/">Back to the repository</a></p>` });
     }
   };
@@ -48,34 +56,41 @@ export function shareRoutes(deps: ContentDeps): Route[] {
   const sqlite = deps.store.sqlite;
   const uploads = uploadDeps(deps);
   const home: Handler = () => redirect('/share/');
-  const root = shareHandler((context) => folderPage(sqlite, requireFolder(sqlite, ROOT_NODE_ID), viewerOf(context), skipOf(context)));
-  const folder = shareHandler((context) => folderPage(sqlite, requireFolder(sqlite, context.params['nodeId']!), viewerOf(context), skipOf(context)));
-  const file = shareHandler((context) => {
-    const node = requireNode(sqlite, context.params['nodeId']!);
-    return node.is_folder === 1 ? redirect(`/share/folder/${encodeURIComponent(node.id)}`) : filePage(sqlite, node, viewerOf(context));
+  const showFolder = (context: RequestContext, id: string) => {
+    const actor = actorOf(deps, context);
+    return folderPage(sqlite, nodeFor(sqlite, requireFolder(sqlite, id).id, actor, 'read'), viewerOf(deps, context), skipOf(context));
+  };
+  const root = shareHandler(deps, (context) => showFolder(context, ROOT_NODE_ID));
+  const folder = shareHandler(deps, (context) => showFolder(context, context.params['nodeId']!));
+  const file = shareHandler(deps, (context) => {
+    const node = nodeFor(sqlite, context.params['nodeId']!, actorOf(deps, context), 'read');
+    return node.is_folder === 1 ? redirect(`/share/folder/${encodeURIComponent(node.id)}`) : filePage(sqlite, node, viewerOf(deps, context));
   });
-  const search = shareHandler((context) => {
+  const search = shareHandler(deps, (context) => {
     const query = (context.query.get('q') ?? '').slice(0, 4096);
     const skip = skipOf(context);
-    const { rows, total } = searchNodes(sqlite, { query, paging: { skipCount: skip, maxItems: PAGE_SIZE } });
-    return searchPage(sqlite, { query, rows: rows.map((r) => r.node), total, skip, viewer: viewerOf(context) });
+    const viewer = viewerOf(deps, context);
+    const { rows, total } = searchNodes(sqlite, { query, paging: { skipCount: skip, maxItems: PAGE_SIZE }, readable: viewer.readable });
+    return searchPage(sqlite, { query, rows: rows.map((r) => r.node), total, skip, viewer });
   });
-  const upload = shareHandler(async (context): Promise<Reply> => {
+  const upload = shareHandler(deps, async (context): Promise<Reply> => {
     const parent = requireFolder(sqlite, context.params['nodeId']!);
-    const principal = principalOf(context);
+    const principal = actorOf(deps, context);
+    principal.require(sqlite, parent, 'create');
     const { id } = await uploadFile(uploads, { stream: context.bodyStream!, contentType: context.headers['content-type'], contentLength: context.headers['content-length'], parentId: parent.id, user: principal, csrf: principal.csrf ?? '' });
     return redirect(`/share/file/${encodeURIComponent(id)}`, { status: 303 });
   });
-  const newVersion = shareHandler(async (context): Promise<Reply> => {
+  const newVersion = shareHandler(deps, async (context): Promise<Reply> => {
     const node = requireNode(sqlite, context.params['nodeId']!);
     if (node.is_folder === 1 || node.parent_id === null) throw new RepositoryError(400, `"${node.name}" is a folder: folders have no versions`);
-    const principal = principalOf(context);
+    const principal = actorOf(deps, context);
+    principal.require(sqlite, node, 'update');
     await uploadFile(uploads, { stream: context.bodyStream!, contentType: context.headers['content-type'], contentLength: context.headers['content-length'], parentId: node.parent_id, user: principal, csrf: principal.csrf ?? '', newVersionOf: node.name });
     return redirect(`/share/file/${encodeURIComponent(node.id)}`, { status: 303 });
   });
-  const newFolder = shareHandler(async (context): Promise<Reply> => {
+  const newFolder = shareHandler(deps, async (context): Promise<Reply> => {
     const parent = requireFolder(sqlite, context.params['nodeId']!);
-    const principal = principalOf(context);
+    const principal = actorOf(deps, context);
     const fields = formFields(context);
     checkCsrf(principal.csrf ?? '', fields.get('_csrf') ?? undefined);
     const name = fields.get('name') ?? '';
@@ -84,9 +99,9 @@ export function shareRoutes(deps: ContentDeps): Route[] {
     const id = await deps.store.write((db, tx) => createFolder(db, tx, { parentId: parent.id, name, relativePath: undefined, autoRename: false, properties: {}, user: principal }));
     return redirect(`/share/folder/${encodeURIComponent(id)}`, { status: 303 });
   });
-  const revert = shareHandler(async (context): Promise<Reply> => {
+  const revert = shareHandler(deps, async (context): Promise<Reply> => {
     const node = requireNode(sqlite, context.params['nodeId']!);
-    const principal = principalOf(context);
+    const principal = actorOf(deps, context);
     const fields = formFields(context);
     checkCsrf(principal.csrf ?? '', fields.get('_csrf') ?? undefined);
     const from = getVersion(sqlite, node.id, fields.get('version') ?? '');
