@@ -9,7 +9,8 @@ import { API_BASE } from '../api-support.ts';
 import type { NodeRow, VersionRow } from '../node-entry.ts';
 import { currentVersion, getNode, listChildren, listVersions } from '../repository.ts';
 import type { ChildrenQuery } from '../repository.ts';
-import type { Permission } from '../permissions.ts';
+import { ROLES, localGrants } from '../permissions.ts';
+import type { Grant, Permission } from '../permissions.ts';
 import { html, page } from './html.ts';
 import type { Safe } from './html.ts';
 
@@ -21,6 +22,8 @@ export interface Viewer {
   /** The filter of a folder's listing for this viewer. */
   listing(folder: NodeRow): ChildrenQuery['viewer'];
   readable(node: NodeRow): boolean;
+  /** The grants a node inherits (shown on the permissions panel). */
+  inherited(node: NodeRow): Grant[];
 }
 
 export const PAGE_SIZE = 50;
@@ -56,8 +59,26 @@ export function folderPage(sqlite: DatabaseSync, folder: NodeRow, viewer: Viewer
     body: html`${breadcrumbs(sqlite, folder)}${searchForm()}
 <table id="children"><thead><tr><th>Name</th><th>Type</th><th>Size</th><th>Version</th><th>Modified (UTC)</th></tr></thead>
 <tbody>${rows.map((n) => nodeRow(sqlite, n))}</tbody></table>${rows.length === 0 ? html`<p class="note">This folder is empty.</p>` : html``}${more}
-${may.has('create') ? writeForms(action, viewer) : html`<p class="note" id="read-only">You may read this folder but not add to it.</p>`}`,
+${may.has('create') ? writeForms(action, viewer) : html`<p class="note" id="read-only">You may read this folder but not add to it.</p>`}
+${may.has('changePermissions') ? permissionsPanel(sqlite, folder, viewer) : html``}`,
   });
+}
+
+/** The Coordinator's panel: the folder's own grants (each removable), what it inherits, inheritance on or off, and a form to grant a role. */
+function permissionsPanel(sqlite: DatabaseSync, folder: NodeRow, viewer: Viewer): Safe {
+  const action = `/share/folder/${encodeURIComponent(folder.id)}/permissions`;
+  const hidden = (fields: Record<string, string>) => html`<input type="hidden" name="_csrf" value="${viewer.csrf}">${Object.entries(fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}`;
+  const local = localGrants(sqlite, folder.id);
+  const inherited = viewer.inherited(folder);
+  return html`<h2>Permissions</h2><section id="permissions">
+<table id="local-permissions"><thead><tr><th>User or group</th><th>Role</th><th></th></tr></thead><tbody>${local.map((g) => html`<tr><td>${g.authorityId}</td><td>${g.name}</td><td><form class="inline" method="post" action="${action}">${hidden({ op: 'remove', authorityId: g.authorityId, role: g.name })}<button type="submit">Remove</button></form></td></tr>`)}</tbody></table>
+${local.length === 0 ? html`<p class="note">No permissions are set on this folder itself.</p>` : html``}
+<p>Inherited: ${folder.inherit_permissions === 1 ? (inherited.length === 0 ? 'nothing' : inherited.map((g) => `${g.authorityId} (${g.name})`).join(', ')) : 'off'}.</p>
+<form method="post" action="${action}" id="inherit-form">${hidden({ op: folder.inherit_permissions === 1 ? 'inherit-off' : 'inherit-on' })}<button type="submit" id="inherit-toggle">${folder.inherit_permissions === 1 ? 'Stop inheriting from the parent folder' : 'Inherit from the parent folder again'}</button></form>
+<form method="post" action="${action}" id="grant-form"><fieldset>${hidden({ op: 'add' })}
+<label>User or group <input type="text" name="authorityId" id="grant-authority" required maxlength="255" placeholder="user id, GROUP_name or GROUP_EVERYONE"></label>
+<label>Role <select name="role" id="grant-role">${ROLES.map((r) => html`<option value="${r}">${r}</option>`)}</select></label>
+<button type="submit" id="grant-go">Grant</button></fieldset></form></section>`;
 }
 
 function writeForms(action: string, viewer: Viewer): Safe {

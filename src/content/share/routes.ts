@@ -6,7 +6,7 @@ import type { Handler, Reply, RequestContext, Route } from '../../kernel/index.t
 import { actorOf, listingViewer, uploadDeps } from '../api-support.ts';
 import type { ContentDeps } from '../api-support.ts';
 import { ROOT_NODE_ID } from '../database.ts';
-import { permissionsOn, readableBy } from '../permissions.ts';
+import { inheritedGrants, localGrants, permissionsOn, readableBy, setPermissions } from '../permissions.ts';
 import { RepositoryError, createFolder, getVersion, nameProblem, nodeFor, requireFolder, requireNode } from '../repository.ts';
 import { searchNodes } from '../search.ts';
 import { checkCsrf, uploadFile } from '../upload.ts';
@@ -26,6 +26,7 @@ function viewerOf(deps: ContentDeps, context: RequestContext): Viewer {
     can: (node) => permissionsOn(sqlite, deps.policy, node, actor),
     listing: (folder) => listingViewer(deps, actor, folder),
     readable: readableBy(sqlite, deps.policy, actor),
+    inherited: (node) => inheritedGrants(sqlite, deps.policy, node),
   };
 }
 
@@ -108,6 +109,26 @@ export function shareRoutes(deps: ContentDeps): Route[] {
     await revertToVersion(deps, node.id, from, { majorVersion: false, comment: `Reverted to ${from.label}` }, principal);
     return redirect(`/share/file/${encodeURIComponent(node.id)}`, { status: 303 });
   });
+  const permissions = shareHandler(deps, async (context): Promise<Reply> => {
+    const principal = actorOf(deps, context);
+    const fields = formFields(context);
+    checkCsrf(principal.csrf ?? '', fields.get('_csrf') ?? undefined);
+    const folder = requireFolder(sqlite, context.params['nodeId']!);
+    const op = fields.get('op');
+    const authorityId = fields.get('authorityId') ?? '';
+    const role = fields.get('role') ?? '';
+    await deps.store.write((db, tx) => {
+      const node = nodeFor(db, folder.id, principal, 'changePermissions');
+      const current = localGrants(db, node.id);
+      const body = op === 'add' ? { locallySet: [...current, { authorityId, name: role }] }
+        : op === 'remove' ? { locallySet: current.filter((g) => g.authorityId !== authorityId || g.name !== role) }
+        : op === 'inherit-on' || op === 'inherit-off' ? { isInheritanceEnabled: op === 'inherit-on' }
+        : undefined;
+      if (!body) throw new RepositoryError(400, `Unknown permissions operation "${op ?? ''}": use add, remove, inherit-on or inherit-off`);
+      setPermissions(db, tx, { node, body, actor: principal.id });
+    });
+    return redirect(`/share/folder/${encodeURIComponent(folder.id)}`, { status: 303 });
+  });
   const style: Handler = () => ({ status: 200, raw: STYLE, contentType: 'text/css; charset=utf-8', headers: { 'cache-control': 'max-age=300' } });
 
   const multipart = { stream: true, contentTypes: ['multipart/form-data'] };
@@ -123,6 +144,7 @@ export function shareRoutes(deps: ContentDeps): Route[] {
     { method: 'POST', path: '/share/folder/:nodeId/upload', auth: 'share', summary: 'Share UI: upload a file (multipart, _csrf first)', params: NODE, ...ui, request: multipart, handler: upload },
     { method: 'POST', path: '/share/folder/:nodeId/folder', auth: 'share', summary: 'Share UI: create a folder', params: NODE, ...ui, request: form, handler: newFolder },
     { method: 'POST', path: '/share/file/:nodeId/version', auth: 'share', summary: 'Share UI: upload a new version (multipart, _csrf first)', params: NODE, ...ui, request: multipart, handler: newVersion },
+    { method: 'POST', path: '/share/folder/:nodeId/permissions', auth: 'share', summary: 'Share UI: grant or remove a role, or turn inheritance on or off (Coordinator only)', params: NODE, ...ui, request: form, handler: permissions },
     { method: 'POST', path: '/share/file/:nodeId/revert', auth: 'share', summary: 'Share UI: revert to a version', params: NODE, ...ui, request: form, handler: revert },
   ];
 }
