@@ -68,6 +68,19 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   { name: 'search index rows by node id', up: SEARCH_ROWS_MIGRATION },
   { name: 'permissions, owners, case-insensitive NFC names, session groups', up: permissionsMigration },
+  {
+    // The trashcan (trashcan.ts): archived nodes keep their rows until purged; archive_root is the node DELETE named.
+    name: 'trashcan',
+    up: `
+      ALTER TABLE nodes ADD COLUMN archived_at TEXT;
+      ALTER TABLE nodes ADD COLUMN archived_by TEXT;
+      ALTER TABLE nodes ADD COLUMN archiver TEXT;
+      ALTER TABLE nodes ADD COLUMN archive_root TEXT;
+      CREATE INDEX nodes_archive_root ON nodes (archive_root) WHERE archive_root IS NOT NULL;
+      CREATE INDEX nodes_archiver ON nodes (archiver, archived_at) WHERE archive_root = id;
+      CREATE INDEX versions_sha256 ON versions (sha256);
+    `,
+  },
 ];
 
 /**

@@ -26,6 +26,10 @@ export interface NodeRow {
   inherit_permissions: number;
   /** The name's NFC form in lower case: unique among a folder's children. */
   name_key: string;
+  /** Set while the node is in the trashcan (trashcan.ts). */
+  archived_at?: string | null;
+  archived_by?: string | null;
+  archive_root?: string | null;
 }
 
 export interface VersionRow {

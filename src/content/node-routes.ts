@@ -137,7 +137,7 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
     const blob = await storeBody(uploadDeps(deps), context.bodyStream!, context.headers['content-length']);
     const mimeType = mediaTypeFor(node.name, context.headers['content-type']);
     const text = await indexedText(deps.blobs, blob.sha256, mimeType, deps.config.indexTextBytes);
-    await deps.store.write((sqlite, tx) => addVersion(sqlite, tx, { nodeId: id, content: { ...blob, mimeType, text }, version: { majorVersion, comment }, user: actor, action: 'content-updated' }));
+    await deps.store.write((sqlite, tx) => addVersion(sqlite, tx, { nodeId: id, content: { ...blob, mimeType, text, blobPath: deps.blobs.path(blob.sha256) }, version: { majorVersion, comment }, user: actor, action: 'content-updated' }));
     return nodeReply(deps, id);
   });
 

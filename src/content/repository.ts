@@ -5,6 +5,7 @@
 
 import { statement } from '../kernel/index.ts';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Store, Transaction } from '../kernel/index.ts';
 import { CONTENT_EVENTS, ROOT_NODE_ID } from './database.ts';
@@ -40,6 +41,8 @@ export interface NewContent {
   mimeType: string;
   /** Text to index for search ('' for non-text content). */
   text: string;
+  /** The blob's file: checked inside the unit that names it, after which no purge can remove it. */
+  blobPath: string;
 }
 
 export interface VersionOptions {
@@ -57,7 +60,8 @@ export function nameProblem(name: string): string | undefined {
 }
 
 export function getNode(sqlite: DatabaseSync, id: string): NodeRow | undefined {
-  return statement(sqlite, 'SELECT * FROM nodes WHERE id = ?').get(id) as NodeRow | undefined;
+  // An archived node (in the trashcan) is gone for every route but the trashcan's.
+  return statement(sqlite, 'SELECT * FROM nodes WHERE id = ? AND archived_at IS NULL').get(id) as NodeRow | undefined;
 }
 
 export function requireNode(sqlite: DatabaseSync, id: string): NodeRow {
@@ -101,7 +105,7 @@ export interface ChildrenQuery {
 }
 
 export function listChildren(sqlite: DatabaseSync, parentId: string, query: ChildrenQuery): { rows: NodeRow[]; total: number } {
-  const conditions = ['n.parent_id = ?'];
+  const conditions = ['n.parent_id = ?', 'n.archived_at IS NULL'];
   const args: (string | number)[] = [parentId];
   if (query.viewer) {
     const { id, authorities, inheritsRead } = query.viewer;
@@ -121,7 +125,7 @@ export function listChildren(sqlite: DatabaseSync, parentId: string, query: Chil
 
 /** The id of a live child of `parentId` whose name is `name` (case-insensitively, NFC). */
 export function childNamed(sqlite: DatabaseSync, parentId: string, name: string): { id: string; is_folder: number } | undefined {
-  return statement(sqlite, 'SELECT id, is_folder FROM nodes WHERE parent_id = ? AND name_key = ?').get(parentId, nameKey(name)) as { id: string; is_folder: number } | undefined;
+  return statement(sqlite, 'SELECT id, is_folder FROM nodes WHERE parent_id = ? AND name_key = ? AND archived_at IS NULL').get(parentId, nameKey(name)) as { id: string; is_folder: number } | undefined;
 }
 
 /** Resolves the aliases -root- (Company Home), -my- (the user's home, theirs alone, made on first use) and -shared- (Shared Files); other ids as they are. */
@@ -278,6 +282,8 @@ export function addVersion(
   const at = new Date().toISOString();
   const by = userJson(options.user);
   const { sha256, size, mimeType } = options.content;
+  // A purge that freed these same bytes a moment ago moved the file aside in its own unit.
+  if (!existsSync(options.content.blobPath)) throw new RepositoryError(409, 'The content was removed by a purge at the same moment: send it again');
   statement(sqlite, 'INSERT INTO versions (node_id, label, major, minor, name, sha256, size, mime_type, comment, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
     .run(node.id, label, major, minor, node.name, sha256, size, mimeType, options.version.comment ?? null, at, by);
   statement(sqlite, 'UPDATE nodes SET version_label = ?, modified_at = ?, modified_by = ? WHERE id = ?').run(label, at, by, node.id);

@@ -11,10 +11,11 @@ import { probeRoutes } from './probes.ts';
 import { searchRoutes } from './search-route.ts';
 import { shareRoutes } from './share/routes.ts';
 import { transcriptRoutes } from './transcript-references.ts';
+import { trashcanRoutes } from './trashcan-routes.ts';
 import { versionRoutes } from './version-routes.ts';
 
 export function contentRoutes(deps: ContentDeps, bridge: Bridge): Route[] {
-  return [...shareRoutes(deps), ...authRoutes(bridge), ...nodeRoutes(deps), ...versionRoutes(deps), ...searchRoutes(deps), ...probeRoutes(deps), ...transcriptRoutes(deps)];
+  return [...shareRoutes(deps), ...authRoutes(bridge), ...nodeRoutes(deps), ...versionRoutes(deps), ...trashcanRoutes(deps), ...searchRoutes(deps), ...probeRoutes(deps), ...transcriptRoutes(deps)];
 }
 
 /** Stand-ins for the manifest's table: route factories only keep references, they call nothing. */

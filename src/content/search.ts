@@ -74,6 +74,7 @@ export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): { row
   // Type filters and sort columns come from fixed tables above, never from the request's text.
   const where = [
     'search_index MATCH ?',
+    'n.archived_at IS NULL',
     ...(types.length > 0 ? [`n.node_type IN (${types.map(() => '?').join(', ')})`] : []),
     ...(excluded.length > 0 ? [`n.node_type NOT IN (${excluded.map(() => '?').join(', ')})`] : []),
   ].join(' AND ');

@@ -3,6 +3,7 @@
 
 import { createLogger, createService, secretValues, versionTruth } from '../kernel/index.ts';
 import type { Logger, Service } from '../kernel/index.ts';
+import { reclaimBlobs } from './blob-reclaim.ts';
 import { createBlobStore } from './blob-store.ts';
 import { CONTENT_SPEC } from './config.ts';
 import type { ContentConfig } from './config.ts';
@@ -18,6 +19,8 @@ export async function createContentService(config: ContentConfig, options: { now
   const log = options.log ?? createLogger({ name: SERVICE_NAME, service: SERVICE_NAME, secrets: secretValues(CONTENT_SPEC, { CONTENT_OIDC_CLIENT_SECRET: config.clientSecret }) });
   const store = await openContentDatabase(config.databasePath);
   const blobs = createBlobStore(config.blobDir);
+  const reclaimed = await reclaimBlobs(store, blobs);
+  if (reclaimed.removed.length + reclaimed.restored.length > 0) log.info('blobs reclaimed at start', { removed: reclaimed.removed.length, restored: reclaimed.restored.length });
   const bridge = createBridge({ config, store, log: log.child('content.oidc'), ...(options.now && { now: options.now }) });
   const deps = { store, blobs, config, log, policy: permissionPolicy(config) };
   return createService({

@@ -94,7 +94,7 @@ export async function uploadFile(
         autoRename: flags.autoRename,
         overwrite: flags.overwrite,
         properties,
-        content: { ...blob, mimeType, text },
+        content: { ...blob, mimeType, text, blobPath: deps.blobs.path(blob.sha256) },
         version: { majorVersion: flags.majorVersion, comment: fields.get('comment') },
         user: request.user,
       }),

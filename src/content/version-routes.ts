@@ -126,7 +126,7 @@ function knownRendition(id: string): RenditionId {
 export async function revertToVersion(deps: ContentDeps, nodeId: string, from: VersionRow, version: VersionOptions, user: Actor): Promise<VersionRow> {
   const text = await indexedText(deps.blobs, from.sha256, from.mime_type, deps.config.indexTextBytes);
   return deps.store.write((db, tx) =>
-    addVersion(db, tx, { nodeId, content: { sha256: from.sha256, size: from.size, mimeType: from.mime_type, text }, version, user, action: 'reverted', revertedFrom: from.label }),
+    addVersion(db, tx, { nodeId, content: { sha256: from.sha256, size: from.size, mimeType: from.mime_type, text, blobPath: deps.blobs.path(from.sha256) }, version, user, action: 'reverted', revertedFrom: from.label }),
   );
 }
 

@@ -56,11 +56,38 @@ export function folderPage(sqlite: DatabaseSync, folder: NodeRow, viewer: Viewer
   return page({
     title: folder.name,
     user: viewer,
-    body: html`${breadcrumbs(sqlite, folder)}${searchForm()}
+    body: html`${breadcrumbs(sqlite, folder)}${searchForm()}${deleteLink(folder, may)}
 <table id="children"><thead><tr><th>Name</th><th>Type</th><th>Size</th><th>Version</th><th>Modified (UTC)</th></tr></thead>
 <tbody>${rows.map((n) => nodeRow(sqlite, n))}</tbody></table>${rows.length === 0 ? html`<p class="note">This folder is empty.</p>` : html``}${more}
 ${may.has('create') ? writeForms(action, viewer) : html`<p class="note" id="read-only">You may read this folder but not add to it.</p>`}
 ${may.has('changePermissions') ? permissionsPanel(sqlite, folder, viewer) : html``}`,
+  });
+}
+
+function deleteLink(node: NodeRow, may: ReadonlySet<Permission>): Safe {
+  if (!may.has('delete') || node.parent_id === null) return html``;
+  return html`<p><a class="delete" id="delete-link" href="/share/node/${encodeURIComponent(node.id)}/delete">Delete ${node.is_folder === 1 ? 'this folder' : 'this file'}</a></p>`;
+}
+
+/** A confirmation: what will happen, a button that does it (with the CSRF token), a way back. */
+export function confirmPage(init: { title: string; message: Safe; action: string; button: string; back: string; viewer: Viewer }): Reply {
+  return page({
+    title: init.title,
+    user: init.viewer,
+    body: html`<div class="confirm">${init.message}</div><form method="post" action="${init.action}" id="confirm-form"><input type="hidden" name="_csrf" value="${init.viewer.csrf}"><button type="submit" id="confirm-go">${init.button}</button> <a href="${init.back}" id="confirm-cancel">Cancel</a></form>`,
+  });
+}
+
+/** The viewer's trashcan: what they deleted, newest first, each with Restore and Delete permanently. */
+export function trashcanPage(init: { rows: NodeRow[]; total: number; skip: number; viewer: Viewer }): Reply {
+  const more = init.skip + init.rows.length < init.total ? html`<p><a href="/share/trashcan?skip=${init.skip + PAGE_SIZE}">Next page</a></p>` : html``;
+  return page({
+    title: 'Trashcan',
+    user: init.viewer,
+    body: html`<p class="note">What you deleted. Restore puts an item back where it was; Delete permanently removes it and its content for good.</p>
+<table id="trashcan"><thead><tr><th>Name</th><th>Type</th><th>Deleted (UTC)</th><th></th></tr></thead><tbody>${init.rows.map((n) => html`<tr class="deleted"><td>${n.name}</td><td>${n.is_folder === 1 ? 'folder' : n.node_type}</td><td>${(n.archived_at ?? '').slice(0, 19).replace('T', ' ')}</td>
+<td><form class="inline" method="post" action="/share/trashcan/${encodeURIComponent(n.id)}/restore"><input type="hidden" name="_csrf" value="${init.viewer.csrf}"><button type="submit" class="restore">Restore</button></form> <a class="purge" href="/share/trashcan/${encodeURIComponent(n.id)}/purge">Delete permanently</a></td></tr>`)}</tbody></table>
+${init.rows.length === 0 ? html`<p class="note" id="trashcan-empty">Your trashcan is empty.</p>` : html``}${more}`,
   });
 }
 
@@ -110,7 +137,7 @@ export function filePage(sqlite: DatabaseSync, node: NodeRow, viewer: Viewer): R
     title: node.name,
     user: viewer,
     body: html`${breadcrumbs(sqlite, node)}${searchForm()}
-<p>Type <strong>${version?.mime_type ?? ''}</strong>, ${size(version?.size ?? 0)}, version <strong id="current-version">${node.version_label ?? ''}</strong>.
+${deleteLink(node, viewer.can(node))}<p>Type <strong>${version?.mime_type ?? ''}</strong>, ${size(version?.size ?? 0)}, version <strong id="current-version">${node.version_label ?? ''}</strong>.
 <a href="${API_BASE}/nodes/${encodeURIComponent(node.id)}/content">Download current</a></p>
 ${properties.length > 0 ? html`<table><tbody>${properties.map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</tbody></table>` : html``}
 <h2>Versions</h2><table id="versions"><thead><tr><th>Version</th><th>Comment</th><th>Size</th><th>Created (UTC)</th><th></th></tr></thead>

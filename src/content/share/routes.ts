@@ -11,8 +11,9 @@ import { RepositoryError, createFolder, getVersion, nameProblem, nodeFor, requir
 import { searchNodes } from '../search.ts';
 import { checkCsrf, uploadFile } from '../upload.ts';
 import { revertToVersion } from '../version-routes.ts';
+import { archiveNode, listArchived, purgeNode, requireArchived, restoreNode } from '../trashcan.ts';
 import { STYLE, html, page, redirect } from './html.ts';
-import { PAGE_SIZE, filePage, folderPage, searchPage } from './pages.ts';
+import { PAGE_SIZE, confirmPage, filePage, folderPage, searchPage, trashcanPage } from './pages.ts';
 import type { Viewer } from './pages.ts';
 
 const NODE = { nodeId: { description: 'A node id', example: ROOT_NODE_ID } };
@@ -129,6 +130,43 @@ export function shareRoutes(deps: ContentDeps): Route[] {
     });
     return redirect(`/share/folder/${encodeURIComponent(folder.id)}`, { status: 303 });
   });
+  const confirmDelete = shareHandler(deps, (context) => {
+    const node = nodeFor(sqlite, context.params['nodeId']!, actorOf(deps, context), 'delete');
+    const back = `/share/${node.is_folder === 1 ? 'folder' : 'file'}/${encodeURIComponent(node.id)}`;
+    const what = node.is_folder === 1 ? html`the folder <strong>${node.name}</strong> and everything in it` : html`the file <strong>${node.name}</strong> with all its versions`;
+    return confirmPage({ title: `Delete ${node.name}?`, message: html`<p id="confirm-message">This moves ${what} to your trashcan. You can restore it from there until you delete it permanently.</p>`, action: `/share/node/${encodeURIComponent(node.id)}/delete`, button: 'Delete', back, viewer: viewerOf(deps, context) });
+  });
+  const deleteNode = shareHandler(deps, async (context): Promise<Reply> => {
+    const principal = actorOf(deps, context);
+    checkCsrf(principal.csrf ?? '', formFields(context).get('_csrf') ?? undefined);
+    const node = requireNode(sqlite, context.params['nodeId']!);
+    await deps.store.write((db, tx) => archiveNode(db, tx, { nodeId: node.id, actor: principal }));
+    return redirect(`/share/folder/${encodeURIComponent(node.parent_id ?? ROOT_NODE_ID)}`, { status: 303 });
+  });
+  const trashcan = shareHandler(deps, (context) => {
+    const viewer = viewerOf(deps, context);
+    const skip = skipOf(context);
+    const { rows, total } = listArchived(sqlite, actorOf(deps, context), { skipCount: skip, maxItems: PAGE_SIZE });
+    return trashcanPage({ rows, total, skip, viewer });
+  });
+  const restore = shareHandler(deps, async (context): Promise<Reply> => {
+    const principal = actorOf(deps, context);
+    checkCsrf(principal.csrf ?? '', formFields(context).get('_csrf') ?? undefined);
+    const id = context.params['nodeId']!;
+    const node = requireArchived(sqlite, id, principal);
+    await deps.store.write((db, tx) => restoreNode(db, tx, { nodeId: id, actor: principal }));
+    return redirect(`/share/${node.is_folder === 1 ? 'folder' : 'file'}/${encodeURIComponent(id)}`, { status: 303 });
+  });
+  const confirmPurge = shareHandler(deps, (context) => {
+    const node = requireArchived(sqlite, context.params['nodeId']!, actorOf(deps, context));
+    return confirmPage({ title: `Delete ${node.name} permanently?`, message: html`<p id="confirm-message"><strong>${node.name}</strong>${node.is_folder === 1 ? ' and everything in it' : ''} will be removed for good, with its content. This cannot be undone.</p>`, action: `/share/trashcan/${encodeURIComponent(node.id)}/purge`, button: 'Delete permanently', back: '/share/trashcan', viewer: viewerOf(deps, context) });
+  });
+  const purge = shareHandler(deps, async (context): Promise<Reply> => {
+    const principal = actorOf(deps, context);
+    checkCsrf(principal.csrf ?? '', formFields(context).get('_csrf') ?? undefined);
+    await purgeNode(deps.store, deps.blobs, { nodeId: context.params['nodeId']!, actor: principal });
+    return redirect('/share/trashcan', { status: 303 });
+  });
   const style: Handler = () => ({ status: 200, raw: STYLE, contentType: 'text/css; charset=utf-8', headers: { 'cache-control': 'max-age=300' } });
 
   const multipart = { stream: true, contentTypes: ['multipart/form-data'] };
@@ -145,6 +183,12 @@ export function shareRoutes(deps: ContentDeps): Route[] {
     { method: 'POST', path: '/share/folder/:nodeId/folder', auth: 'share', summary: 'Share UI: create a folder', params: NODE, ...ui, request: form, handler: newFolder },
     { method: 'POST', path: '/share/file/:nodeId/version', auth: 'share', summary: 'Share UI: upload a new version (multipart, _csrf first)', params: NODE, ...ui, request: multipart, handler: newVersion },
     { method: 'POST', path: '/share/folder/:nodeId/permissions', auth: 'share', summary: 'Share UI: grant or remove a role, or turn inheritance on or off (Coordinator only)', params: NODE, ...ui, request: form, handler: permissions },
+    { method: 'GET', path: '/share/node/:nodeId/delete', auth: 'share', summary: 'Share UI: confirm deleting a file or folder', params: NODE, ...ui, handler: confirmDelete },
+    { method: 'POST', path: '/share/node/:nodeId/delete', auth: 'share', summary: 'Share UI: delete a file or folder into the trashcan', params: NODE, ...ui, request: form, handler: deleteNode },
+    { method: 'GET', path: '/share/trashcan', auth: 'share', summary: 'Share UI: your trashcan (skip)', ...ui, handler: trashcan },
+    { method: 'POST', path: '/share/trashcan/:nodeId/restore', auth: 'share', summary: 'Share UI: restore a deleted node where it was', params: NODE, ...ui, request: form, handler: restore },
+    { method: 'GET', path: '/share/trashcan/:nodeId/purge', auth: 'share', summary: 'Share UI: confirm deleting a node permanently', params: NODE, ...ui, handler: confirmPurge },
+    { method: 'POST', path: '/share/trashcan/:nodeId/purge', auth: 'share', summary: 'Share UI: delete a node permanently (its content too)', params: NODE, ...ui, request: form, handler: purge },
     { method: 'POST', path: '/share/file/:nodeId/revert', auth: 'share', summary: 'Share UI: revert to a version', params: NODE, ...ui, request: form, handler: revert },
   ];
 }
