@@ -4,7 +4,7 @@
 
 import { compileSchema, isAirlockError, parseJsonBody } from '../kernel/index.ts';
 import type { Handler, JsonSchema, Logger, Reply, RequestContext, Store } from '../kernel/index.ts';
-import { alfrescoError, readPaging } from './alfresco-shapes.ts';
+import { alfrescoError, readPaging, withLogId } from './alfresco-shapes.ts';
 import type { Paging } from './alfresco-shapes.ts';
 import { chooseRange } from './byte-range.ts';
 import type { BlobStore } from './blob-store.ts';
@@ -17,6 +17,11 @@ import type { Actor } from './repository.ts';
 import { RepositoryError } from './repository-error.ts';
 
 export const API_BASE = '/repository/api/-default-/public/repository/versions/1';
+/**
+ * The same API at the path Alfresco's own JavaScript client builds: @alfresco/js-api fixes the
+ * service segment "alfresco" (contextRoot "repository" gives this base), so it works unchanged.
+ */
+export const JS_API_BASE = '/repository/api/-default-/public/alfresco/versions/1';
 export const SEARCH_PATH = '/repository/api/-default-/public/search/versions/1/search';
 
 export interface ContentDeps {
@@ -82,10 +87,10 @@ export function principalOf(context: RequestContext): ContentPrincipal {
 export function alfrescoHandler(handler: Handler): Handler {
   return async (context) => {
     try {
-      return await handler(context);
+      return withLogId(await handler(context), context.requestId);
     } catch (error) {
       const reply = errorReply(error);
-      if (reply) return reply;
+      if (reply) return withLogId(reply, context.requestId);
       throw error;
     }
   };

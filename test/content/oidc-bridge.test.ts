@@ -196,7 +196,7 @@ test('bearer access tokens: one the provider issued for this audience is admitte
   for (const [name, token, reason] of cases) {
     const r = await send(`${h.base}${API}/nodes/-root-`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(r.status, 401, name);
-    assert.equal(r.headers['www-authenticate'], 'Bearer realm="content"');
+    assert.equal(r.headers['www-authenticate'], 'Bearer realm="content", error="invalid_token", error_description="The access token is not valid for this repository"', name);
     assert.match(String(h.logs.filter((l) => l['msg'] === 'bearer token refused').at(-1)?.['reason']), reason, name);
   }
   assert.equal((await send(`${h.base}${API}/nodes/-root-`)).status, 401);
