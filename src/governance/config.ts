@@ -64,6 +64,8 @@ export interface GovernanceConfig {
   role: DeploymentRole | 'unknown';
   /** The listeners this role runs. */
   listeners: Partial<Record<ListenerName, ListenAddress>>;
+  /** Both listeners' configured addresses, whichever this role runs (a dry run verifies the other role's too). */
+  addresses: Record<ListenerName, ListenAddress>;
   /** Accepted operator tokens; empty when none is configured (the worker then refuses everyone). */
   operatorTokens: readonly string[];
   /** Accepted tokens of every lane (the operator's included); a lane without tokens admits nobody. */
@@ -138,6 +140,7 @@ export function readGovernanceConfig(options: { env?: NodeJS.ProcessEnv; argv?: 
   return {
     role,
     listeners: Object.fromEntries(listenerNames.map((name) => [name, listen[name]])),
+    addresses: listen,
     operatorTokens,
     laneTokens,
     gitHostSecrets: split(values.GOVERNANCE_GIT_HOST_WEBHOOK_SECRET),
