@@ -1,8 +1,8 @@
 // The ERP service: waits for and opens its database, wires sessions and the route table, answers
 // kernel errors on Frappe paths in Frappe's envelope, and closes the database after draining.
 
-import { createIdempotencyStore, createLogger, createService, versionTruth } from '../kernel/index.ts';
-import type { Logger, Service, Store } from '../kernel/index.ts';
+import { createIdempotencyStore, createLogger, createReadPool, createService, versionTruth } from '../kernel/index.ts';
+import type { Logger, ReadPool, Service, Store } from '../kernel/index.ts';
 import type { ErpConfig } from './config.ts';
 import { openErpDatabase } from './database/open-erp-database.ts';
 import { startDispatchWorker } from './dispatch/worker.ts';
@@ -29,6 +29,8 @@ export interface ErpServiceOptions {
 
 export interface ErpService extends Service {
   readonly store: Store;
+  /** The read pool lists run on (tests read its step counts). */
+  readonly reads: ReadPool;
   /** The dispatch worker (tests call tick() instead of waiting for the interval). */
   readonly dispatchWorker: DispatchWorker;
 }
@@ -48,7 +50,8 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
   const store = await openErpDatabase(config.databasePath, { now: () => new Date(now()), waitSeconds: config.migrationWaitSeconds, ...(options.retryMs !== undefined && { retryMs: options.retryMs }) });
   const sessions = createSessions(store, { ttlSeconds: config.sessionTtlSeconds, now });
   let routes: readonly ErpRoute[] = [];
-  const deps: ErpDeps = { config, store, sessions, idempotency: createIdempotencyStore(store), version, log, now, routes: () => routes };
+  const reads = createReadPool(store.path, { inline: store.sqlite });
+  const deps: ErpDeps = { config, store, reads, sessions, idempotency: createIdempotencyStore(store), version, log, now, routes: () => routes };
   const ref = () => deps;
   routes = erpRoutes(ref);
   const dispatchWorker = startDispatchWorker(deps);
@@ -66,8 +69,8 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
     onClose: () => {
       dispatchWorker.stop();
       handoffRetry.stop();
-      return store.close();
+      return reads.close().then(() => store.close());
     },
   });
-  return Object.assign(service, { store, dispatchWorker });
+  return Object.assign(service, { store, reads, dispatchWorker });
 }

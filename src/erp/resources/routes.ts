@@ -3,13 +3,15 @@
 // {"data": doc}. Read-only, Frappe token or session auth. Supplier is the configured master data.
 
 import type { ErpDocument } from '../database/documents.ts';
-import { getDocument, listDocuments, NAMING_SERIES } from '../database/documents.ts';
+import { getDocument, NAMING_SERIES } from '../database/documents.ts';
 import { FRAPPE_AUTH } from '../frappe/authenticator.ts';
 import { frappeError, frappeThrow } from '../frappe/envelope.ts';
 import { frappeHandler } from '../erp-route.ts';
 import type { DepsRef, ErpDeps, ErpRoute } from '../erp-route.ts';
 import type { Supplier } from '../suppliers.ts';
-import { parseListQuery, runListQuery } from './list-query.ts';
+import { parseListQuery, pickFields, runListQuery } from './list-query.ts';
+import type { ListQuery } from './list-query.ts';
+import { listStoredDocuments } from './stored-list.ts';
 
 /** Every DocType the service keeps, plus Supplier. */
 export const READABLE_DOCTYPES = [...Object.keys(NAMING_SERIES), 'Supplier'];
@@ -28,10 +30,15 @@ function checkReadable(doctype: string): void {
   if (!READABLE_DOCTYPES.includes(doctype)) frappeThrow(`DocType ${doctype} not found: readable are ${READABLE_DOCTYPES.join(', ')}`, 'DoesNotExistError');
 }
 
-function documents(deps: ErpDeps, doctype: string): ErpDocument[] {
+/**
+ * The rows GET /api/resource/<DocType> answers for `query`: Suppliers from the configuration,
+ * stored DocTypes through their indexes on the read pool (stored-list.ts).
+ */
+export async function listResource(deps: ErpDeps, doctype: string, query: ListQuery): Promise<Record<string, unknown>[]> {
   checkReadable(doctype);
-  if (doctype === 'Supplier') return deps.config.suppliers.map(supplierDocument);
-  return listDocuments(deps.store.sqlite, doctype).map(withoutSecrets);
+  if (doctype === 'Supplier') return runListQuery(deps.config.suppliers.map(supplierDocument), query);
+  const { docs } = await listStoredDocuments(deps.reads, doctype, query);
+  return docs.map((doc) => pickFields(withoutSecrets(doc), query.fields));
 }
 
 export function resourceRoutes(deps: DepsRef): ErpRoute[] {
@@ -42,10 +49,10 @@ export function resourceRoutes(deps: DepsRef): ErpRoute[] {
       path: '/api/resource/:doctype',
       summary: 'List documents of a DocType with fields, filters, or_filters, order_by, limit_start and limit (or limit_page_length)',
       params: { doctype: { description: 'The DocType, e.g. Lead or Supplier Intake', example: 'Lead' } },
-      handler: frappeHandler((context) => {
+      handler: frappeHandler(async (context) => {
         const doctype = context.params['doctype']!;
         const query = parseListQuery(context.query, doctype);
-        return { status: 200, body: { data: runListQuery(documents(deps(), doctype), query) } };
+        return { status: 200, body: { data: await listResource(deps(), doctype, query) } };
       }),
     },
     {
@@ -58,7 +65,8 @@ export function resourceRoutes(deps: DepsRef): ErpRoute[] {
         if (context.query.size > 0) frappeThrow('A document read takes no query arguments');
         // One document is read by its key; only Supplier (configured, not stored) is searched.
         checkReadable(doctype);
-        const doc = doctype === 'Supplier' ? documents(deps(), doctype).find((d) => d.name === name) : getDocument(deps().store.sqlite, doctype, name);
+        const supplier = doctype === 'Supplier' ? deps().config.suppliers.find((s) => s.name === name) : undefined;
+        const doc = doctype === 'Supplier' ? supplier && supplierDocument(supplier) : getDocument(deps().store.sqlite, doctype, name);
         const shown = doc && withoutSecrets(doc);
         return shown ? { status: 200, body: { data: shown } } : frappeError('DoesNotExistError', `${doctype} ${name} not found`);
       }),
