@@ -2,7 +2,7 @@
 // stability label, which the capability inventory publishes), the dependencies handlers reach at
 // request time, and the handler wrapper that turns a FrappeThrow into Frappe's error reply.
 
-import type { Handler, IdempotencyStore, JsonSchema, Logger, Reply, RequestContext, Route, Store } from '../kernel/index.ts';
+import type { Handler, IdempotencyStore, JsonSchema, Logger, ReadPool, Reply, RequestContext, Route, Store } from '../kernel/index.ts';
 import type { ErpConfig, WebhookSecretName } from './config.ts';
 import { WEBHOOK_SECRETS } from './config.ts';
 import { asFrappeThrow, frappeError } from './frappe/envelope.ts';
@@ -24,6 +24,8 @@ export interface ErpRoute extends Route {
 export interface ErpDeps {
   config: ErpConfig;
   store: Store;
+  /** Read-only connections off the event loop, for reads that walk many rows (lists). */
+  reads: ReadPool;
   sessions: Sessions;
   /** The kernel's Idempotency-Key store (callbacks.* honour an optional key). */
   idempotency: IdempotencyStore;

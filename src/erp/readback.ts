@@ -5,7 +5,7 @@
 // using database/documents.ts, which returns the whole document.
 
 import type { DatabaseSync } from 'node:sqlite';
-import { getDocument, listDocuments } from './database/documents.ts';
+import { getDocument } from './database/documents.ts';
 import type { ErpDocument } from './database/documents.ts';
 
 /** Fields no read path shows, whatever the DocType. */
@@ -23,9 +23,4 @@ export function redactDocument<T extends Record<string, unknown>>(doc: T): T {
 export function readDocument(sqlite: DatabaseSync, doctype: string, name: string): ErpDocument | undefined {
   const doc = getDocument(sqlite, doctype, name);
   return doc && redactDocument(doc);
-}
-
-/** Every document of a DocType as readers see them. */
-export function readDocuments(sqlite: DatabaseSync, doctype: string): ErpDocument[] {
-  return listDocuments(sqlite, doctype).map(redactDocument);
 }

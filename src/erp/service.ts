@@ -1,8 +1,8 @@
 // The ERP service: waits for and opens its database, wires sessions and the route table, answers
 // kernel errors on Frappe paths in Frappe's envelope, and closes the database after draining.
 
-import { createIdempotencyStore, createLogger, createService, versionTruth } from '../kernel/index.ts';
-import type { Logger, Service, Store } from '../kernel/index.ts';
+import { createIdempotencyStore, createLogger, createReadPool, createService, versionTruth } from '../kernel/index.ts';
+import type { Logger, ReadPool, Service, Store } from '../kernel/index.ts';
 import type { ErpConfig } from './config.ts';
 import { openErpDatabase } from './database/open-erp-database.ts';
 import { startDispatchWorker } from './dispatch/worker.ts';
@@ -30,6 +30,8 @@ export interface ErpServiceOptions {
 
 export interface ErpService extends Service {
   readonly store: Store;
+  /** The read pool lists run on (tests read its step counts). */
+  readonly reads: ReadPool;
   /** The dispatch worker (tests call tick() instead of waiting for the interval). */
   readonly dispatchWorker: DispatchWorker;
 }
@@ -50,7 +52,8 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
   const sessions = createSessions(store, { ttlSeconds: config.sessionTtlSeconds, now });
   let routes: readonly ErpRoute[] = [];
   const supplierMaster = watchSuppliers(config.suppliersFile, config.suppliers, (detail) => log.warn('supplier master not reloaded', { detail }));
-  const deps: ErpDeps = { config, store, sessions, idempotency: createIdempotencyStore(store), version, log, now, routes: () => routes, suppliers: () => supplierMaster.current() };
+  const reads = createReadPool(store.path, { inline: store.sqlite });
+  const deps: ErpDeps = { config, store, reads, sessions, idempotency: createIdempotencyStore(store), version, log, now, routes: () => routes, suppliers: () => supplierMaster.current() };
   const ref = () => deps;
   routes = erpRoutes(ref);
   const dispatchWorker = startDispatchWorker(deps);
@@ -68,8 +71,8 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
     onClose: () => {
       dispatchWorker.stop();
       handoffRetry.stop();
-      return store.close();
+      return reads.close().then(() => store.close());
     },
   });
-  return Object.assign(service, { store, dispatchWorker });
+  return Object.assign(service, { store, reads, dispatchWorker });
 }

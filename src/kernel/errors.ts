@@ -19,6 +19,8 @@ export type AirlockErrorCode =
   | 'store_migration'
   | 'store_write'
   | 'store_closed'
+  | 'store_read'
+  | 'read_budget'
   | 'append_only'
   | 'signature'
   | 'idempotency'

@@ -46,12 +46,13 @@ export type { SignatureScheme, SignatureResult, SignatureFailureReason, SignedHe
 
 export {
   openDatabase, openDatabaseReadOnly, migrate, userVersion, defineEvidenceTable, listEvidenceTables, readRows, projectRows,
-  verifyChain, verifyAllChains, canonicalJson, rowHash, GENESIS_SHA256, statement,
+  verifyChain, verifyChainParallel, verifyAllChains, canonicalJson, rowHash, GENESIS_SHA256, statement,
   createIdempotencyStore, lazyIdempotencyStore, requestFingerprint, parseIdempotencyKey, MIN_IDEMPOTENCY_RETENTION_MS,
+  createReadPool,
 } from './store/index.ts';
 export type {
   Store, Transaction, OpenDatabaseOptions, Migration, EvidenceTable, EvidenceRow, EvidenceInput, JsonValue, ChainVerification,
-  IdempotencyStore, IdempotencyBegin, StoredResponse,
+  IdempotencyStore, IdempotencyBegin, StoredResponse, ReadPool, ReadResult,
 } from './store/index.ts';
 
 export { compileSchema } from './schema/index.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { defineEvidenceTable } from '../../src/kernel/store/evidence-table.ts';
 import { openDatabase } from '../../src/kernel/store/open-database.ts';
-import { verifyAllChains, verifyChain } from '../../src/kernel/store/verify-chain.ts';
+import { verifyAllChains, verifyChain, verifyChainParallel } from '../../src/kernel/store/verify-chain.ts';
 import { RECEIPTS, steppingClock, tamper, tempDir } from './fixtures/store-fixtures.ts';
 
 const COUNTS = defineEvidenceTable({ name: 'counts', columns: { n: 'integer' } });
@@ -61,6 +61,39 @@ for (const [label, sql, seq, reason] of TAMPERING) {
     assert.equal(verifyChain(store.sqlite, COUNTS).ok, true);
   });
 }
+
+// The same findings when the rows are hashed in seq ranges on worker threads and joined: with 2
+// and 3 threads the five rows are cut into ranges whose starts (seq 4; seq 3 and 5) are tampered above.
+for (const threads of [2, 3]) {
+  for (const [label, sql, seq, reason] of TAMPERING) {
+    test(`verifyChainParallel() with ${threads} threads finds ${label}, as verifyChain() does`, async (t) => {
+      const store = await fiveRows(t);
+      tamper(store.sqlite, 'receipts', sql);
+      const result = await verifyChainParallel(store.sqlite, RECEIPTS, { path: store.path, threads, parallelFromRows: 2 });
+      assert.deepEqual(result, verifyChain(store.sqlite, RECEIPTS));
+      assert.equal(result.ok === false && result.seq, seq);
+      assert.match(result.ok === false ? result.reason : '', reason);
+    });
+  }
+}
+
+test('verifyChainParallel() accepts an intact chain split across threads with the head verifyChain() finds', async (t) => {
+  const store = await fiveRows(t);
+  const result = await verifyChainParallel(store.sqlite, RECEIPTS, { path: store.path, threads: 2, parallelFromRows: 2 });
+  assert.deepEqual(result, verifyChain(store.sqlite, RECEIPTS));
+  assert.equal(result.ok && result.rows, 5);
+});
+
+test('verifyChain() gives a payload the fast check cannot confirm (integer-like keys) the exact check', async (t) => {
+  const store = openDatabase(join(tempDir(t), 'a.sqlite'), { evidenceTables: [RECEIPTS], now: steppingClock() });
+  t.after(() => store.close());
+  // JCS sorts "10" before "9"; a parsed object lists integer-like keys in numeric order, so JSON.stringify differs.
+  for (let n = 1; n <= 4; n++) await store.append(RECEIPTS, { subject: `s${n}`, kind: 'k', payload: { '10': n, '9': 'x', a: [{ '2': 1, '11': 2 }] } });
+  assert.deepEqual(verifyChain(store.sqlite, RECEIPTS), { ok: true, table: 'receipts', rows: 4, head: String(store.sqlite.prepare('SELECT sha256 FROM receipts WHERE seq = 4').get()!['sha256']) });
+  tamper(store.sqlite, 'receipts', `UPDATE receipts SET payload = '{"9":"x","10":3,"a":[{"11":2,"2":1}]}' WHERE seq = 3`);
+  assert.deepEqual(verifyChain(store.sqlite, RECEIPTS), { ok: false, table: 'receipts', seq: 3, reason: 'payload is not canonical JSON' });
+  assert.deepEqual(await verifyChainParallel(store.sqlite, RECEIPTS, { path: store.path, threads: 2, parallelFromRows: 2 }), verifyChain(store.sqlite, RECEIPTS));
+});
 
 test('verifyChain() reports an integer column changed out of the safe range', async (t) => {
   const store = await fiveRows(t);

@@ -135,3 +135,13 @@ test('verify_evidence_chain --help explains the check and the exit codes', () =>
   assert.match(stdout, /RFC 8785 canonical JSON/);
   assert.match(stdout, /Exit codes: 0 every check passed, 1 a check failed, 2 usage or environment error/);
 });
+
+test('verify_evidence_chain --threads takes a whole number of at least 1 (exit 2 otherwise)', async (t) => {
+  const { path } = await evidenceDb(t);
+  assert.equal(run('--db', path, '--threads', '1').code, 0);
+  for (const bad of ['0', 'two', '-1']) {
+    const { code, stderr } = run('--db', path, '--threads', bad);
+    assert.equal(code, 2, bad);
+    assert.match(stderr, /--threads/);
+  }
+});

@@ -10,8 +10,12 @@ import { getDocument, updateDocument } from '../database/documents.ts';
 import type { ErpDocument } from '../database/documents.ts';
 import { nextState } from './transitions.ts';
 
+/** Packets in decision_received and not blocked, from the partial due index of erp_current (never a scan of packet history). */
+export const AWAITING_CLOSEOUT_SQL = `SELECT t.payload FROM erp_current AS c JOIN approval_packets AS t ON t.seq = c.seq
+  WHERE c.doctype = 'Approval Packet' AND c.due_at <= 0 ORDER BY c.due_at LIMIT 500`;
+
 export function packetsAwaitingCloseout(sqlite: DatabaseSync): ErpDocument[] {
-  return statement(sqlite, "SELECT payload FROM approval_packets WHERE seq IN (SELECT max(seq) FROM approval_packets GROUP BY name) AND json_extract(payload, '$.status') = 'decision_received' AND json_extract(payload, '$.closeout_blocked') IS NULL")
+  return statement(sqlite, AWAITING_CLOSEOUT_SQL)
     .all()
     .map((row) => JSON.parse(String(row['payload'])) as ErpDocument);
 }

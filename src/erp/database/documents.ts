@@ -142,16 +142,3 @@ export function findByIdentity(sqlite: DatabaseSync, doctype: string, identity: 
   const row = statement(sqlite, 'SELECT data FROM erp_documents WHERE doctype = ? AND identity = ?').get(doctype, identity);
   return row ? (JSON.parse(String(row['data'])) as ErpDocument) : undefined;
 }
-
-/** Every document of a DocType (the list query orders them). */
-export function listDocuments(sqlite: DatabaseSync, doctype: string): ErpDocument[] {
-  const evidence = EVIDENCE_DOCTYPES[doctype];
-  if (evidence) {
-    return statement(sqlite, `SELECT payload FROM ${evidence.table} WHERE seq IN (SELECT max(seq) FROM ${evidence.table} GROUP BY name)`)
-      .all()
-      .map((row) => JSON.parse(String(row['payload'])) as ErpDocument);
-  }
-  return statement(sqlite, 'SELECT data FROM erp_documents WHERE doctype = ?')
-    .all(doctype)
-    .map((row) => JSON.parse(String(row['data'])) as ErpDocument);
-}

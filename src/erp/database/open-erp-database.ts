@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AirlockError, openDatabase } from '../../kernel/index.ts';
 import type { Migration, Store } from '../../kernel/index.ts';
+import { backfillCurrent, CURRENT_TABLE_SQL, ensureCurrentTriggers } from './current-documents.ts';
 import { ERP_EVIDENCE_TABLES } from './evidence-tables.ts';
 
 /** Seed 002 "Limits": app hooks wait up to 30 seconds before site migration. */
@@ -38,6 +39,14 @@ const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX erp_documents_user_nocase ON erp_documents (lower(name)) WHERE doctype = 'User';
     `,
   },
+  {
+    // Lists and worker polls by index, never by a scan of the evidence (issue 24): see current-documents.ts.
+    name: 'current documents of evidence DocTypes, list indexes',
+    up: (sqlite) => {
+      sqlite.exec(CURRENT_TABLE_SQL);
+      backfillCurrent(sqlite);
+    },
+  },
 ];
 
 export interface OpenErpOptions {
@@ -55,7 +64,15 @@ export async function openErpDatabase(path: string, options: OpenErpOptions): Pr
     try {
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
       // A short busy timeout per attempt: the loop, not SQLite, owns the overall wait.
-      return openDatabase(path, { migrations: MIGRATIONS, evidenceTables: ERP_EVIDENCE_TABLES, now: options.now, busyTimeoutMs: Math.min(retryMs * 4, 5000) });
+      const store = openDatabase(path, { migrations: MIGRATIONS, evidenceTables: ERP_EVIDENCE_TABLES, now: options.now, busyTimeoutMs: Math.min(retryMs * 4, 5000) });
+      try {
+        // After the evidence tables exist (a fresh database creates them after its migrations).
+        ensureCurrentTriggers(store.sqlite);
+      } catch (error) {
+        await store.close();
+        throw error;
+      }
+      return store;
     } catch (error) {
       if (!isTransient(error) || Date.now() >= deadline) {
         const message = (error as Error).message;

@@ -19,6 +19,9 @@ import { frappeTimestamp, getDocument, nextName, updateDocument } from '../datab
 import type { ErpDocument } from '../database/documents.ts';
 import type { ErpDeps } from '../erp-route.ts';
 
+/** Most due jobs one tick picks up. */
+export const DUE_BATCH = 500;
+
 export interface DispatchWorker {
   /** Runs one poll now (tests); resolves when its deliveries settled. */
   tick(): Promise<void>;
@@ -73,12 +76,19 @@ function notify(sqlite: DatabaseSync, tx: Transaction, at: Date, kind: string, f
   tx.append(AGENT_NOTIFICATIONS, { name, kind, payload: record('Agent Notification', name, at, { kind, ...fields }) });
 }
 
+/**
+ * The approval dispatches due now, from the partial due index of erp_current (never a scan of the
+ * job history); a tick takes at most DUE_BATCH, the next tick the rest.
+ */
+export const DUE_JOBS_SQL = `SELECT t.payload FROM erp_current AS c JOIN dispatch_jobs AS t ON t.seq = c.seq
+  WHERE c.doctype = 'Dispatch Job' AND c.due_at <= ? ORDER BY c.due_at LIMIT ${DUE_BATCH}`;
+
 export function startDispatchWorker(deps: ErpDeps): DispatchWorker {
   const inFlight = new Set<string>();
   const { dispatch } = deps.config;
 
   function dueJobs(): ErpDocument[] {
-    const rows = statement(deps.store.sqlite, "SELECT payload FROM dispatch_jobs WHERE seq IN (SELECT max(seq) FROM dispatch_jobs GROUP BY name) AND json_extract(payload, '$.job_type') = 'approval_dispatch' AND json_extract(payload, '$.status') IN ('Queued', 'Retrying') AND json_extract(payload, '$.next_attempt_at') <= ?").all(deps.now());
+    const rows = statement(deps.store.sqlite, DUE_JOBS_SQL).all(deps.now());
     return rows.map((row) => JSON.parse(String(row['payload'])) as ErpDocument);
   }
 

@@ -5,10 +5,11 @@
 
 import type { McpTool } from '../../kernel/index.ts';
 import { OPEN_STATES } from '../approvals/transitions.ts';
+import { newestCurrent } from '../database/current-documents.ts';
 import type { DepsRef } from '../erp-route.ts';
 import { integrationStatus } from '../health/integration-status.ts';
-import { readDocument, readDocuments } from '../readback.ts';
-import { READABLE_DOCTYPES, documents } from '../resources/routes.ts';
+import { redactDocument } from '../readback.ts';
+import { READABLE_DOCTYPES, readResource } from '../resources/routes.ts';
 import { hydrateContext } from '../support-cases/support-context.ts';
 import type { BusinessRef } from '../support-cases/normalize-event.ts';
 import { MAX_BUSINESS_REFS } from '../support-cases/normalize-event.ts';
@@ -18,11 +19,6 @@ import { requestApprovalTool } from './request-approval-tool.ts';
 const LIMIT = { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Most rows to return, newest first' };
 const DOCUMENT = { type: 'object', required: ['name', 'doctype', 'docstatus', 'modified'], properties: { name: { type: 'string' }, doctype: { type: 'string' }, docstatus: { enum: [0, 1, 2] }, modified: { type: 'string' } } };
 const DOC_LIST = (key: string) => ({ type: 'object', required: [key, 'count', 'truncated'], properties: { [key]: { type: 'array', items: DOCUMENT }, count: { type: 'integer' }, truncated: { type: 'boolean' } }, additionalProperties: false });
-
-function newest(docs: readonly Record<string, unknown>[], limit: number): { rows: Record<string, unknown>[]; count: number; truncated: boolean } {
-  const sorted = [...docs].sort((a, b) => String(b['modified']).localeCompare(String(a['modified'])));
-  return { rows: sorted.slice(0, limit), count: sorted.length, truncated: sorted.length > limit };
-}
 
 export function erpTools(deps: DepsRef): McpTool[] {
   const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
@@ -46,7 +42,7 @@ export function erpTools(deps: DepsRef): McpTool[] {
       handler: (args) => {
         const doctype = String(args['doctype']);
         const name = String(args['name']);
-        const doc = doctype === 'Supplier' ? documents(deps(), doctype).find((d) => d.name === name) : readDocument(deps().store.sqlite, doctype, name);
+        const doc = readResource(deps(), doctype, name);
         return doc ? { structuredContent: { document: doc } } : { error: `${doctype} ${name} not found: list the DocType with GET /api/resource/${doctype}` };
       },
     },
@@ -57,10 +53,9 @@ export function erpTools(deps: DepsRef): McpTool[] {
       inputSchema: { type: 'object', properties: { limit: LIMIT }, additionalProperties: false },
       outputSchema: DOC_LIST('approval_packets'),
       annotations: readOnly,
-      handler: (args) => {
-        const open = readDocuments(deps().store.sqlite, 'Approval Packet').filter((d) => (OPEN_STATES as readonly unknown[]).includes(d['status']));
-        const { rows, count, truncated } = newest(open, Number(args['limit'] ?? 50));
-        return { structuredContent: { approval_packets: rows, count, truncated } };
+      handler: async (args) => {
+        const { rows, count, truncated } = await newestCurrent(deps().reads, 'Approval Packet', { limit: Number(args['limit'] ?? 50), statuses: OPEN_STATES });
+        return { structuredContent: { approval_packets: rows.map(redactDocument), count, truncated } };
       },
     },
     {
@@ -70,9 +65,9 @@ export function erpTools(deps: DepsRef): McpTool[] {
       inputSchema: { type: 'object', properties: { limit: LIMIT }, additionalProperties: false },
       outputSchema: DOC_LIST('dead_letters'),
       annotations: readOnly,
-      handler: (args) => {
-        const { rows, count, truncated } = newest(readDocuments(deps().store.sqlite, 'Dead Letter'), Number(args['limit'] ?? 50));
-        return { structuredContent: { dead_letters: rows, count, truncated } };
+      handler: async (args) => {
+        const { rows, count, truncated } = await newestCurrent(deps().reads, 'Dead Letter', { limit: Number(args['limit'] ?? 50) });
+        return { structuredContent: { dead_letters: rows.map(redactDocument), count, truncated } };
       },
     },
     {

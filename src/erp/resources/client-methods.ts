@@ -11,8 +11,8 @@ import { optionalFlag, refuseUnknown, requestArgs, requireString } from '../frap
 import type { Args } from '../frappe/args.ts';
 import { FRAPPE_AUTH } from '../frappe/authenticator.ts';
 import { frappeMessage, frappeThrow } from '../frappe/envelope.ts';
-import { parseListQuery, runListQuery } from './list-query.ts';
-import { documents } from './routes.ts';
+import { parseListQuery } from './list-query.ts';
+import { checkReadable, listResource } from './routes.ts';
 
 export const PING_PATH = '/api/method/ping';
 
@@ -50,7 +50,7 @@ export function clientMethodRoutes(deps: DepsRef): ErpRoute[] {
     { ...base, method: 'GET', path, summary, handler },
     { ...base, method: 'POST', path, summary, request: ARGS_BODY, handler },
   ];
-  const getList = frappeHandler((context) => {
+  const getList = frappeHandler(async (context) => {
     const args = requestArgs(context);
     refuseUnknown(args, ['doctype', ...LIST_ARGS, 'group_by', 'parent', 'debug']);
     const doctype = requireString(args, 'doctype');
@@ -58,9 +58,9 @@ export function clientMethodRoutes(deps: DepsRef): ErpRoute[] {
     refuseParent(args);
     acceptDebug(args);
     const query = parseListQuery(listQuery(args, LIST_ARGS), doctype);
-    return frappeMessage(runListQuery(documents(deps(), doctype), query));
+    return frappeMessage(await listResource(deps(), doctype, query));
   });
-  const getCount = frappeHandler((context) => {
+  const getCount = frappeHandler(async (context) => {
     const args = requestArgs(context);
     refuseUnknown(args, ['doctype', 'filters', 'debug', 'cache']);
     const doctype = requireString(args, 'doctype');
@@ -68,9 +68,9 @@ export function clientMethodRoutes(deps: DepsRef): ErpRoute[] {
     optionalFlag(args, 'cache');
     // Every matching document (limit 0), one field: the count is the list's length.
     const query = parseListQuery(new URLSearchParams([...listQuery(args, ['filters']), ['limit_page_length', '0']]), doctype);
-    return frappeMessage(runListQuery(documents(deps(), doctype), query).length);
+    return frappeMessage((await listResource(deps(), doctype, query)).length);
   });
-  const getValue = frappeHandler((context) => {
+  const getValue = frappeHandler(async (context) => {
     const args = requestArgs(context);
     refuseUnknown(args, ['doctype', 'fieldname', 'filters', 'as_dict', 'debug', 'parent']);
     const doctype = requireString(args, 'doctype');
@@ -84,7 +84,7 @@ export function clientMethodRoutes(deps: DepsRef): ErpRoute[] {
     // Frappe: a filters value that is plain text is a document name.
     const filters = typeof args['filters'] === 'string' && args['filters'] !== '' ? { name: args['filters'] } : args['filters'];
     const query = parseListQuery(listQuery({ fields, filters, limit_page_length: 1 }, ['fields', 'filters', 'limit_page_length']), doctype);
-    const row = runListQuery(documents(deps(), doctype), query)[0];
+    const row = (await listResource(deps(), doctype, query))[0];
     if (asDict) return frappeMessage(row ?? {});
     // As Frappe answers a method that returned None: no "message" at all.
     if (row === undefined) return { status: 200, body: {} };
@@ -96,7 +96,7 @@ export function clientMethodRoutes(deps: DepsRef): ErpRoute[] {
     refuseUnknown(args, ['doctype', 'field']);
     const doctype = requireString(args, 'doctype');
     requireString(args, 'field');
-    documents(deps(), doctype);
+    checkReadable(doctype);
     frappeThrow(`DocType ${doctype} is not a Single DocType: this service keeps no Single DocTypes; read it with frappe.client.get_value or /api/resource/${doctype}`);
   });
   const ping = frappeHandler(() => frappeMessage('pong'));

@@ -20,7 +20,7 @@ export interface ListQuery {
   limit: number;
 }
 
-interface Filter {
+export interface Filter {
   field: string;
   op: string;
   value: unknown;
@@ -158,5 +158,10 @@ export function runListQuery(docs: readonly ErpDocument[], query: ListQuery): Re
     return descending ? -order : order;
   });
   const page = query.limit === 0 ? kept.slice(query.start) : kept.slice(query.start, query.start + query.limit);
-  return page.map((doc) => (query.fields === '*' ? doc : Object.fromEntries((query.fields as string[]).map((f) => [f, own(doc, f) ?? null]))));
+  return page.map((doc) => pickFields(doc, query.fields));
+}
+
+/** The fields a list asked for, each null when the document lacks it ("*": the whole document). */
+export function pickFields(doc: ErpDocument, fields: ListQuery['fields']): Record<string, unknown> {
+  return fields === '*' ? doc : Object.fromEntries(fields.map((f) => [f, own(doc, f) ?? null]));
 }

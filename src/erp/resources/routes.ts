@@ -9,8 +9,10 @@ import { frappeError, frappeThrow } from '../frappe/envelope.ts';
 import { frappeHandler } from '../erp-route.ts';
 import type { DepsRef, ErpDeps, ErpRoute } from '../erp-route.ts';
 import type { Supplier } from '../suppliers.ts';
-import { readDocument, readDocuments } from '../readback.ts';
-import { parseListQuery, runListQuery } from './list-query.ts';
+import { readDocument, redactDocument } from '../readback.ts';
+import { parseListQuery, pickFields, runListQuery } from './list-query.ts';
+import type { ListQuery } from './list-query.ts';
+import { listStoredDocuments } from './stored-list.ts';
 
 /** Every DocType the service keeps, plus Supplier. */
 export const READABLE_DOCTYPES = [...Object.keys(NAMING_SERIES), 'Supplier'];
@@ -19,15 +21,28 @@ function supplierDocument(supplier: Supplier): ErpDocument {
   return { ...supplier, doctype: 'Supplier', docstatus: 0, owner: 'ERP_SUPPLIERS_FILE', creation: '', modified: '', disabled: 0 };
 }
 
-function checkReadable(doctype: string): void {
+/** Refuses a DocType this service does not keep, naming those it does. */
+export function checkReadable(doctype: string): void {
   if (!READABLE_DOCTYPES.includes(doctype)) frappeThrow(`DocType ${doctype} not found: readable are ${READABLE_DOCTYPES.join(', ')}`, 'DoesNotExistError');
 }
 
-/** Every document of a readable DocType as readers see it (Supplier from ERP_SUPPLIERS_FILE). */
-export function documents(deps: ErpDeps, doctype: string): ErpDocument[] {
+/**
+ * The rows GET /api/resource/<DocType> answers for `query`: Suppliers from ERP_SUPPLIERS_FILE,
+ * stored DocTypes through their indexes on the read pool (stored-list.ts), as readers see them.
+ */
+export async function listResource(deps: ErpDeps, doctype: string, query: ListQuery): Promise<Record<string, unknown>[]> {
   checkReadable(doctype);
-  if (doctype === 'Supplier') return deps.suppliers().map(supplierDocument);
-  return readDocuments(deps.store.sqlite, doctype);
+  if (doctype === 'Supplier') return runListQuery(deps.suppliers().map(supplierDocument), query);
+  const { docs } = await listStoredDocuments(deps.reads, doctype, query);
+  return docs.map((doc) => pickFields(redactDocument(doc), query.fields));
+}
+
+/** One document of a readable DocType as readers see it, by name. */
+export function readResource(deps: ErpDeps, doctype: string, name: string): ErpDocument | undefined {
+  checkReadable(doctype);
+  if (doctype !== 'Supplier') return readDocument(deps.store.sqlite, doctype, name);
+  const supplier = deps.suppliers().find((s) => s.name === name);
+  return supplier && supplierDocument(supplier);
 }
 
 export function resourceRoutes(deps: DepsRef): ErpRoute[] {
@@ -38,10 +53,10 @@ export function resourceRoutes(deps: DepsRef): ErpRoute[] {
       path: '/api/resource/:doctype',
       summary: 'List documents of a DocType with fields, filters, or_filters, order_by, limit_start and limit (or limit_page_length)',
       params: { doctype: { description: 'The DocType, e.g. Lead or Supplier Intake', example: 'Lead' } },
-      handler: frappeHandler((context) => {
+      handler: frappeHandler(async (context) => {
         const doctype = context.params['doctype']!;
         const query = parseListQuery(context.query, doctype);
-        return { status: 200, body: { data: runListQuery(documents(deps(), doctype), query) } };
+        return { status: 200, body: { data: await listResource(deps(), doctype, query) } };
       }),
     },
     {
@@ -53,8 +68,7 @@ export function resourceRoutes(deps: DepsRef): ErpRoute[] {
         const { doctype, name } = context.params as { doctype: string; name: string };
         if (context.query.size > 0) frappeThrow('A document read takes no query arguments');
         // One document is read by its key; only Supplier (configured, not stored) is searched.
-        checkReadable(doctype);
-        const doc = doctype === 'Supplier' ? documents(deps(), doctype).find((d) => d.name === name) : readDocument(deps().store.sqlite, doctype, name);
+        const doc = readResource(deps(), doctype, name);
         return doc ? { status: 200, body: { data: doc } } : frappeError('DoesNotExistError', `${doctype} ${name} not found`);
       }),
     },

@@ -10,6 +10,10 @@ import type { DepsRef } from '../erp-route.ts';
 import { retryHandoff } from './support-inbound.ts';
 
 
+/** Failed support handoffs whose next_retry_at has come, from the partial due index of erp_current (never a scan of intake history). */
+export const DUE_HANDOFFS_SQL = `SELECT t.payload FROM erp_current AS c JOIN integration_events AS t ON t.seq = c.seq
+  WHERE c.doctype = 'Integration Event' AND c.due_at <= ? ORDER BY c.due_at LIMIT 500`;
+
 export interface HandoffRetry {
   /** One pass: retries what is due; resolves to how many it tried. */
   tick(): Promise<number>;
@@ -23,8 +27,7 @@ export function startHandoffRetry(deps: DepsRef, intervalMs: number): HandoffRet
     running = true;
     try {
       const { store, now } = deps();
-      const due = statement(store.sqlite, `SELECT payload FROM integration_events WHERE seq IN (SELECT max(seq) FROM integration_events WHERE source = 'support_desk' GROUP BY name)
-        AND json_extract(payload, '$.status') = 'failed' AND json_extract(payload, '$.retry_exhausted') IS NOT 1 AND json_extract(payload, '$.next_retry_at') <= ?`)
+      const due = statement(store.sqlite, DUE_HANDOFFS_SQL)
         .all(new Date(now()).toISOString())
         .map((row) => JSON.parse(String(row['payload'])) as ErpDocument);
       for (const doc of due) await retryHandoff(deps(), doc);

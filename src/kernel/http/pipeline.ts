@@ -293,6 +293,9 @@ function principalScope(principal: unknown): string {
   }
 }
 
+/** Seconds a client is asked to wait after a read refused for its budget. */
+export const READ_RETRY_AFTER_SECONDS = 1;
+
 /** Maps an error to its reply: a known client mistake to its 4xx, anything else to a bare 500. */
 export function replyForError(error: unknown): Reply {
   if (isAirlockError(error)) {
@@ -309,6 +312,9 @@ export function replyForError(error: unknown): Reply {
         return CLIENT_ABORTED_REPLY;
       case 'idempotency':
         return keyTakenOver(error.message);
+      case 'read_budget':
+        // A spent read budget is load, not a fault: the client may retry (DESIGN.md "Evidence over time").
+        return problem(503, 'Read budget spent', { detail: error.message, headers: { 'retry-after': String(READ_RETRY_AFTER_SECONDS) } });
       case 'store_write':
         // The store wraps what a unit threw: a key lost mid-write rolled its effect back.
         if (isAirlockError(error.cause, 'idempotency')) return keyTakenOver(error.cause.message);

@@ -1,0 +1,45 @@
+// The body of a read-pool worker thread. It is started from its own source text (Worker `eval`),
+// so a single-file bundle or a standalone binary needs no second file on disk: the function must
+// therefore stand alone, reaching Node's built-ins through process.getBuiltinModule and nothing
+// from its module. It opens the database read-only (WAL lets it read beside the one writer),
+// prepares each SQL text once, and answers every query with its rows and SQLite's count of
+// virtual-machine steps, which tests use to show a query's cost does not grow with the table.
+
+/** What the main thread sends: one query. */
+export interface ReadRequest {
+  id: number;
+  sql: string;
+  params: unknown[];
+}
+
+/** What the worker answers. */
+export type ReadAnswer =
+  | { id: number; ok: true; rows: Record<string, unknown>[]; steps: number }
+  | { id: number; ok: false; message: string };
+
+export function readWorkerMain(): void {
+  const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+  const { path, busyTimeoutMs } = workerData as { path: string; busyTimeoutMs: number };
+  const sqlite = new DatabaseSync(path, { readOnly: true, timeout: busyTimeoutMs });
+  sqlite.exec('PRAGMA cache_size = -16384; PRAGMA temp_store = MEMORY;');
+  const prepared = new Map<string, ReturnType<typeof sqlite.prepare>>();
+  parentPort!.on('message', (request: ReadRequest) => {
+    let answer: ReadAnswer;
+    try {
+      let statement = prepared.get(request.sql);
+      if (statement === undefined) {
+        statement = sqlite.prepare(request.sql);
+        prepared.set(request.sql, statement);
+      }
+      // StatementSync's step counter (sqlite3_stmt_status) is in Node 26 but not yet in @types/node.
+      const counted = statement as unknown as { resetStats(): void; stat(counter: 'vmStep'): number };
+      counted.resetStats();
+      const rows = statement.all(...(request.params as never[])) as Record<string, unknown>[];
+      answer = { id: request.id, ok: true, rows, steps: counted.stat('vmStep') };
+    } catch (error) {
+      answer = { id: request.id, ok: false, message: (error as Error).message };
+    }
+    parentPort!.postMessage(answer);
+  });
+}
