@@ -163,7 +163,9 @@ describe('owner follow-through', () => {
     runtime.answers = [500, 500, 500];
     await driveTo(erp, name, 'Dead');
     const backlog = async () => message(await send(`${erp.url()}/api/method/erp_core.api.health.integration_status`))['dispatch_backlog'];
-    const deadJobs = erp.store.sqlite.prepare("SELECT count(*) AS n FROM dispatch_jobs WHERE seq IN (SELECT max(seq) FROM dispatch_jobs GROUP BY name) AND json_extract(payload, '$.status') = 'Dead'").get()!['n'];
+    // Dead jobs still awaiting the owner: DEAD-1's packet was resolved above, so its job is no backlog.
+    const deadJobs = erp.store.sqlite.prepare("SELECT count(*) AS n FROM dispatch_jobs WHERE seq IN (SELECT max(seq) FROM dispatch_jobs GROUP BY name) AND json_extract(payload, '$.status') = 'Dead' AND json_extract(payload, '$.owner_follow_through') IS NULL").get()!['n'];
+    assert.equal(deadJobs, 2, 'the crash-loop job and this one');
     const rows = Number(erp.store.sqlite.prepare('SELECT count(*) AS n FROM dispatch_jobs').get()!['n']);
     // The review saw evidence rows counted as backlog (13 for 3 jobs, none pending).
     assert.deepEqual(await backlog(), { queued: 0, retrying: 0, dead: Number(deadJobs) });

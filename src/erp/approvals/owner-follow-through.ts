@@ -54,7 +54,11 @@ export function recordFollowThrough(sqlite: DatabaseSync, tx: Transaction, input
   const record = { resolution: input.resolution, reason: input.reason, actor: input.actor, recorded_at: input.at.toISOString(), waiting_for: waitingFor };
   const next = nextState(packet.name, status, 'owner_follow_through');
   updateDocument(sqlite, tx, packet, { status: next, owner_follow_through: record, closed_at: input.at.toISOString() }, input.at);
-  if (dead) updateDeadLetter(sqlite, tx, dead['dead_letter'], { owner_follow_through: 'recorded', owner_resolution: record }, input.at);
+  if (dead) {
+    // The job stays Dead (its history is true) but is no longer backlog awaiting the owner.
+    updateDocument(sqlite, tx, dead, { owner_follow_through: 'recorded' }, input.at);
+    updateDeadLetter(sqlite, tx, dead['dead_letter'], { owner_follow_through: 'recorded', owner_resolution: record }, input.at);
+  }
   notify(sqlite, tx, input.at, 'owner_follow_through', input.actor.user, { approval_packet: packet.name, resolution: input.resolution });
   return { ok: true, approval_packet: packet.name, status: next, approved: false, owner_follow_through: record, note: 'The packet is closed by its owner, not approved: request a new approval for the target if one is still needed' };
 }
