@@ -23,9 +23,11 @@ import type { TestResponse } from '../helpers/http.ts';
 import { SECRETS, callMethod, erpEnv, frappeErrorText, postHouse, tableCounts } from './_service.ts';
 
 /** An agent runtime double: answers each delivery with the next status, or never ('hang'). */
-interface Runtime { url: string; server: Server; received: number; answers: (number | 'hang')[] }
+interface Runtime { url: string; server: Server; received: number; answers: (number | 'hang')[]; close(): void }
 async function agentRuntime(): Promise<Runtime> {
-  const runtime: Runtime = { url: '', server: createServer(), received: 0, answers: [] };
+  const server = createServer();
+  // Held deliveries ('hang') keep their sockets: close them too.
+  const runtime: Runtime = { url: '', server, received: 0, answers: [], close: () => (server.closeAllConnections(), server.close()) };
   runtime.server.on('request', (req, res) => {
     req.resume();
     req.on('end', () => {
@@ -56,8 +58,7 @@ before(async () => {
 });
 after(async () => {
   await erp.close();
-  runtime.server.closeAllConnections();
-  runtime.server.close();
+  runtime.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
