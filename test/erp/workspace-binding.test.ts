@@ -127,6 +127,7 @@ describe('workspace_binding', () => {
     assert.equal(lanes.length, 3);
     for (const lane of lanes) assert.equal(lane.auth, 'frappe or signature:house with X-Workspace-Caller', lane.path);
     assert.ok(inventory.capabilities.every((c) => c.auth !== 'none' || !/workspace_binding|workflows|resource|frappe\.client/.test(c.path)), 'no authenticated route says none');
+    for (const mcp of inventory.capabilities.filter((c) => c.path === '/mcp')) assert.equal(mcp.auth, 'frappe (after the Origin allowlist)');
   });
 
   test('the review task reads back through /api/resource', async () => {
