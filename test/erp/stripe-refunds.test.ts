@@ -113,6 +113,24 @@ describe('posting error retry', () => {
     assert.deepEqual([invoice['customer'], invoice['is_return']], ['cus_late', 1]);
   });
 
+  test('refunds that arrived before their payment never post for more than it (Stripe and payment_b)', async () => {
+    const early = message(await postStripe(erp.url, refundCreated('evt_big_r', 're_big', 'pi_big', 9000)));
+    await postStripe(erp.url, paid('pi_big', 5000, 'cus_big'));
+    const over = message(await callMethod(erp.url, 'workflows.post_revenue_event', { name: early['revenue_event'] }));
+    assert.equal(over['status'], 'error', JSON.stringify(over));
+    assert.match(over['errors'].join(' '), /more than payment "pi_big" of 50\.00 USD/);
+    const staged = message(await postStandard(erp.url, { type: 'payment.succeeded', data: { id: 'pay_small', amount: '10.00', currency: 'USD', customer: 'c@x.test' } }));
+    const refund = message(await postStandard(erp.url, { type: 'refund.succeeded', data: { id: 'pay_small', amount: '99.00', currency: 'USD' } }));
+    assert.notEqual(refund['revenue_event'], staged['revenue_event']);
+    const b = message(await callMethod(erp.url, 'workflows.post_revenue_event', { name: refund['revenue_event'] }));
+    assert.equal(b['status'], 'error', JSON.stringify(b));
+    assert.match(b['errors'].join(' '), /more than payment "pay_small" of 10\.00 USD/);
+    // Within the payment, both post.
+    const fits = message(await postStripe(erp.url, refundCreated('evt_fit_r', 're_fit', 'pi_fit', 1000)));
+    await postStripe(erp.url, paid('pi_fit', 5000, 'cus_fit'));
+    assert.equal(message(await callMethod(erp.url, 'workflows.post_revenue_event', { name: fits['revenue_event'] }))['status'], 'posted');
+  });
+
   test('a payment without customer is retried with force once a later event for it names the customer', async () => {
     const first = message(await postStandard(erp.url, { type: 'payment.succeeded', data: { id: 'pay_nocus', amount: 700, currency: 'USD' } }));
     const name = first['revenue_event'] as string;

@@ -24,6 +24,13 @@ export function paymentIdentity(source: WebhookSource, paymentReference: string)
   return `${source}:payment:${paymentReference}`;
 }
 
+/** Every refund Revenue Event of one payment: Stripe's under the payment's prefix, payment_b's one refund under `<source>:refund:<payment>`. */
+export function refundsOfPayment(sqlite: DatabaseSync, source: WebhookSource, paymentReference: string): ErpDocument[] {
+  const prefix = refundPrefix(source, paymentReference);
+  const single = findByIdentity(sqlite, 'Revenue Event', prefix.slice(0, -1));
+  return [...(single ? [single] : []), ...refundsOf(sqlite, prefix)];
+}
+
 function refundsOf(sqlite: DatabaseSync, prefix: string): ErpDocument[] {
   // ';' follows ':' in every collation SQLite uses here: the range is exactly the prefix.
   return statement(sqlite, "SELECT data FROM erp_documents WHERE doctype = 'Revenue Event' AND identity >= ? AND identity < ? ORDER BY identity")
