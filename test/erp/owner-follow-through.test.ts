@@ -183,6 +183,25 @@ describe('owner follow-through', () => {
     assert.equal(twice.status, 409);
   });
 
+  test('a Dead dispatch whose packet got its decision by another lane awaits no owner: it leaves dispatch_backlog.dead and its Dead Letter says so', async () => {
+    const packet = (await requestPacket(await intake('HIL-DEAD-1')))['approval_packet'];
+    const name = await dispatch(packet);
+    runtime.answers = [500, 500, 500];
+    const dead = await driveTo(erp, name, 'Dead');
+    const backlog = async () => message(await send(`${erp.url()}/api/method/erp_core.api.health.integration_status`))['dispatch_backlog'];
+    const deadBefore = (await backlog())['dead'] as number;
+    // The review saw: the packet closed through automation_hil_decision, yet its Dead job counted
+    // as dead backlog for ever, with no lane left to clear it (follow-through and requeue refuse a closed packet).
+    const raw = Buffer.from(JSON.stringify({ approval_packet: packet, decision: 'approved' }));
+    const headers = signRequest('house', { rawBody: raw, secret: SECRETS.AUTOMATION_SHARED_SECRET, now: Math.floor(clock / 1000) });
+    assert.equal((await send(`${erp.url()}/api/method/erp_core.api.callbacks.automation_hil_decision`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: raw })).status, 200);
+    await erp.dispatchWorker.tick();
+    assert.equal(packetOf(packet)['status'], 'closed');
+    assert.equal((await backlog())['dead'], deadBefore - 1);
+    assert.equal(job(name)['status'], 'Dead', 'its history stays true');
+    assert.equal(getDocument(erp.store.sqlite, 'Dead Letter', String(dead['dead_letter']))!['owner_follow_through'], 'decided');
+  });
+
   test('refusals: an open packet, an unknown one, bad arguments, no auth; nothing changes', async () => {
     const open = (await requestPacket(await intake('OPEN-1')))['approval_packet'];
     const before = tableCounts(erp);

@@ -36,6 +36,18 @@ function updateDeadLetter(sqlite: DatabaseSync, tx: Transaction, name: unknown, 
   tx.append(DEAD_LETTERS, { name, source: String(letter['source']), payload: { ...letter, ...fields, modified: frappeTimestamp(at) } as JsonValue });
 }
 
+/**
+ * A packet whose dispatch went Dead got its decision by another lane (automation_hil_decision, or
+ * the runtime's late callback): the Dead job awaits no owner any more. It stays Dead (its history
+ * is true), leaves the backlog, and its Dead Letter says `owner_follow_through: decided`.
+ */
+export function settleDeadDispatch(sqlite: DatabaseSync, tx: Transaction, packet: string, at: Date): void {
+  const dead = deadJobOf(sqlite, packet);
+  if (!dead || dead['owner_follow_through'] !== undefined) return;
+  updateDocument(sqlite, tx, dead, { owner_follow_through: 'decided' }, at);
+  updateDeadLetter(sqlite, tx, dead['dead_letter'], { owner_follow_through: 'decided' }, at);
+}
+
 function notify(sqlite: DatabaseSync, tx: Transaction, at: Date, kind: string, owner: string, fields: Record<string, unknown>): void {
   const name = nextName(sqlite, 'Agent Notification', at);
   const stamp = frappeTimestamp(at);
