@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signRequest } from '../../src/kernel/index.ts';
+import type { Logger } from '../../src/kernel/index.ts';
 import { loadErpConfig } from '../../src/erp/config.ts';
 import { hashPassword } from '../../src/erp/frappe/users.ts';
 import { createErpService } from '../../src/erp/service.ts';
@@ -45,10 +46,10 @@ export function erpEnv(dir: string): Record<string, string> {
   return { ...SECRETS, AIRLOCK_DATA_DIR: dir, ERP_API_KEYS: `${API_KEY}:${API_SECRET}`, ERP_USERS_FILE: users, ERP_SUPPLIERS_FILE: suppliers, WORKSPACE_ADMITTED_CALLERS: WORKSPACE_CALLER, ERP_LISTEN: '127.0.0.1:0' };
 }
 
-export async function startErp(options: { now?: () => number; env?: Record<string, string> } = {}): Promise<Running> {
+export async function startErp(options: { now?: () => number; env?: Record<string, string>; log?: Logger } = {}): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'airlock-erp-'));
   const env = { ...erpEnv(dir), ...options.env };
-  const service = await createErpService(loadErpConfig(env), { version: '0.0.0+test', ...(options.now && { now: options.now }) });
+  const service = await createErpService(loadErpConfig(env), { version: '0.0.0+test', ...(options.now && { now: options.now }), ...(options.log && { log: options.log }) });
   await service.listen();
   return {
     service,

@@ -4,29 +4,15 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 // @ts-ignore -- build.mjs is plain JavaScript without declarations.
 import { build } from '../../build.mjs';
 import { send } from '../helpers/http.ts';
 import { TOKEN, callMethod, erpEnv, postHouse, postStandard } from './_service.ts';
-
-async function startBundle(bundle: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess; stop(): Promise<number | null> }> {
-  const child = spawn(process.execPath, [bundle, '--listen', '127.0.0.1:0'], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const parsed = JSON.parse(line) as { msg: string; service: string; url: string };
-    assert.equal(parsed.service, 'erp', stderr);
-    return { url: parsed.url, child, stop: () => (child.kill('SIGTERM'), exited) };
-  }
-  throw new Error(`erp-api exited before listening: ${stderr}`);
-}
+import { startBundle } from './_bundle.ts';
 
 test('erp-api bundle end to end: intake, posting, readback, restart, verifiers', { timeout: 120_000 }, async () => {
   const outdir = mkdtempSync(join(tmpdir(), 'airlock-erp-dist-'));

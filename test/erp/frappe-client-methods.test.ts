@@ -1,26 +1,49 @@
 // Every read method of frappe-js-sdk's db() (v1.14: getDoc, getDocList, getLastDoc, getCount,
-// getValue, getSingleValue) against the service, sending byte for byte what the SDK sends (the
-// request lines below were captured from frappe-js-sdk 1.14.1 with axios' own serializer), and
-// /api/method/ping. The review got 404 for getCount, getValue and getList's method form.
+// getValue, getSingleValue) against the bundled erp-api, sending byte for byte what the SDK sends
+// (the request lines below were captured from frappe-js-sdk 1.14.1 with axios' own serializer),
+// and /api/method/ping. The review got 404 for getCount, getValue and getList's method form.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { send } from '../helpers/http.ts';
 import type { TestResponse } from '../helpers/http.ts';
-import { frappeErrorText, postHouse, startErp, tableCounts, TOKEN } from './_service.ts';
-import type { Running } from './_service.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+// @ts-ignore -- build.mjs is plain JavaScript without declarations.
+import { build } from '../../build.mjs';
+import { erpEnv, frappeErrorText, postHouse, tableCounts, TOKEN } from './_service.ts';
+import { startBundle } from './_bundle.ts';
+import type { RunningBundle } from './_bundle.ts';
 
-let erp: Running;
+const outdir = mkdtempSync(join(tmpdir(), 'airlock-erp-dist-'));
+const dataDir = mkdtempSync(join(tmpdir(), 'airlock-erp-data-'));
+let erp: RunningBundle;
 const get = (target: string, auth: string | null = TOKEN): Promise<TestResponse> => send(`${erp.url}${target}`, { headers: auth === null ? {} : { authorization: auth } });
 const message = (r: TestResponse) => (r.json() as { message: unknown }).message;
+/** Row counts of the bundle's database, read beside it. */
+function counts(): Record<string, number> {
+  const sqlite = new DatabaseSync(join(dataDir, 'erp.sqlite'), { readOnly: true });
+  try {
+    return tableCounts({ store: { sqlite } } as unknown as Parameters<typeof tableCounts>[0]);
+  } finally {
+    sqlite.close();
+  }
+}
 
 before(async () => {
-  erp = await startErp();
+  await build({ outdir });
+  erp = await startBundle(join(outdir, 'bin', 'erp-api.mjs'), erpEnv(dataDir));
   for (const email of ['a@example.test', 'b@example.test', 'c@example.test']) {
     assert.equal((await postHouse(erp.url, 'website_contact_intake', { contact: { email, name: email[0]! } })).status, 200);
   }
 });
-after(() => erp.stop());
+after(async () => {
+  await erp.stop();
+  rmSync(outdir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 test('getCount: GET frappe.client.get_count without filters, with filters, with debug=true', async () => {
   assert.equal(message(await get('/api/method/frappe.client.get_count?doctype=Lead')), 3);
@@ -75,12 +98,12 @@ test('ping answers pong without auth, GET and POST', async () => {
 });
 
 test('the read methods take the same auth as /api/resource and write nothing', async () => {
-  const before = tableCounts(erp.service);
+  const before = counts();
   for (const path of ['frappe.client.get_list?doctype=Lead', 'frappe.client.get_count?doctype=Lead', 'frappe.client.get_value?doctype=Lead&fieldname=name']) {
     assert.equal((await get(`/api/method/${path}`, null)).status, 403, path);
     assert.equal((await get(`/api/method/${path}`, 'token a1b2c3d4e5:wrong')).status, 401, path);
   }
-  assert.deepEqual(tableCounts(erp.service), before);
+  assert.deepEqual(counts(), before);
 });
 
 test('bad arguments are 417 or 404, never 5xx', async () => {

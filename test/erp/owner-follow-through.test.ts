@@ -23,9 +23,11 @@ import type { TestResponse } from '../helpers/http.ts';
 import { SECRETS, callMethod, erpEnv, frappeErrorText, postHouse, tableCounts } from './_service.ts';
 
 /** An agent runtime double: answers each delivery with the next status, or never ('hang'). */
-interface Runtime { url: string; server: Server; received: number; answers: (number | 'hang')[] }
+interface Runtime { url: string; server: Server; received: number; answers: (number | 'hang')[]; close(): void }
 async function agentRuntime(): Promise<Runtime> {
-  const runtime: Runtime = { url: '', server: createServer(), received: 0, answers: [] };
+  const server = createServer();
+  // Held deliveries ('hang') keep their sockets: close them too.
+  const runtime: Runtime = { url: '', server, received: 0, answers: [], close: () => (server.closeAllConnections(), server.close()) };
   runtime.server.on('request', (req, res) => {
     req.resume();
     req.on('end', () => {
@@ -56,8 +58,7 @@ before(async () => {
 });
 after(async () => {
   await erp.close();
-  runtime.server.closeAllConnections();
-  runtime.server.close();
+  runtime.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -163,7 +164,9 @@ describe('owner follow-through', () => {
     runtime.answers = [500, 500, 500];
     await driveTo(erp, name, 'Dead');
     const backlog = async () => message(await send(`${erp.url()}/api/method/erp_core.api.health.integration_status`))['dispatch_backlog'];
-    const deadJobs = erp.store.sqlite.prepare("SELECT count(*) AS n FROM dispatch_jobs WHERE seq IN (SELECT max(seq) FROM dispatch_jobs GROUP BY name) AND json_extract(payload, '$.status') = 'Dead'").get()!['n'];
+    // Dead jobs still awaiting the owner: DEAD-1's packet was resolved above, so its job is no backlog.
+    const deadJobs = erp.store.sqlite.prepare("SELECT count(*) AS n FROM dispatch_jobs WHERE seq IN (SELECT max(seq) FROM dispatch_jobs GROUP BY name) AND json_extract(payload, '$.status') = 'Dead' AND json_extract(payload, '$.owner_follow_through') IS NULL").get()!['n'];
+    assert.equal(deadJobs, 2, 'the crash-loop job and this one');
     const rows = Number(erp.store.sqlite.prepare('SELECT count(*) AS n FROM dispatch_jobs').get()!['n']);
     // The review saw evidence rows counted as backlog (13 for 3 jobs, none pending).
     assert.deepEqual(await backlog(), { queued: 0, retrying: 0, dead: Number(deadJobs) });
@@ -178,6 +181,25 @@ describe('owner follow-through', () => {
     assert.equal(packetOf(packet)['status'], 'dispatched');
     const twice = await callMethod(erp.url(), 'workflows.requeue_dispatch_job', { dispatch_job: name, reason: 'again' });
     assert.equal(twice.status, 409);
+  });
+
+  test('a Dead dispatch whose packet got its decision by another lane awaits no owner: it leaves dispatch_backlog.dead and its Dead Letter says so', async () => {
+    const packet = (await requestPacket(await intake('HIL-DEAD-1')))['approval_packet'];
+    const name = await dispatch(packet);
+    runtime.answers = [500, 500, 500];
+    const dead = await driveTo(erp, name, 'Dead');
+    const backlog = async () => message(await send(`${erp.url()}/api/method/erp_core.api.health.integration_status`))['dispatch_backlog'];
+    const deadBefore = (await backlog())['dead'] as number;
+    // The review saw: the packet closed through automation_hil_decision, yet its Dead job counted
+    // as dead backlog for ever, with no lane left to clear it (follow-through and requeue refuse a closed packet).
+    const raw = Buffer.from(JSON.stringify({ approval_packet: packet, decision: 'approved' }));
+    const headers = signRequest('house', { rawBody: raw, secret: SECRETS.AUTOMATION_SHARED_SECRET, now: Math.floor(clock / 1000) });
+    assert.equal((await send(`${erp.url()}/api/method/erp_core.api.callbacks.automation_hil_decision`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: raw })).status, 200);
+    await erp.dispatchWorker.tick();
+    assert.equal(packetOf(packet)['status'], 'closed');
+    assert.equal((await backlog())['dead'], deadBefore - 1);
+    assert.equal(job(name)['status'], 'Dead', 'its history stays true');
+    assert.equal(getDocument(erp.store.sqlite, 'Dead Letter', String(dead['dead_letter']))!['owner_follow_through'], 'decided');
   });
 
   test('refusals: an open packet, an unknown one, bad arguments, no auth; nothing changes', async () => {

@@ -6,6 +6,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createLogger } from '../../src/kernel/index.ts';
 import { send } from '../helpers/http.ts';
 import { SessionClient } from '../helpers/mcp-client.ts';
 import { READABLE_DOCTYPES } from '../../src/erp/resources/routes.ts';
@@ -14,10 +15,12 @@ import type { Running } from './_service.ts';
 
 let erp: Running;
 const secrets: string[] = [];
+const logLines: string[] = [];
 
 before(async () => {
   // Port 9 on loopback refuses: one failed attempt makes the job Dead with a Dead Letter.
-  erp = await startErp({ env: { AGENT_RUNTIME_URL: 'http://127.0.0.1:9/agent', ERP_DISPATCH_MAX_ATTEMPTS: '1', ERP_WORKER_INTERVAL_MS: '60000' } });
+  const log = createLogger({ name: 'erp', service: 'erp', level: 'debug', write: (line) => logLines.push(line) });
+  erp = await startErp({ log, env: { AGENT_RUNTIME_URL: 'http://127.0.0.1:9/agent', ERP_DISPATCH_MAX_ATTEMPTS: '1', ERP_WORKER_INTERVAL_MS: '60000' } });
   const staged = await postHouse(erp.url, 'supplier_intake', { vendor: { name: 'Globex LLC' }, invoice: { number: 'R-1', currency: 'USD' }, totals: { grand_total: '5.00' }, line_items: [{ description: 'x', amount: '5.00' }] });
   const intake = (staged.json() as { message: { supplier_intake: string } }).message.supplier_intake;
   await postStandard(erp.url, { type: 'payment.succeeded', data: { id: 'pay_red', amount: 500, currency: 'USD', customer: 'c' } });
@@ -74,6 +77,9 @@ test('every read path shows every document of every DocType without a callback t
     ['integration_status', (await send(`${erp.url}/api/method/erp_core.api.health.integration_status`)).text],
     ['capability inventory', (await send(`${erp.url}/capability-inventory`)).text],
   ] as const) assertClean(where, text);
+  // Every request of this test went through the service's log (access lines, the dead dispatch's error).
+  assert.ok(logLines.length > 50, `${logLines.length} log lines`);
+  assertClean('the service log', logLines.join(''));
 });
 
 test('readback keeps every other field of a Dispatch Job', async () => {

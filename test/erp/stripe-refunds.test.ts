@@ -68,6 +68,35 @@ describe('Stripe refunds', () => {
     assert.equal(tableCounts(erp.service)['erp_documents'], before['erp_documents']);
   });
 
+  test('out of order: two refunds whose charge.refunded snapshots both arrive first stage 30.00 of 50.00, not 50.00', async () => {
+    // Real refunds of 20.00 (re_o1) then 10.00 (re_o2); Stripe sends charge.refunded after each
+    // (amount_refunded 2000, then 3000, no refunds list since API 2022-11-15) and refund.created
+    // for each. They arrive: the newer snapshot, the older one, then both refund.created.
+    await postStripe(erp.url, paid('pi_ooo', 5000));
+    await postStripe(erp.url, chargeRefunded('evt_o2c', 'pi_ooo', 3000));
+    await postStripe(erp.url, chargeRefunded('evt_o1c', 'pi_ooo', 2000));
+    const first = message(await postStripe(erp.url, refundCreated('evt_o1r', 're_o1', 'pi_ooo', 2000)));
+    const second = message(await postStripe(erp.url, refundCreated('evt_o2r', 're_o2', 'pi_ooo', 1000)));
+    const total = refundsOf('pi_ooo').reduce((sum, r) => sum + Number(r['amount']), 0);
+    assert.equal(total, 30, JSON.stringify(refundsOf('pi_ooo')));
+    assert.deepEqual([first['business_effect'], second['business_effect']], [null, null]);
+    assert.match(String(second['note']), /already staged/);
+  });
+
+  test('a refund the cumulative amount_refunded already counted is kept, so the refund it did not count is staged when it comes', async () => {
+    // charge.refunded after re_k1 (20.00) arrives first; then re_k2 (10.00, made later) and re_k1.
+    await postStripe(erp.url, paid('pi_keep', 5000));
+    await postStripe(erp.url, chargeRefunded('evt_k1c', 'pi_keep', 2000));
+    await postStripe(erp.url, refundCreated('evt_k2r', 're_k2', 'pi_keep', 1000));
+    await postStripe(erp.url, refundCreated('evt_k1r', 're_k1', 'pi_keep', 2000));
+    await postStripe(erp.url, chargeRefunded('evt_k2c', 'pi_keep', 3000));
+    const refunds = refundsOf('pi_keep');
+    assert.equal(refunds.reduce((sum, r) => sum + Number(r['amount']), 0), 30, JSON.stringify(refunds));
+    // Each Refund id is named once among the staged refunds.
+    const named = refunds.flatMap((r) => [r['refund_id'], ...((r['covered_refunds'] as { refund_id: string }[] | undefined) ?? []).map((c) => c.refund_id)]).filter((id) => id !== null).sort();
+    assert.deepEqual(named, ['re_k1', 're_k2']);
+  });
+
   test('charge.refunded with its refunds list stages each Refund not seen yet, by its re_ id', async () => {
     await postStripe(erp.url, paid('pi_list', 5000));
     await postStripe(erp.url, refundCreated('evt_l1', 're_l1', 'pi_list', 500));
@@ -93,6 +122,16 @@ describe('Stripe refunds', () => {
     assert.match(frappeErrorText(bad).message, /names the payment/);
     const badList = await postStripe(erp.url, event('evt_badlist', 'charge.refunded', { id: 'ch_x', amount_refunded: 100, currency: 'usd', refunds: { data: 'nope' } }));
     assert.equal(badList.status, 417);
+    // A Refund of nothing or less would lower what is known as refunded and let later refunds past the payment.
+    for (const amount of [0, -2000]) {
+      const negative = await postStripe(erp.url, refundCreated(`evt_neg_${amount}`, `re_neg_${amount}`, 'pi_part', amount));
+      assert.equal(negative.status, 417, negative.text);
+      assert.match(frappeErrorText(negative).message, /must be positive/);
+    }
+    const negativeList = await postStripe(erp.url, chargeRefunded('evt_neg_list', 'pi_part', 100, [{ id: 're_neg_l', amount: -100 }]));
+    assert.equal(negativeList.status, 417);
+    const negativeCumulative = await postStripe(erp.url, chargeRefunded('evt_neg_cum', 'pi_part', -100));
+    assert.equal(negativeCumulative.status, 417);
     assert.deepEqual(tableCounts(erp.service), before);
   });
 });
@@ -111,6 +150,24 @@ describe('posting error retry', () => {
     assert.equal(forced['status'], 'posted');
     const invoice = getDocument(erp.service.store.sqlite, 'Sales Invoice', forced['sales_invoice'])!;
     assert.deepEqual([invoice['customer'], invoice['is_return']], ['cus_late', 1]);
+  });
+
+  test('refunds that arrived before their payment never post for more than it (Stripe and payment_b)', async () => {
+    const early = message(await postStripe(erp.url, refundCreated('evt_big_r', 're_big', 'pi_big', 9000)));
+    await postStripe(erp.url, paid('pi_big', 5000, 'cus_big'));
+    const over = message(await callMethod(erp.url, 'workflows.post_revenue_event', { name: early['revenue_event'] }));
+    assert.equal(over['status'], 'error', JSON.stringify(over));
+    assert.match(over['errors'].join(' '), /more than payment "pi_big" of 50\.00 USD/);
+    const staged = message(await postStandard(erp.url, { type: 'payment.succeeded', data: { id: 'pay_small', amount: '10.00', currency: 'USD', customer: 'c@x.test' } }));
+    const refund = message(await postStandard(erp.url, { type: 'refund.succeeded', data: { id: 'pay_small', amount: '99.00', currency: 'USD' } }));
+    assert.notEqual(refund['revenue_event'], staged['revenue_event']);
+    const b = message(await callMethod(erp.url, 'workflows.post_revenue_event', { name: refund['revenue_event'] }));
+    assert.equal(b['status'], 'error', JSON.stringify(b));
+    assert.match(b['errors'].join(' '), /more than payment "pay_small" of 10\.00 USD/);
+    // Within the payment, both post.
+    const fits = message(await postStripe(erp.url, refundCreated('evt_fit_r', 're_fit', 'pi_fit', 1000)));
+    await postStripe(erp.url, paid('pi_fit', 5000, 'cus_fit'));
+    assert.equal(message(await callMethod(erp.url, 'workflows.post_revenue_event', { name: fits['revenue_event'] }))['status'], 'posted');
   });
 
   test('a payment without customer is retried with force once a later event for it names the customer', async () => {

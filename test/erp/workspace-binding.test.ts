@@ -121,12 +121,32 @@ describe('workspace_binding', () => {
     assert.deepEqual(tableCounts(erp.service), before);
   });
 
+  test('a signed guest caller\'s arguments are the signed body only: query arguments, which the signature does not cover, are refused', async () => {
+    const before = tableCounts(erp.service);
+    // A captured signed request (valid for 300 s) must not carry other arguments in its URL.
+    const raw = Buffer.from(JSON.stringify(REFS));
+    const headers = signRequest('house', { rawBody: raw, secret: SECRETS.WORKSPACE_SHARED_SECRET, now: Math.floor(Date.now() / 1000) });
+    const added = await send(`${path('materialize_workspace_candidate_binding')}?title=injected`, { method: 'POST', headers: { ...headers, 'x-workspace-caller': WORKSPACE_CALLER, 'content-type': 'application/json' }, body: raw });
+    assert.equal(added.status, 417, added.text);
+    assert.match(frappeErrorText(added).message, /query string is not signed.*title/);
+    const empty = signRequest('house', { rawBody: Buffer.alloc(0), secret: SECRETS.WORKSPACE_SHARED_SECRET, now: Math.floor(Date.now() / 1000) });
+    const queryOnly = await send(`${path('materialize_workspace_candidate_binding')}?${new URLSearchParams({ ...REFS, tenant_ref: 'tenant-evil' })}`, { method: 'POST', headers: { ...empty, 'x-workspace-caller': WORKSPACE_CALLER } });
+    assert.equal(queryOnly.status, 417, queryOnly.text);
+    assert.deepEqual(tableCounts(erp.service), before);
+    // `cmd`, which names the method, may stay in the URL; a token caller keeps query calls.
+    const withCmd = await send(`${path('preview_workspace_candidate_binding')}?cmd=x`, { method: 'POST', headers: { ...headers, 'x-workspace-caller': WORKSPACE_CALLER, 'content-type': 'application/json' }, body: raw });
+    assert.equal(withCmd.status, 200, withCmd.text);
+    const token = await send(`${path('preview_workspace_candidate_binding')}?${new URLSearchParams(REFS)}`, { method: 'POST', headers: { authorization: TOKEN } });
+    assert.equal(token.status, 200, token.text);
+  });
+
   test('the capability inventory names the lane\'s real auth, not none', async () => {
     const inventory = (await send(`${erp.url}/capability-inventory`)).json() as { capabilities: { path: string; auth: string }[] };
     const lanes = inventory.capabilities.filter((c) => c.path.includes('workspace_binding.'));
     assert.equal(lanes.length, 3);
     for (const lane of lanes) assert.equal(lane.auth, 'frappe or signature:house with X-Workspace-Caller', lane.path);
     assert.ok(inventory.capabilities.every((c) => c.auth !== 'none' || !/workspace_binding|workflows|resource|frappe\.client/.test(c.path)), 'no authenticated route says none');
+    for (const mcp of inventory.capabilities.filter((c) => c.path === '/mcp')) assert.equal(mcp.auth, 'frappe (after the Origin allowlist)');
   });
 
   test('the review task reads back through /api/resource', async () => {

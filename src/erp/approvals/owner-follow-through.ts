@@ -36,6 +36,18 @@ function updateDeadLetter(sqlite: DatabaseSync, tx: Transaction, name: unknown, 
   tx.append(DEAD_LETTERS, { name, source: String(letter['source']), payload: { ...letter, ...fields, modified: frappeTimestamp(at) } as JsonValue });
 }
 
+/**
+ * A packet whose dispatch went Dead got its decision by another lane (automation_hil_decision, or
+ * the runtime's late callback): the Dead job awaits no owner any more. It stays Dead (its history
+ * is true), leaves the backlog, and its Dead Letter says `owner_follow_through: decided`.
+ */
+export function settleDeadDispatch(sqlite: DatabaseSync, tx: Transaction, packet: string, at: Date): void {
+  const dead = deadJobOf(sqlite, packet);
+  if (!dead || dead['owner_follow_through'] !== undefined) return;
+  updateDocument(sqlite, tx, dead, { owner_follow_through: 'decided' }, at);
+  updateDeadLetter(sqlite, tx, dead['dead_letter'], { owner_follow_through: 'decided' }, at);
+}
+
 function notify(sqlite: DatabaseSync, tx: Transaction, at: Date, kind: string, owner: string, fields: Record<string, unknown>): void {
   const name = nextName(sqlite, 'Agent Notification', at);
   const stamp = frappeTimestamp(at);
@@ -54,7 +66,11 @@ export function recordFollowThrough(sqlite: DatabaseSync, tx: Transaction, input
   const record = { resolution: input.resolution, reason: input.reason, actor: input.actor, recorded_at: input.at.toISOString(), waiting_for: waitingFor };
   const next = nextState(packet.name, status, 'owner_follow_through');
   updateDocument(sqlite, tx, packet, { status: next, owner_follow_through: record, closed_at: input.at.toISOString() }, input.at);
-  if (dead) updateDeadLetter(sqlite, tx, dead['dead_letter'], { owner_follow_through: 'recorded', owner_resolution: record }, input.at);
+  if (dead) {
+    // The job stays Dead (its history is true) but is no longer backlog awaiting the owner.
+    updateDocument(sqlite, tx, dead, { owner_follow_through: 'recorded' }, input.at);
+    updateDeadLetter(sqlite, tx, dead['dead_letter'], { owner_follow_through: 'recorded', owner_resolution: record }, input.at);
+  }
   notify(sqlite, tx, input.at, 'owner_follow_through', input.actor.user, { approval_packet: packet.name, resolution: input.resolution });
   return { ok: true, approval_packet: packet.name, status: next, approved: false, owner_follow_through: record, note: 'The packet is closed by its owner, not approved: request a new approval for the target if one is still needed' };
 }

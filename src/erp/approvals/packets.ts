@@ -10,6 +10,7 @@ import { findByIdentity, getDocument, insertDocument, updateDocument } from '../
 import type { ErpDocument } from '../database/documents.ts';
 import { FrappeThrow, frappeThrow, signatureChallenge } from '../frappe/envelope.ts';
 import { methodPath } from '../identity.ts';
+import { settleDeadDispatch } from './owner-follow-through.ts';
 import { OPEN_STATES, nextState } from './transitions.ts';
 import type { PacketState } from './transitions.ts';
 
@@ -65,5 +66,6 @@ export function applyDecision(sqlite: DatabaseSync, tx: Transaction, input: { pa
   }
   const status = nextState(packet.name, packet['status'] as PacketState, 'decision');
   updateDocument(sqlite, tx, packet, { status, decision: input.decision, decision_source: input.source, decision_actor: input.actor, decided_at: input.at.toISOString() }, input.at);
+  settleDeadDispatch(sqlite, tx, packet.name, input.at);
   return { ok: true, approval_packet: packet.name, status, decision: input.decision, closeout_allowed: false, note: 'A decision callback is execution evidence: the packet closes only after the owner readback of the target document' };
 }

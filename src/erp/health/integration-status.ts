@@ -26,15 +26,15 @@ function lastIntake(sqlite: DatabaseSync, source: string): { integration_event: 
 
 /**
  * The dispatch worker's real backlog: approval dispatch jobs by current status (queued, retrying,
- * and dead ones awaiting owner follow-through), not evidence rows. Materialized jobs are callback
+ * and dead ones still awaiting owner follow-through), not evidence rows. Materialized jobs are callback
  * truth the worker never sends, so they are no backlog.
  */
 function dispatchBacklog(sqlite: DatabaseSync): { queued: number; retrying: number; dead: number } {
   const counts = { queued: 0, retrying: 0, dead: 0 };
-  const rows = statement(sqlite, "SELECT json_extract(payload, '$.status') AS status, count(*) AS n FROM dispatch_jobs WHERE seq IN (SELECT max(seq) FROM dispatch_jobs GROUP BY name) AND json_extract(payload, '$.job_type') = 'approval_dispatch' GROUP BY status").all();
+  const rows = statement(sqlite, "SELECT json_extract(payload, '$.status') AS status, count(*) AS n FROM dispatch_jobs WHERE seq IN (SELECT max(seq) FROM dispatch_jobs GROUP BY name) AND json_extract(payload, '$.job_type') = 'approval_dispatch' AND json_extract(payload, '$.owner_follow_through') IS NULL GROUP BY status").all();
   for (const row of rows) {
     const key = String(row['status']).toLowerCase();
-    if (key === 'queued' || key === 'retrying' || key === 'dead') counts[key] = Number(row['n']);
+    if (key === 'queued' || key === 'retrying' || key === 'dead') counts[key] += Number(row['n']);
   }
   return counts;
 }

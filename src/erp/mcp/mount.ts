@@ -49,5 +49,6 @@ export function erpMcpMount(deps: DepsRef): McpMount {
 }
 
 export function mcpRoutesOf(deps: DepsRef): ErpRoute[] {
-  return erpMcpMount(deps).routes.map((route) => ({ ...route, family: 'mcp', stability: 'stable' }));
+  // The kernel names the mount's own authenticator; callers meet Frappe's token or session auth behind the Origin check.
+  return erpMcpMount(deps).routes.map((route) => ({ ...route, family: 'mcp', stability: 'stable', authLabel: 'frappe (after the Origin allowlist)' }));
 }

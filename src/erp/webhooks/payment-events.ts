@@ -69,7 +69,12 @@ export function normalizeStripeEvent(body: unknown): NormalizedPayment {
 }
 
 function stripeRefundFacts(eventType: string, object: Json, currency: string): StripeRefundFacts {
-  const amount = (value: unknown, field: string) => formatAmount(parseMinorUnits(value, field), currency);
+  // A refund of nothing or less would lower what is known as refunded (stage-stripe-refunds.ts).
+  const amount = (value: unknown, field: string, least = 1n) => {
+    const minor = parseMinorUnits(value, field);
+    if (minor < least) frappeThrow(`Field "${field}" must be ${least === 0n ? 'zero or positive' : 'positive'} (minor units), got ${String(value)}`);
+    return formatAmount(minor, currency);
+  };
   const intent = optionalString(object, 'payment_intent', 'data.object.') ?? null;
   if (eventType === 'refund.created') {
     // data.object is the Refund: its id, amount, and the charge and payment intent it refunds.
@@ -87,7 +92,7 @@ function stripeRefundFacts(eventType: string, object: Json, currency: string): S
     const refund = asObject(entry, `data.object.refunds.data[${index}]`);
     return { id: requiredString(refund, 'id', `data.object.refunds.data[${index}].`), amount: amount(refund['amount'], `data.object.refunds.data[${index}].amount`) };
   });
-  return { payment_reference: intent ?? charge, charge, currency, customer: stripeCustomer(object), refunds, amount_refunded: amount(object['amount_refunded'], 'data.object.amount_refunded') };
+  return { payment_reference: intent ?? charge, charge, currency, customer: stripeCustomer(object), refunds, amount_refunded: amount(object['amount_refunded'], 'data.object.amount_refunded', 0n) };
 }
 
 function stripeCustomer(object: Json): string | null {

@@ -26,7 +26,13 @@ function summary(candidate: Candidate) {
 }
 
 async function admitted(deps: ErpDeps, context: RequestContext): Promise<{ candidate: Candidate; caller: string }> {
-  const { caller } = await admitWorkspaceCaller(deps, context);
+  const { caller, kind } = await admitWorkspaceCaller(deps, context);
+  // A signed guest caller's signature covers the body only: an argument in the URL could be added
+  // to a captured request (valid 300 s) and change the candidate. Its arguments are the body's.
+  const unsigned = [...context.query.keys()].filter((key) => key !== 'cmd');
+  if (kind === 'workspace-caller' && unsigned.length > 0) {
+    frappeThrow(`A signed workspace caller sends its arguments in the signed body: the query string is not signed (got ${[...new Set(unsigned)].join(', ')})`);
+  }
   // As every other token route: a JSON object, a form body (a nested `candidate` as JSON text) or
   // the query string; `cmd`, which Frappe's clients add, names the method, not a field.
   const { cmd: _cmd, ...args } = requestArgs(context);
