@@ -47,8 +47,10 @@ export interface Bus {
   /**
    * A subscription that survives the subscriber's and the server's restarts: what arrived while it
    * was away is delivered when it is back (NATS with JetStream only; otherwise bus_unavailable).
+   * A message is acknowledged once `onMessage` returns, unless it returns false: a subscriber that
+   * does not take it (it has had enough) leaves it for the next subscriber of that name.
    */
-  subscribeDurable(subject: string, durable: string, onMessage: (message: BusMessage) => void): Promise<DurableSubscription>;
+  subscribeDurable(subject: string, durable: string, onMessage: (message: BusMessage) => boolean | void): Promise<DurableSubscription>;
   /** Resolves once every subscription made so far is active. */
   ready(): Promise<void>;
   health(): BusHealth;

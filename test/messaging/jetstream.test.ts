@@ -31,7 +31,7 @@ describe('NATS bus with JetStream', () => {
     const subscriber = await openNatsBus({ url: server.url, reconnect: FAST });
     t.after(() => subscriber.close());
     const got: BusMessage[] = [];
-    const sub = await subscriber.subscribeDurable('mailbox.dedup', 'dedup-reader', (m) => got.push(m));
+    const sub = await subscriber.subscribeDurable('mailbox.dedup', 'dedup-reader', (m) => { got.push(m); });
     for (const id of ['a', 'a', 'b']) await publisher.publish('mailbox.dedup', Buffer.from(id), { headers: { 'Nats-Msg-Id': `js-${id}` } });
     await until(() => got.length === 2, 10_000);
     await new Promise((r) => setTimeout(r, 100));
@@ -47,7 +47,7 @@ describe('NATS bus with JetStream', () => {
     const again = await openNatsBus({ url: server.url, reconnect: FAST });
     try {
       const got: BusMessage[] = [];
-      await again.subscribeDurable('mailbox.away', 'away-reader', (m) => got.push(m));
+      await again.subscribeDurable('mailbox.away', 'away-reader', (m) => { got.push(m); });
       // Deliveries attempted while nobody listened come again after the ack wait, in any order.
       await until(() => got.length === 3, 10_000);
       assert.deepEqual(ids(got).sort(), ['away-0', 'away-1', 'away-2']);
@@ -60,7 +60,7 @@ describe('NATS bus with JetStream', () => {
     const subscriber = await openNatsBus({ url: server.url, reconnect: FAST });
     t.after(() => subscriber.close());
     const got: BusMessage[] = [];
-    await subscriber.subscribeDurable('mailbox.restart', 'restart-reader', (m) => got.push(m));
+    await subscriber.subscribeDurable('mailbox.restart', 'restart-reader', (m) => { got.push(m); });
     const acked: string[] = [];
     const publish = async (i: number) => {
       await publisher.publish('mailbox.restart', Buffer.from(String(i)), { headers: { 'Nats-Msg-Id': `r-${i}` } });
