@@ -15,7 +15,7 @@ export const publishCommand = defineCommand({
   name: 'jhf-shuttle publish',
   summary: 'Publishes one message to mailbox.<MAILBOX> on the bus (NATS_URL, or the embedded bus) and waits until the bus holds it',
   positionals: 'MAILBOX',
-  description: 'The body comes from --data, --file, or stdin. Its size limit is MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES (default 131072), as on the adapter. Each publication is recorded in $AIRLOCK_DATA_DIR/messaging.sqlite, as the adapter records its own: an --msg-id already recorded for the mailbox is not published again (the same body: exit 0, "already published"; another body: exit 2, nothing published).',
+  description: 'The body comes from --data, --file, or stdin. Its size limit is MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES (default 131072), as on the adapter. Each publication is recorded in $AIRLOCK_DATA_DIR/messaging.sqlite, as the adapter records its own: an --msg-id already recorded is not published again (the same body to the same mailbox: exit 0, "already published"; another body or mailbox: exit 2, nothing published; ids are one namespace over all mailboxes, as JetStream and the embedded bus de-duplicate them).',
   options: {
     data: { type: 'string', description: 'The message body as text', valueName: 'TEXT' },
     file: { type: 'string', description: 'Read the message body from FILE ("-" for stdin)', valueName: 'FILE' },
@@ -44,7 +44,7 @@ export const publishCommand = defineCommand({
     }
     const { record } = outcome;
     if (outcome.kind === 'conflict') {
-      throw new AirlockError('usage', `--msg-id "${msgId}" was already published to ${name.subject} with another body (SHA-256 ${record.sha256}, evidence_seq ${record.seq}): nothing published; use a new --msg-id for a new message`);
+      throw new AirlockError('usage', `--msg-id "${msgId}" was already published to mailbox.${record.mailbox} (SHA-256 ${record.sha256}, evidence_seq ${record.seq}): nothing published; use a new --msg-id for a new message`);
     }
     const repeat = outcome.kind === 'repeat';
     const result = { ok: true, mailbox: positionals[0], subject: name.subject, msg_id: msgId, bytes: record.bytes, sha256: record.sha256, bus: record.bus, evidence_seq: record.seq, ...(repeat && { repeat_of_seq: record.seq }) };

@@ -3,9 +3,15 @@
 // published while it, or the server, was away.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Bus, BusMessage } from '../../src/messaging/bus.ts';
+import { createMailboxService } from '../../src/messaging/mailbox-adapter.ts';
+import type { MailboxService } from '../../src/messaging/mailbox-adapter.ts';
 import { openNatsBus } from '../../src/messaging/nats-bus.ts';
+import { send } from '../helpers/http.ts';
 import { startNatsServer } from './_nats-server.ts';
 import type { RunningNatsServer } from './_nats-server.ts';
 import { until } from '../helpers/until.ts';
@@ -79,6 +85,33 @@ describe('NATS bus with JetStream', () => {
     assert.equal(new Set(ids(got)).size, got.length);
   });
 });
+
+test('mailbox adapter on JetStream: every 202 is a message the stream holds, a Nats-Msg-Id reused on another mailbox included', async (t) => {
+  const server = await startNatsServer({ jetstream: true });
+  t.after(() => server.stop());
+  const service = await createMailboxService({ env: { AIRLOCK_DATA_DIR: mkdtempSync(join(tmpdir(), 'airlock-js-mailbox-')), NATS_URL: server.url }, listen: '127.0.0.1:0' });
+  t.after(() => service.close());
+  await service.listen();
+  const subscriber = await openNatsBus({ url: server.url, reconnect: FAST });
+  t.after(() => subscriber.close());
+  const got: BusMessage[] = [];
+  await subscriber.subscribeDurable('mailbox.>', 'reuse-reader', (m) => { got.push(m); });
+  const accepted: string[] = [];
+  for (const mailbox of ['box-a', 'box-b']) {
+    const res = await send(`${service.url('mailbox')}/api/v1/mailboxes/${mailbox}/messages`, { method: 'POST', headers: { 'content-type': 'text/plain', 'nats-msg-id': 'shared-id' }, body: `to ${mailbox}` });
+    if (res.status === 202) accepted.push(`to ${mailbox}`);
+    else assert.equal(res.status, 422, res.text);
+  }
+  await settle(service, got);
+  assert.deepEqual(got.map((m) => m.payload.toString()).filter((p) => p !== 'end'), accepted);
+  assert.deepEqual(accepted, ['to box-a']);
+});
+
+/** Publishes a marker through the adapter and waits until the subscriber has it: what came before has arrived. */
+async function settle(service: MailboxService, got: BusMessage[]): Promise<void> {
+  await send(`${service.url('mailbox')}/api/v1/mailboxes/end/messages`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'end' });
+  await until(() => got.some((m) => m.payload.toString() === 'end'), 10_000);
+}
 
 test('NATS_JETSTREAM=on refuses a server without JetStream; auto falls back to core NATS', async () => {
   const server = await startNatsServer();

@@ -46,7 +46,7 @@ describe('jhf-shuttle publish on core NATS', () => {
     assert.equal(again.json.repeat_of_seq, first.json.evidence_seq);
     const reused = await publish('two', 'core-1');
     assert.equal(reused.status, 2);
-    assert.match(reused.stderr, /already published to mailbox\.ops with another body/);
+    assert.match(reused.stderr, /already published to mailbox\.ops \(SHA-256/);
     assert.equal((await publish('end', 'core-end')).status, 0);
     await until(() => seen.some((m) => m.headers['Nats-Msg-Id'] === 'core-end'));
     assert.deepEqual(seen.filter((m) => m.headers['Nats-Msg-Id'] === 'core-1').map((m) => m.payload.toString()), ['one']);

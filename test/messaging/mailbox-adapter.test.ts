@@ -120,8 +120,21 @@ for (const kind of ['embedded', 'nats'] as const) {
       assert.equal(publications(), rows);
       await settleBus();
       assert.equal(sent(`reused-${kind}`), 1);
-      // The id is per mailbox: another mailbox may use it for its own body.
-      assert.equal((await post(base, 'other', '{"v":2}', { 'nats-msg-id': `reused-${kind}` })).status, 202);
+    });
+
+    test(`${kind}: a Nats-Msg-Id already published to one mailbox is 422 on another, and nothing is published or recorded`, async () => {
+      // JetStream's stream MAILBOX and the embedded bus de-duplicate by the id alone, over every
+      // mailbox subject: the bus would drop the second message while the adapter answered 202.
+      assert.equal((await post(base, 'first-box', '{"v":1}', { 'nats-msg-id': `across-${kind}` })).status, 202);
+      const rows = publications();
+      for (const body of ['{"v":1}', '{"v":2}']) {
+        const reused = await post(base, 'second-box', body, { 'nats-msg-id': `across-${kind}` });
+        assert.equal(reused.status, 422, reused.text);
+        assert.match((reused.json() as { detail: string }).detail, /mailbox "first-box"/);
+      }
+      assert.equal(publications(), rows);
+      await settleBus();
+      assert.equal(sent(`across-${kind}`), 1);
     });
 
     test(`${kind}: exactly 131072 bytes pass; 131073 bytes are 413 and nothing is published or recorded`, async () => {
