@@ -16,7 +16,7 @@ export const n8nExpertCommand = defineCommand({
   description: [
     `Checks: ${CHECKS.join(', ')}. Webhook paths must be unique across all FILEs given.`,
     'A FILE is one workflow (the editor\'s download, n8n export:workflow --separate or --backup) or the JSON array n8n export:workflow --all writes.',
-    'Credentials: a password-, token-, secret- or key-named parameter or header (key-value lists, JSON headers such as jsonHeaders) holding a literal; an "=" value without {{ }} is a literal too.',
+    'Credentials: a password-, token-, secret- or key-named parameter or header (key-value lists, JSON headers such as jsonHeaders) holding a literal; an "=" value without {{ }}, or whose {{ }} hold only string literals, is a literal too.',
     `A callback to our service is an HTTP Request node whose URL contains ${DEFAULT_CALLBACK_MARKERS.join(' or ')} (or a --callback-marker); it must send X-Signature (computed by an expression) and X-Signature-Timestamp.`,
   ].join('\n'),
   options: {

@@ -106,6 +106,8 @@ const currentShapes: [string, (wf: any) => void, string][] = [
   ['a literal token in v1 headerParametersJson', (wf) => (wf.nodes[2].parameters.headerParametersJson = '{"Authorization": "Bearer abc"}'), 'no_inline_credentials'],
   ['a fixed X-Signature in jsonHeaders', (wf) => (wf.nodes[2].parameters.jsonHeaders = '={"X-Signature": "v1=deadbeef", "X-Signature-Timestamp": "{{ $json.ts }}"}'), 'callbacks_signed'],
   ['"=v1=deadbeef" as X-Signature (no placeholder: fixed)', (wf) => (wf.nodes[2].parameters.jsonHeaders = '={"X-Signature": "=v1=deadbeef", "X-Signature-Timestamp": "{{ $json.ts }}"}'), 'callbacks_signed'],
+  ['"={{ \'Bearer sk-...\' }}" (a placeholder holding only a string literal computes nothing)', (wf) => (wf.nodes[2].parameters.headerParameters = { parameters: [{ name: 'Authorization', value: '={{ "Bearer sk-abc123" }}' }] }), 'no_inline_credentials'],
+  ['a token split into string literals in a placeholder', (wf) => (wf.nodes[2].parameters.headerParameters = { parameters: [{ name: 'X-API-Key', value: "={{ 'k-123' + `456` }}" }] }), 'no_inline_credentials'],
   ['a callback without its signature headers in jsonHeaders', (wf) => (wf.nodes[2].parameters.jsonHeaders = '={"X-Signature-Timestamp": "{{ $json.ts }}"}'), 'callbacks_signed'],
 ];
 for (const [what, change, check] of currentShapes) {
