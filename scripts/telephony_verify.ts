@@ -15,8 +15,18 @@ const CREDENTIALS_SPEC = {
 
 function baseUrl(flag: string, raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) usageError(`Invalid --${flag} "${raw}": use an http(s) URL`);
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) usageError(`Invalid --${flag} "${redacted(raw)}": use an http(s) URL`);
+  // fetch() refuses such a URL, and every message that names the target would show the secret.
+  const url = new URL(raw);
+  if (url.username !== '' || url.password !== '') {
+    usageError(`Invalid --${flag} "${redacted(raw)}": credentials in the URL are not used; the telephony runtime's come from TELEPHONY_ARI_CREDENTIALS`);
+  }
   return raw.replace(/\/+$/, '');
+}
+
+/** The URL with anything between "//" and "@" replaced: safe to show. */
+function redacted(raw: string): string {
+  return raw.replace(/\/\/[^/?#]*@/, '//***@');
 }
 
 /** Decimal digits only: Number() would also take "1e3", "0x4a99" or " 19088 " for a port. */

@@ -148,6 +148,20 @@ test('telephony_verify: an unreachable dependency is a failed check naming it, e
   assert.match(text.stdout, /^FAILED: agent-runtime:\/healthz$/m);
 });
 
+test('telephony_verify refuses a URL flag with credentials in it (exit 2) and never shows them', async () => {
+  for (const flag of ['--governance-url', '--agent-runtime-url', '--telephony-url', '--gui-origin']) {
+    const args = all();
+    const at = args.indexOf(flag);
+    args[at + 1] = args[at + 1]!.replace('http://', 'http://ops:pw-SECRET-1@');
+    for (const json of [[], ['--json']]) {
+      const result = await verify([...args, ...json]);
+      assert.equal(result.code, 2, `${flag} ${result.stdout}`);
+      assert.match(result.stderr, new RegExp(`${flag}.*credentials`));
+      assert.doesNotMatch(result.stdout + result.stderr, /pw-SECRET-1/);
+    }
+  }
+});
+
 test('telephony_verify exits 2 on an unreachable governance service (after checking the rest) and on a bad or missing flag', async () => {
   const dead = `http://127.0.0.1:${await closedPort()}`;
   const result = await verify(['--governance-url', dead, ...all().slice(2), '--json']);
