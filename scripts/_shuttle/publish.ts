@@ -9,6 +9,7 @@ import { createMailboxPublisher } from '../../src/messaging/mailbox-publisher.ts
 import type { PublicationOutcome } from '../../src/messaging/mailbox-publisher.ts';
 import { MAILBOX_SPEC } from '../../src/messaging/config.ts';
 import { checkMailboxName, MESSAGE_ID } from '../../src/messaging/mailbox-name.ts';
+import { bodyMismatch, contentTypeOf } from '../../src/messaging/message-body.ts';
 import { busFromEnv } from './bus-from-env.ts';
 
 export const publishCommand = defineCommand({
@@ -20,7 +21,7 @@ export const publishCommand = defineCommand({
     data: { type: 'string', description: 'The message body as text', valueName: 'TEXT' },
     file: { type: 'string', description: 'Read the message body from FILE ("-" for stdin)', valueName: 'FILE' },
     'msg-id': { type: 'string', description: 'The Nats-Msg-Id (default: a new UUID); a retry with the same id and body is answered from the record, not published again', valueName: 'ID' },
-    'content-type': { type: 'string', description: 'Content-Type header of the message', default: 'application/json', valueName: 'TYPE' },
+    'content-type': { type: 'string', description: 'Content-Type header of the message (default: application/json for a JSON body, else text/plain for UTF-8 text, else application/octet-stream); a JSON type needs a JSON body', valueName: 'TYPE' },
   },
   async run({ values, positionals, json, print, printJson, io }) {
     if (positionals.length !== 1) usageError('Name exactly one MAILBOX');
@@ -35,10 +36,13 @@ export const publishCommand = defineCommand({
     if (!read.ok && read.reason === 'unreadable') throw new AirlockError('usage', `Cannot read --file ${file === undefined ? 'stdin' : `"${file}"`}: ${read.code}`);
     if (!read.ok || read.bytes.length > limit) throw new AirlockError('usage', `Message is larger than MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES ${limit} bytes: nothing published`);
     const body = read.bytes;
+    const contentType = values['content-type'] ?? contentTypeOf(body);
+    const mismatch = bodyMismatch(contentType, body);
+    if (mismatch !== undefined) usageError(`--content-type ${contentType}: ${mismatch}; nothing published`);
     const { bus, store, close } = await busFromEnv(io.env, 'jhf-shuttle');
     let outcome: PublicationOutcome;
     try {
-      outcome = await createMailboxPublisher({ bus, store })({ mailbox: positionals[0]!, subject: name.subject, msgId, idFromClient: values['msg-id'] !== undefined, body, contentType: values['content-type'], requestId: randomUUID() });
+      outcome = await createMailboxPublisher({ bus, store })({ mailbox: positionals[0]!, subject: name.subject, msgId, idFromClient: values['msg-id'] !== undefined, body, contentType, requestId: randomUUID() });
     } finally {
       await close();
     }

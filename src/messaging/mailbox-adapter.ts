@@ -4,7 +4,7 @@
 // (the kernel stops reading at limit + 1 byte), so an oversized body never reaches the bus. A
 // client's Nats-Msg-Id already recorded is answered from the record (mailbox-publisher.ts).
 
-import { createLogger, createService, health, isAirlockError, json, parseJsonBody, problem, timeOrderedUuid, versionTruth } from '../kernel/index.ts';
+import { createLogger, createService, health, isAirlockError, json, problem, timeOrderedUuid, versionTruth } from '../kernel/index.ts';
 import type { Logger, Reply, RequestContext, Service, Store } from '../kernel/index.ts';
 import type { Bus } from './bus.ts';
 import { MSG_ID_HEADER } from './bus.ts';
@@ -12,6 +12,7 @@ import { busConfig, MAILBOX_SPEC, readWithListen } from './config.ts';
 import { checkMailboxName, MESSAGE_ID } from './mailbox-name.ts';
 import { createMailboxPublisher } from './mailbox-publisher.ts';
 import type { MailboxPublisher, PublicationOutcome } from './mailbox-publisher.ts';
+import { bodyMismatch } from './message-body.ts';
 import { openStoreAndBus } from './open-bus.ts';
 import { MAILBOX_LISTENER, messagingRoutes, UNCONFIGURED_HANDLERS } from './routes.ts';
 
@@ -76,8 +77,6 @@ export function busHealthReply(bus: Bus, version: string): Reply {
   });
 }
 
-const JSON_MEDIA_TYPES = new Set(['application/json', 'application/cloudevents+json']);
-
 async function publishMessage(context: RequestContext, publish: MailboxPublisher): Promise<Reply> {
   const name = checkMailboxName(context.params['mailbox'] ?? '');
   if (!name.ok) return problem(400, 'Invalid mailbox name', { detail: name.reason });
@@ -89,15 +88,8 @@ async function publishMessage(context: RequestContext, publish: MailboxPublisher
   const msgId = given ?? timeOrderedUuid();
   const body = context.rawBody ?? Buffer.alloc(0);
   const contentType = String(context.headers['content-type'] ?? 'application/octet-stream');
-  // Subscribers trust the Content-Type they receive: a body declared JSON must be JSON.
-  if (JSON_MEDIA_TYPES.has(contentType.split(';')[0]!.trim().toLowerCase())) {
-    try {
-      parseJsonBody(body);
-    } catch (error) {
-      if (!isAirlockError(error)) throw error;
-      return problem(400, 'Malformed JSON', { detail: `${error.message}; or send it as text/plain or application/octet-stream. Nothing published` });
-    }
-  }
+  const mismatch = bodyMismatch(contentType, body);
+  if (mismatch !== undefined) return problem(400, 'Malformed JSON', { detail: `${mismatch}; or send it as text/plain or application/octet-stream. Nothing published` });
   let outcome: PublicationOutcome;
   try {
     outcome = await publish({ mailbox, subject: name.subject, msgId, idFromClient: given !== undefined, body, contentType, requestId: context.requestId });
