@@ -70,6 +70,16 @@ test('n8n_expert exits 2 for a file that is not JSON, not a workflow export, or 
   assert.equal((await runCaptured(n8nExpertCommand, [])).status, 2);
 });
 
+test('n8n_expert: an export nested deeper than any workflow (100,000 levels) is exit 2 with one clear line, not a stack overflow', async () => {
+  const doc = broken((d) => (d.nodes[1].parameters.options = '@'));
+  const file = join(dir, 'deep.json');
+  writeFileSync(file, JSON.stringify(doc).replace('"@"', `${'['.repeat(100_000)}1${']'.repeat(100_000)}`));
+  const out = await runCaptured(n8nExpertCommand, ['check', file]);
+  assert.equal(out.status, 2);
+  assert.match(out.stderr, /nests deeper than 256 levels/);
+  assert.doesNotMatch(out.stderr, /Internal error|RangeError|at /);
+});
+
 test('n8n_expert on an endless file (/dev/zero) or a directory exits 2 with one clear line, without reading it whole', async () => {
   for (const [file, said] of [['/dev/zero', /"\/dev\/zero" is larger than 16777216 bytes/], [dir, /EISDIR/]] as const) {
     const out = await runCaptured(n8nExpertCommand, ['check', file]);
