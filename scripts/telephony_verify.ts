@@ -5,9 +5,8 @@
 
 import { defineCommand, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main, readConfig, usageError } from '../src/kernel/index.ts';
 import type { CheckResult } from './_telephony/check.ts';
-import { fail, pass, skip } from './_telephony/check.ts';
+import { fail, orUnreachable, pass, skip } from './_telephony/check.ts';
 import { checkGovernance } from './_telephony/governance-checks.ts';
-import { Unreachable } from './_telephony/probe.ts';
 import { checkAgentRuntime, checkGuiOrigin, checkPorts, checkTelephonyInfo } from './_telephony/runtime-checks.ts';
 
 const CREDENTIALS_SPEC = {
@@ -16,8 +15,18 @@ const CREDENTIALS_SPEC = {
 
 function baseUrl(flag: string, raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) usageError(`Invalid --${flag} "${raw}": use an http(s) URL`);
+  if (!URL.canParse(raw) || !/^https?:$/.test(new URL(raw).protocol)) usageError(`Invalid --${flag} "${redacted(raw)}": use an http(s) URL`);
+  // fetch() refuses such a URL, and every message that names the target would show the secret.
+  const url = new URL(raw);
+  if (url.username !== '' || url.password !== '') {
+    usageError(`Invalid --${flag} "${redacted(raw)}": credentials in the URL are not used; the telephony runtime's come from TELEPHONY_ARI_CREDENTIALS`);
+  }
   return raw.replace(/\/+$/, '');
+}
+
+/** The URL with anything between "//" and "@" replaced: safe to show. */
+function redacted(raw: string): string {
+  return raw.replace(/\/\/[^/?#]*@/, '//***@');
 }
 
 /** Decimal digits only: Number() would also take "1e3", "0x4a99" or " 19088 " for a port. */
@@ -40,7 +49,8 @@ const command = defineCommand({
     'Telephony runtime: the info endpoint answers 401 without credentials (it exists and is protected) and 200 with',
     'them; credentials "user:password" from TELEPHONY_ARI_CREDENTIALS or the file named by TELEPHONY_ARI_CREDENTIALS_FILE.',
     'GUI: the operator origin answers below 400; 127.0.0.1:19088 (telephony REST) and :19089 (GUI backend) accept connections.',
-    'A target flag left out skips its checks. Exit 0 all pass, 1 a check failed (named), 2 a flag is wrong or a target does not answer.',
+    'A target flag left out skips its checks. A target that does not answer is a failed check naming it; the other checks still run.',
+    'Exit 0 all pass, 1 a check failed (named), 2 a flag is wrong or the governance service does not answer.',
   ].join('\n'),
   options: {
     'governance-url': { type: 'string', valueName: 'URL', description: 'Governance platform listener, e.g. http://127.0.0.1:18010 (required)' },
@@ -71,20 +81,28 @@ const command = defineCommand({
       checks.push(...results);
       if (!json) for (const r of results) print(`${r.outcome === 'pass' ? 'PASS' : r.outcome === 'fail' ? 'FAIL' : 'SKIP'} ${r.check}: ${r.detail}`);
     };
-    try {
-      report(await checkGovernance(governance, { timeoutMs }));
-      report(agentRuntime ? [await checkAgentRuntime(agentRuntime, timeoutMs)] : [skip('agent-runtime:/healthz', 'no --agent-runtime-url')]);
-      if (telephony) {
-        const onPort = Number(new URL(telephony).port || (new URL(telephony).protocol === 'https:' ? 443 : 80)) === ports.rest;
-        report([onPort ? pass('telephony:rest-port', `on the static-required port ${ports.rest}`) : fail('telephony:rest-port', `--telephony-url is not on the static-required port ${ports.rest}`)]);
-        report(await checkTelephonyInfo(telephony, { path: infoPath, credentials, timeoutMs }));
-      } else report([skip('telephony:info-protected', 'no --telephony-url')]);
-      report(guiOrigin ? [await checkGuiOrigin(guiOrigin, timeoutMs)] : [skip('gui:origin', 'no --gui-origin')]);
-      report(await checkPorts(ports, timeoutMs));
-    } catch (error) {
-      if (!(error instanceof Unreachable)) throw error;
-      if (json) printJson({ ok: false, error: error.message, failed: checks.filter((c) => c.outcome === 'fail').map((c) => c.check), checks });
-      io.stderr.write(`telephony_verify: ${error.message}\n`);
+    // Every target is checked whatever another did: one that does not answer is a failed check
+    // naming it. Only an unreachable governance service (the required target) is exit 2.
+    let governanceDown: string | undefined;
+    report(await orUnreachable(() => checkGovernance(governance, { timeoutMs }), (reason) => {
+      governanceDown = reason;
+      return [fail('governance:/api/v1/openapi.json', reason, { target: governance })];
+    }));
+    report(agentRuntime ? await orUnreachable(async () => [await checkAgentRuntime(agentRuntime, timeoutMs)], (reason) => [fail('agent-runtime:/healthz', reason, { target: agentRuntime })]) : [skip('agent-runtime:/healthz', 'no --agent-runtime-url')]);
+    if (telephony) {
+      const onPort = Number(new URL(telephony).port || (new URL(telephony).protocol === 'https:' ? 443 : 80)) === ports.rest;
+      report([onPort ? pass('telephony:rest-port', `on the static-required port ${ports.rest}`) : fail('telephony:rest-port', `--telephony-url is not on the static-required port ${ports.rest}`)]);
+      report(await orUnreachable(() => checkTelephonyInfo(telephony, { path: infoPath, credentials, timeoutMs }), (reason) => [
+        fail('telephony:info-protected', reason, { target: telephony }),
+        credentials === undefined ? skip('telephony:info-authenticated', 'no credentials given') : fail('telephony:info-authenticated', `not tried: ${reason}`, { target: telephony }),
+      ]));
+    } else report([skip('telephony:info-protected', 'no --telephony-url')]);
+    report(guiOrigin ? await orUnreachable(async () => [await checkGuiOrigin(guiOrigin, timeoutMs)], (reason) => [fail('gui:origin', reason, { target: guiOrigin })]) : [skip('gui:origin', 'no --gui-origin')]);
+    report(await checkPorts(ports, timeoutMs));
+    if (governanceDown !== undefined) {
+      const failedChecks = checks.filter((c) => c.outcome === 'fail').map((c) => c.check);
+      if (json) printJson({ ok: false, error: governanceDown, failed: failedChecks, checks });
+      io.stderr.write(`telephony_verify: ${governanceDown}: the governance service is required\n`);
       return EXIT_USAGE;
     }
     const failed = checks.filter((c) => c.outcome === 'fail').map((c) => c.check);

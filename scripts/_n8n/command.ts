@@ -16,7 +16,7 @@ export const n8nExpertCommand = defineCommand({
   description: [
     `Checks: ${CHECKS.join(', ')}. Webhook paths must be unique across all FILEs given.`,
     'A FILE is one workflow (the editor\'s download, n8n export:workflow --separate or --backup) or the JSON array n8n export:workflow --all writes.',
-    'Credentials: a password-, token-, secret- or key-named parameter or header (key-value lists, JSON headers such as jsonHeaders) holding a literal; an "=" value without {{ }} is a literal too.',
+    'Credentials: a password-, token-, secret- or key-named parameter or header (key-value lists, JSON headers such as jsonHeaders) holding a literal; an "=" value without {{ }}, or whose {{ }} hold only string literals, is a literal too.',
     `A callback to our service is an HTTP Request node whose URL contains ${DEFAULT_CALLBACK_MARKERS.join(' or ')} (or a --callback-marker); it must send X-Signature (computed by an expression) and X-Signature-Timestamp.`,
   ].join('\n'),
   options: {
@@ -37,6 +37,8 @@ export const n8nExpertCommand = defineCommand({
       } catch (error) {
         throw new AirlockError('environment', `"${file}" is not JSON: ${(error as Error).message}`);
       }
+      // The checks walk the document recursively: a crafted nesting would overflow the stack.
+      if (nestsDeeper(parsed, MAX_EXPORT_DEPTH)) throw new AirlockError('environment', `"${file}" nests deeper than ${MAX_EXPORT_DEPTH} levels: not a workflow export`);
       const read = readWorkflowExports(file, parsed);
       if (!read.workflows) throw new AirlockError('environment', `"${file}": ${read.problem}`);
       workflows.push(...read.workflows);
@@ -51,3 +53,17 @@ export const n8nExpertCommand = defineCommand({
   },
 });
 
+/** Far deeper than any n8n export (parameters nest about ten levels). */
+const MAX_EXPORT_DEPTH = 256;
+
+/** Whether arrays and objects nest deeper than `limit` levels; iterative, so it cannot overflow itself. */
+function nestsDeeper(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}

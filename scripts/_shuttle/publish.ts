@@ -9,18 +9,19 @@ import { createMailboxPublisher } from '../../src/messaging/mailbox-publisher.ts
 import type { PublicationOutcome } from '../../src/messaging/mailbox-publisher.ts';
 import { MAILBOX_SPEC } from '../../src/messaging/config.ts';
 import { checkMailboxName, MESSAGE_ID } from '../../src/messaging/mailbox-name.ts';
+import { bodyMismatch, contentTypeOf } from '../../src/messaging/message-body.ts';
 import { busFromEnv } from './bus-from-env.ts';
 
 export const publishCommand = defineCommand({
   name: 'jhf-shuttle publish',
   summary: 'Publishes one message to mailbox.<MAILBOX> on the bus (NATS_URL, or the embedded bus) and waits until the bus holds it',
   positionals: 'MAILBOX',
-  description: 'The body comes from --data, --file, or stdin. Its size limit is MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES (default 131072), as on the adapter. Each publication is recorded in $AIRLOCK_DATA_DIR/messaging.sqlite, as the adapter records its own: an --msg-id already recorded for the mailbox is not published again (the same body: exit 0, "already published"; another body: exit 2, nothing published).',
+  description: 'The body comes from --data, --file, or stdin. Its size limit is MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES (default 131072), as on the adapter. Each publication is recorded in $AIRLOCK_DATA_DIR/messaging.sqlite, as the adapter records its own: an --msg-id already recorded is not published again (the same body to the same mailbox: exit 0, "already published"; another body or mailbox: exit 2, nothing published; ids are one namespace over all mailboxes, as JetStream and the embedded bus de-duplicate them).',
   options: {
     data: { type: 'string', description: 'The message body as text', valueName: 'TEXT' },
     file: { type: 'string', description: 'Read the message body from FILE ("-" for stdin)', valueName: 'FILE' },
     'msg-id': { type: 'string', description: 'The Nats-Msg-Id (default: a new UUID); a retry with the same id and body is answered from the record, not published again', valueName: 'ID' },
-    'content-type': { type: 'string', description: 'Content-Type header of the message', default: 'application/json', valueName: 'TYPE' },
+    'content-type': { type: 'string', description: 'Content-Type header of the message (default: application/json for a JSON body, else text/plain for UTF-8 text, else application/octet-stream); a JSON type needs a JSON body', valueName: 'TYPE' },
   },
   async run({ values, positionals, json, print, printJson, io }) {
     if (positionals.length !== 1) usageError('Name exactly one MAILBOX');
@@ -35,16 +36,19 @@ export const publishCommand = defineCommand({
     if (!read.ok && read.reason === 'unreadable') throw new AirlockError('usage', `Cannot read --file ${file === undefined ? 'stdin' : `"${file}"`}: ${read.code}`);
     if (!read.ok || read.bytes.length > limit) throw new AirlockError('usage', `Message is larger than MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES ${limit} bytes: nothing published`);
     const body = read.bytes;
+    const contentType = values['content-type'] ?? contentTypeOf(body);
+    const mismatch = bodyMismatch(contentType, body);
+    if (mismatch !== undefined) usageError(`--content-type ${contentType}: ${mismatch}; nothing published`);
     const { bus, store, close } = await busFromEnv(io.env, 'jhf-shuttle');
     let outcome: PublicationOutcome;
     try {
-      outcome = await createMailboxPublisher({ bus, store })({ mailbox: positionals[0]!, subject: name.subject, msgId, idFromClient: values['msg-id'] !== undefined, body, contentType: values['content-type'], requestId: randomUUID() });
+      outcome = await createMailboxPublisher({ bus, store })({ mailbox: positionals[0]!, subject: name.subject, msgId, idFromClient: values['msg-id'] !== undefined, body, contentType, requestId: randomUUID() });
     } finally {
       await close();
     }
     const { record } = outcome;
     if (outcome.kind === 'conflict') {
-      throw new AirlockError('usage', `--msg-id "${msgId}" was already published to ${name.subject} with another body (SHA-256 ${record.sha256}, evidence_seq ${record.seq}): nothing published; use a new --msg-id for a new message`);
+      throw new AirlockError('usage', `--msg-id "${msgId}" was already published to mailbox.${record.mailbox} (SHA-256 ${record.sha256}, evidence_seq ${record.seq}): nothing published; use a new --msg-id for a new message`);
     }
     const repeat = outcome.kind === 'repeat';
     const result = { ok: true, mailbox: positionals[0], subject: name.subject, msg_id: msgId, bytes: record.bytes, sha256: record.sha256, bus: record.bus, evidence_seq: record.seq, ...(repeat && { repeat_of_seq: record.seq }) };

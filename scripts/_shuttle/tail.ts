@@ -27,11 +27,14 @@ export const tailCommand = defineCommand({
     const timeoutMs = values['timeout-ms'] === undefined ? undefined : wholeNumberOption('--timeout-ms', values['timeout-ms']);
     const { bus, close } = await busFromEnv(io.env, 'jhf-shuttle-tail');
     let received = 0;
-    const onMessage = (message: BusMessage) => {
-      if (count !== undefined && received >= count) return;
+    // false: not taken. A durable subscription then leaves it unacknowledged for the next run;
+    // the server pushes a durable's whole backlog at once, more than --count.
+    const onMessage = (message: BusMessage): boolean => {
+      if (count !== undefined && received >= count) return false;
       received++;
       io.stdout.write(`${json ? JSON.stringify(messageJson(message)) : messageText(message)}\n`);
       if (count !== undefined && received >= count) done?.(EXIT_OK);
+      return true;
     };
     let done: ((code: number) => void) | undefined;
     let subscription: { unsubscribe(): void | Promise<void> };

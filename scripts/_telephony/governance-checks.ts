@@ -7,7 +7,8 @@ import { compileSchema } from '../../src/kernel/index.ts';
 import type { JsonSchema } from '../../src/kernel/index.ts';
 import { fail, pass } from './check.ts';
 import type { CheckResult } from './check.ts';
-import { httpGet } from './probe.ts';
+import { httpGet, Unreachable } from './probe.ts';
+import type { HttpAnswer } from './probe.ts';
 
 export const GOVERNANCE_ROUTES = [
   '/api/v1/contracts/matrix',
@@ -59,7 +60,7 @@ function contentProblem(path: (typeof GOVERNANCE_ROUTES)[number], body: Body): s
   }
 }
 
-/** Checks the six routes on `baseUrl` (the platform listener); throws Unreachable when it does not answer. */
+/** Checks the six routes on `baseUrl` (the platform listener); throws Unreachable when its export does not answer (a route that then does not answer is its check failing). */
 export async function checkGovernance(baseUrl: string, options: { timeoutMs: number }): Promise<CheckResult[]> {
   const exported = await httpGet(`${baseUrl}/api/v1/openapi.json`, { timeoutMs: options.timeoutMs });
   const paths = (exported.json as { paths?: Record<string, { get?: { responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }> } }> } | undefined)?.paths;
@@ -74,7 +75,15 @@ export async function checkGovernance(baseUrl: string, options: { timeoutMs: num
       results.push(fail(check, 'the governance export publishes no GET operation with a 200 response for this route'));
       continue;
     }
-    const answer = await httpGet(`${baseUrl}${path}`, { timeoutMs: options.timeoutMs });
+    let answer: HttpAnswer;
+    try {
+      answer = await httpGet(`${baseUrl}${path}`, { timeoutMs: options.timeoutMs });
+    } catch (error) {
+      // The service answered its export a moment ago: this route failing is this check failing.
+      if (!(error instanceof Unreachable)) throw error;
+      results.push(fail(check, error.message, { target: `${baseUrl}${path}` }));
+      continue;
+    }
     if (answer.status !== 200) {
       const detail = typeof (answer.json as Body | undefined)?.['detail'] === 'string' ? `: ${(answer.json as Body)['detail']}` : '';
       results.push(fail(check, `answered ${answer.status}${detail}`, { status: answer.status }));

@@ -1,6 +1,7 @@
 // What every telephony check sends: one HTTP request with a timeout (no redirect followed), or
-// one TCP connect. A target that cannot be reached throws Unreachable (exit 2); any answer,
-// whatever its status, is returned for the check to judge.
+// one TCP connect. A target that cannot be reached throws Unreachable (its checks fail, naming
+// it; exit 2 only for the governance service); any answer, whatever its status, is returned for
+// the check to judge.
 
 import { connect } from 'node:net';
 

@@ -36,7 +36,7 @@ export function createServiceMetrics(options: {
   const registry = createMetricsRegistry();
   const p = 'agent_context_';
   registry.gauge(`${p}build_info`, 'Always 1; the version label is the running version truth', () => [{ labels: { version: options.version }, value: 1 }]);
-  const requests = registry.counter(`${p}http_requests_total`, 'Requests answered by a route handler, by method, route pattern and status code');
+  const requests = registry.counter(`${p}http_requests_total`, 'Every answer (a handler\'s or the service\'s own 401, 404, 405, 413, 415, 422, 500), by method, route pattern (unmatched: no route), status code and status class');
   const authRefusals = registry.counter(`${p}auth_refusals_total`, 'Internal-route requests refused before the handler, by reason', [{ reason: 'token_missing' }, { reason: 'token_invalid' }]);
   registry.gauge(`${p}evidence_rows`, 'Rows in each evidence table of the database', () => options.rows().map((t) => ({ labels: { table: t.table }, value: t.rows })));
   const appends = registry.counter(`${p}evidence_appends_total`, 'Evidence rows this process appended, by table');

@@ -1,9 +1,9 @@
 // agent-context as a kernel service: opens the evidence database, wires the governance client,
-// the metrics, the reads and the guarded writes to the route table, counts every handled request,
+// the metrics, the reads and the guarded writes to the route table, counts every answer (request-metrics.ts),
 // records its start, and closes the database after the last request drained.
 
 import { buildOpenApi, createLogger, createService, json, problem, versionTruth } from '../kernel/index.ts';
-import type { Handler, Logger, Reply, Route, Service, Store } from '../kernel/index.ts';
+import type { Handler, Logger, Reply, Service, Store } from '../kernel/index.ts';
 import { internalAuthenticator } from './authenticators.ts';
 import type { AgentContextConfig } from './config.ts';
 import { openAgentContextDatabase, serviceStarts } from './database.ts';
@@ -19,6 +19,7 @@ import type { ReadDeps } from './reads.ts';
 import { agentContextRoutes } from './routes.ts';
 import type { WriteName } from './routes.ts';
 import { healthReply, manifestEntry, readyReply, versionReply } from './self-description.ts';
+import { countAnswers } from './request-metrics.ts';
 import { createServiceMetrics } from './service-metrics.ts';
 import type { ServiceMetrics } from './service-metrics.ts';
 import { controlState, persistentAgents } from './state.ts';
@@ -110,32 +111,19 @@ export function createAgentContextService(config: AgentContextConfig, options: A
     writes,
   };
 
+  const routes = agentContextRoutes(handlers);
   service = createService({
     name: SERVICE_NAME,
     version,
-    routes: agentContextRoutes(handlers).map((route) => counted(route, metrics)),
+    routes,
     listeners: { main: config.listen },
     authenticators: { internal: internalAuthenticator(config.tokens, metrics.authRefusals) },
     log,
     ...(options.env && { env: options.env }),
     now,
     onClose: () => store.close(),
+    onResponse: countAnswers(routes, metrics.requests),
   });
   const started = store.append(serviceStarts, { version, payload: { pid: process.pid, governance_url: config.governanceUrl ?? null } }).then(() => metrics.appends.inc({ table: serviceStarts.name }));
   return Object.assign(service, { store, metrics, started });
-}
-
-/** Counts each handled request by method, route pattern and status (a thrown error counts as 500). */
-function counted(route: Route, metrics: ServiceMetrics): Route {
-  const handler: Handler = async (context) => {
-    try {
-      const reply = await route.handler(context);
-      metrics.requests.inc({ method: route.method, route: route.path, code: String(reply.status) });
-      return reply;
-    } catch (error) {
-      metrics.requests.inc({ method: route.method, route: route.path, code: '500' });
-      throw error;
-    }
-  };
-  return { ...route, handler };
 }

@@ -1,6 +1,7 @@
 // The bus every messaging executable talks to: NATS when NATS_URL is set, else the embedded bus
 // on node:sqlite. Both keep the same contract (test/messaging/bus-contract.test.ts): publish()
-// resolves only once the bus holds the message, subscribers see each Nats-Msg-Id at most once.
+// resolves only once the bus holds the message; subscribers drop repeats of a Nats-Msg-Id among
+// the last 100,000 ids they saw (core NATS itself delivers every copy it is sent).
 
 export const MSG_ID_HEADER = 'Nats-Msg-Id';
 
@@ -46,8 +47,10 @@ export interface Bus {
   /**
    * A subscription that survives the subscriber's and the server's restarts: what arrived while it
    * was away is delivered when it is back (NATS with JetStream only; otherwise bus_unavailable).
+   * A message is acknowledged once `onMessage` returns, unless it returns false: a subscriber that
+   * does not take it (it has had enough) leaves it for the next subscriber of that name.
    */
-  subscribeDurable(subject: string, durable: string, onMessage: (message: BusMessage) => void): Promise<DurableSubscription>;
+  subscribeDurable(subject: string, durable: string, onMessage: (message: BusMessage) => boolean | void): Promise<DurableSubscription>;
   /** Resolves once every subscription made so far is active. */
   ready(): Promise<void>;
   health(): BusHealth;

@@ -12,6 +12,7 @@ import { busConfig, MAILBOX_SPEC, readWithListen } from './config.ts';
 import { checkMailboxName, MESSAGE_ID } from './mailbox-name.ts';
 import { createMailboxPublisher } from './mailbox-publisher.ts';
 import type { MailboxPublisher, PublicationOutcome } from './mailbox-publisher.ts';
+import { bodyMismatch } from './message-body.ts';
 import { openStoreAndBus } from './open-bus.ts';
 import { MAILBOX_LISTENER, messagingRoutes, UNCONFIGURED_HANDLERS } from './routes.ts';
 
@@ -87,6 +88,8 @@ async function publishMessage(context: RequestContext, publish: MailboxPublisher
   const msgId = given ?? timeOrderedUuid();
   const body = context.rawBody ?? Buffer.alloc(0);
   const contentType = String(context.headers['content-type'] ?? 'application/octet-stream');
+  const mismatch = bodyMismatch(contentType, body);
+  if (mismatch !== undefined) return problem(400, 'Malformed JSON', { detail: `${mismatch}; or send it as text/plain or application/octet-stream. Nothing published` });
   let outcome: PublicationOutcome;
   try {
     outcome = await publish({ mailbox, subject: name.subject, msgId, idFromClient: given !== undefined, body, contentType, requestId: context.requestId });
@@ -99,8 +102,8 @@ async function publishMessage(context: RequestContext, publish: MailboxPublisher
   }
   const { record } = outcome;
   if (outcome.kind === 'conflict') {
-    return problem(422, 'Nats-Msg-Id reused with another body', {
-      detail: `Nats-Msg-Id "${msgId}" was published to mailbox "${mailbox}" with a body of SHA-256 ${record.sha256} (evidence_seq ${record.seq}); this body's is ${outcome.sha256}: nothing published. Use a new Nats-Msg-Id for a new message`,
+    return problem(422, 'Nats-Msg-Id reused with another body or mailbox', {
+      detail: `Nats-Msg-Id "${msgId}" was published to mailbox "${record.mailbox}" with a body of SHA-256 ${record.sha256} (evidence_seq ${record.seq}); this body's is ${outcome.sha256}: nothing published. Use a new Nats-Msg-Id for a new message`,
     });
   }
   // A repeat is answered from the first publication's record, which names the body the bus holds.

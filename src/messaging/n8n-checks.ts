@@ -119,11 +119,17 @@ function connectionTargets(outputs: unknown): string[] {
 /**
  * An n8n parameter value is an expression when it starts with "=", and it computes something only
  * where it holds `{{ ... }}`: `={{ $env.TOKEN }}` is computed, `=Bearer sk-123` is the literal
- * "Bearer sk-123" (the "=" alone makes n8n evaluate a text without placeholders).
+ * "Bearer sk-123" (the "=" alone makes n8n evaluate a text without placeholders). A placeholder
+ * made only of string literals (`={{ "Bearer sk-123" }}`, `{{ 'sk' + "-123" }}`) computes nothing
+ * either: it is the same literal, written another way.
  */
 function isComputed(value: string): boolean {
-  return /\{\{[\s\S]*\}\}/.test(value);
+  return [...value.matchAll(PLACEHOLDER)].some((m) => !CONSTANT_TEXT.test(m[1]!));
 }
+
+const PLACEHOLDER = /\{\{([\s\S]*?)\}\}/g;
+/** Blanks, `+`, parentheses and quoted strings ('...', "...", `...` without `${`): fixed text. */
+const CONSTANT_TEXT = /^(?:[\s+()]|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`\\$]|\\.|\$(?!\{))*`)*$/;
 
 /** Parameters that hold a JSON object as text: HTTP Request v4's `jsonHeaders` (and query, body), v1-v3's `*ParametersJson`. */
 const JSON_TEXT_PARAMETER = /^(json(Headers|Query|Body)|(header|query|body)ParametersJson)$/;

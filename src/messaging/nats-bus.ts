@@ -62,10 +62,13 @@ export async function openNatsBus(options: NatsBusOptions): Promise<Bus> {
   }
   const ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
   const inStream = (subject: string) => persistent && subject.startsWith('mailbox.');
-  const deliver = (recent: ReturnType<typeof createRecentIds>, onMessage: (m: BusMessage) => void) => (message: NatsMessage) => {
+  const deliver = (recent: ReturnType<typeof createRecentIds>, onMessage: (m: BusMessage) => boolean | void) => (message: NatsMessage) => {
     const id = message.headers[MSG_ID_HEADER];
     if (id !== undefined && !recent.firstSighting(id)) return;
-    onMessage({ subject: message.subject, headers: message.headers, payload: message.payload });
+    const taken = onMessage({ subject: message.subject, headers: message.headers, payload: message.payload });
+    // A message the subscriber did not take comes again, and must not then be dropped as a repeat.
+    if (taken === false && id !== undefined) recent.forget(id);
+    return taken;
   };
   return {
     kind: 'nats',

@@ -111,7 +111,7 @@ test('the counters moved with what was done', async () => {
   assert.equal(value('agent_context_outbox_events_total{event="learning_proposal.reviewed"}'), 2);
   assert.equal(value('agent_context_authority_decisions_total{reason="admitted",verdict="admitted"}'), 10);
   assert.equal(value('agent_context_evidence_rows{table="runtime_patches"}'), 3);
-  assert.equal(value('agent_context_http_requests_total{code="409",method="POST",route="/api/v1/execution/runs"}'), 2);
+  assert.equal(value('agent_context_http_requests_total{code="409",method="POST",route="/api/v1/execution/runs",status_class="4xx"}'), 2);
   assert.ok(value('agent_context_governance_requests_total{outcome="ok",route="/api/v1/context-composer/context"}') >= 10);
   assert.equal(value('agent_context_drift_findings'), 0);
 });

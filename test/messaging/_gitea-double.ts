@@ -24,6 +24,8 @@ export interface GiteaDoubleOptions {
   paging?: 'link+total' | 'link' | 'total' | 'none';
   /** The user part every request's Basic credentials must carry, when set. */
   user?: string;
+  /** The origin its Link headers name (Gitea's ROOT_URL); the request's own by default. */
+  linkOrigin?: string;
 }
 
 export async function startGiteaDouble(options: GiteaDoubleOptions): Promise<GiteaDouble> {
@@ -58,7 +60,7 @@ export async function startGiteaDouble(options: GiteaDoubleOptions): Promise<Git
     if (paging.includes('link')) {
       const last = Math.max(1, Math.ceil(options.issues.length / limit));
       const at = (n: number) => {
-        const linked = new URL(url.pathname + url.search, `http://${req.headers.host}`);
+        const linked = new URL(url.pathname + url.search, options.linkOrigin ?? `http://${req.headers.host}`);
         linked.searchParams.set('page', String(n));
         linked.searchParams.set('limit', String(limit));
         return linked.href;

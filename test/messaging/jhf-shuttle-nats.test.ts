@@ -46,7 +46,7 @@ describe('jhf-shuttle publish on core NATS', () => {
     assert.equal(again.json.repeat_of_seq, first.json.evidence_seq);
     const reused = await publish('two', 'core-1');
     assert.equal(reused.status, 2);
-    assert.match(reused.stderr, /already published to mailbox\.ops with another body/);
+    assert.match(reused.stderr, /already published to mailbox\.ops \(SHA-256/);
     assert.equal((await publish('end', 'core-end')).status, 0);
     await until(() => seen.some((m) => m.headers['Nats-Msg-Id'] === 'core-end'));
     assert.deepEqual(seen.filter((m) => m.headers['Nats-Msg-Id'] === 'core-1').map((m) => m.payload.toString()), ['one']);
@@ -78,6 +78,23 @@ describe('jhf-shuttle tail --durable on JetStream', () => {
     const last = await runCaptured(tailCommand, ['acks', '--durable', 'acks-test', '--count', '1', '--timeout-ms', '3500', '--json'], env);
     assert.equal(last.stdout, '');
     assert.equal(last.status, 1);
+  });
+
+  test('jhf-shuttle tail --durable --count N with a backlog prints N and leaves the rest unacknowledged for the next run', { timeout: 60_000 }, async () => {
+    const env = { AIRLOCK_DATA_DIR: mkdtempSync(join(tmpdir(), 'airlock-shuttle-js-')), NATS_URL: nats.url };
+    const tail = (count: number, timeoutMs: number) => runCaptured(tailCommand, ['backlog', '--durable', 'backlog-test', '--count', String(count), '--timeout-ms', String(timeoutMs), '--json'], env);
+    // The consumer exists before the messages, so all seven wait for it; the server pushes them
+    // all as soon as a run subscribes, more than that run prints.
+    assert.equal((await tail(1, 300)).status, 1);
+    for (let i = 0; i < 7; i++) assert.equal((await runCaptured(publishCommand, ['backlog', '--data', `m${i}`, '--msg-id', `backlog-${i}`], env)).status, 0);
+    const printed: string[] = [];
+    for (const [count, status] of [[3, 0], [3, 0], [3, 1]] as const) {
+      const run = await tail(count, 6000);
+      assert.equal(run.status, status, run.stderr);
+      const lines = run.stdout.split('\n').filter((line) => line !== '');
+      printed.push(...lines.map((line) => (JSON.parse(line) as { payload: string }).payload));
+    }
+    assert.deepEqual([...printed].sort(), ['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6']);
   });
 });
 

@@ -43,6 +43,16 @@ test('jhf-shuttle tail --count receives what jhf-shuttle publish sends, each Nat
   assert.equal(stored(dir), 2);
 });
 
+test('jhf-shuttle publish without --content-type sends a JSON body as application/json and other text as text/plain', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-shuttle-'));
+  const tail = runCaptured(tailCommand, ['types', '--count', '2', '--timeout-ms', '10000', '--json'], env(dir));
+  await new Promise((r) => setTimeout(r, 300));
+  for (const data of ['{"a":1}', 'hello']) assert.equal((await runCaptured(publishCommand, ['types', '--data', data], env(dir))).status, 0);
+  const result = await tail;
+  const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as { payload: string; headers: Record<string, string> });
+  assert.deepEqual(lines.map((l) => [l.payload, l.headers['Content-Type']]), [['{"a":1}', 'application/json'], ['hello', 'text/plain']]);
+});
+
 const refused: [string, string[], Record<string, string>][] = [
   ['a mailbox name with a dot', ['a.b', '--data', 'x'], {}],
   ['a wildcard mailbox', ['*', '--data', 'x'], {}],
@@ -51,6 +61,7 @@ const refused: [string, string[], Record<string, string>][] = [
   ['a malformed --msg-id', ['a', '--data', 'x', '--msg-id', 'has space'], {}],
   ['a body over MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES', ['a', '--data', 'x'.repeat(11)], { MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES: '10' }],
   ['an unknown option', ['a', '--data', 'x', '--follow'], {}],
+  ['a body that is not JSON with --content-type application/json', ['a', '--data', '{"a":', '--content-type', 'application/json'], {}],
 ];
 for (const [what, args, extra] of refused) {
   test(`jhf-shuttle publish refuses ${what} (exit 2) and publishes nothing`, async () => {

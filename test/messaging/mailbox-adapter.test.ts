@@ -19,8 +19,9 @@ import { startNatsServer } from './_nats-server.ts';
 import type { RunningNatsServer } from './_nats-server.ts';
 import { until } from '../helpers/until.ts';
 
+/** text/plain unless a test says otherwise: a body sent as JSON must be JSON. */
 const post = (base: string, mailbox: string, body: string | Buffer, headers: Record<string, string> = {}) =>
-  send(`${base}/api/v1/mailboxes/${mailbox}/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  send(`${base}/api/v1/mailboxes/${mailbox}/messages`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body });
 
 for (const kind of ['embedded', 'nats'] as const) {
   describe(`mailbox adapter on the ${kind} bus`, () => {
@@ -65,7 +66,7 @@ for (const kind of ['embedded', 'nats'] as const) {
     };
 
     test(`${kind}: POST publishes to mailbox.<mailbox> with a Nats-Msg-Id and answers 202 once the bus holds it`, async () => {
-      const res = await post(base, 'ops-team', '{"hello":"world"}');
+      const res = await post(base, 'ops-team', '{"hello":"world"}', { 'content-type': 'application/json' });
       assert.equal(res.status, 202);
       const body = res.json() as { subject: string; msg_id: string; bytes: number; bus: string };
       assert.equal(body.subject, 'mailbox.ops-team');
@@ -120,8 +121,21 @@ for (const kind of ['embedded', 'nats'] as const) {
       assert.equal(publications(), rows);
       await settleBus();
       assert.equal(sent(`reused-${kind}`), 1);
-      // The id is per mailbox: another mailbox may use it for its own body.
-      assert.equal((await post(base, 'other', '{"v":2}', { 'nats-msg-id': `reused-${kind}` })).status, 202);
+    });
+
+    test(`${kind}: a Nats-Msg-Id already published to one mailbox is 422 on another, and nothing is published or recorded`, async () => {
+      // JetStream's stream MAILBOX and the embedded bus de-duplicate by the id alone, over every
+      // mailbox subject: the bus would drop the second message while the adapter answered 202.
+      assert.equal((await post(base, 'first-box', '{"v":1}', { 'nats-msg-id': `across-${kind}` })).status, 202);
+      const rows = publications();
+      for (const body of ['{"v":1}', '{"v":2}']) {
+        const reused = await post(base, 'second-box', body, { 'nats-msg-id': `across-${kind}` });
+        assert.equal(reused.status, 422, reused.text);
+        assert.match((reused.json() as { detail: string }).detail, /mailbox "first-box"/);
+      }
+      assert.equal(publications(), rows);
+      await settleBus();
+      assert.equal(sent(`across-${kind}`), 1);
     });
 
     test(`${kind}: exactly 131072 bytes pass; 131073 bytes are 413 and nothing is published or recorded`, async () => {
@@ -184,6 +198,20 @@ for (const kind of ['embedded', 'nats'] as const) {
         assert.equal(publications(), rows);
       });
     }
+
+    test(`${kind}: a body sent as JSON that is not JSON is 400 and nothing is published or recorded; as text/plain it passes`, async () => {
+      const rows = publications();
+      const cases: [string, string | Buffer][] = [['application/json', '{"a":'], ['application/json', ''], ['application/json; charset=utf-8', 'not json'], ['application/cloudevents+json', '{"id":1,"id":2}'], ['application/json', Buffer.from([0x22, 0xff, 0x22])]];
+      for (const [i, [type, body]] of cases.entries()) {
+        const res = await post(base, 'json-check', body, { 'content-type': type, 'nats-msg-id': `not-json-${kind}-${i}` });
+        assert.equal(res.status, 400, `${type} ${String(body)}: ${res.text}`);
+        assert.match(String(res.headers['content-type']), /problem\+json/);
+      }
+      assert.equal(publications(), rows);
+      await settleBus();
+      for (let i = 0; i < cases.length; i++) assert.equal(sent(`not-json-${kind}-${i}`), 0);
+      assert.equal((await post(base, 'json-check', '{"a":', { 'content-type': 'text/plain' })).status, 202);
+    });
 
     test(`${kind}: a malformed Nats-Msg-Id is 400; a wrong Content-Type is 415`, async () => {
       assert.equal((await post(base, 'ok', '{}', { 'nats-msg-id': 'has space' })).status, 400);

@@ -14,6 +14,8 @@ import { LANE_EVENTS } from '../../src/messaging/database.ts';
 import { publishCommand } from '../../scripts/_shuttle/publish.ts';
 import { send } from '../helpers/http.ts';
 import { runCaptured } from '../helpers/run-command.ts';
+import { until } from '../helpers/until.ts';
+import { startNatsServer } from './_nats-server.ts';
 
 const MANUAL_TIMERS = { setTimeout: () => 0, clearTimeout: () => undefined, now: () => Date.parse('2026-11-24T12:00:00Z') };
 
@@ -195,4 +197,28 @@ test('the messaging executables create a missing AIRLOCK_DATA_DIR (a first start
   const published = await runCaptured(publishCommand, ['ops', '--data', 'x'], { AIRLOCK_DATA_DIR: join(root, 'shuttle', 'var') });
   assert.equal(published.status, 0, published.stderr);
   for (const part of ['adapter', 'api', 'shuttle']) assert.ok(existsSync(join(root, part, 'var', 'messaging.sqlite')), part);
+});
+
+test('GET /api/v1/status with a real nats-server: ready while it runs, not ready (not_ready names the bus) once it is down', async () => {
+  const nats = await startNatsServer();
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-msg-ready-'));
+  const env = { AIRLOCK_DATA_DIR: dir, NATS_URL: nats.url };
+  const adapter = await createMailboxService({ env, listen: '127.0.0.1:0' });
+  await adapter.listen();
+  const api = await createMessagingApi({ env: { ...env, MESSAGING_MAILBOX_URL: adapter.url('mailbox') }, listen: '127.0.0.1:0', timers: MANUAL_TIMERS });
+  await api.listen();
+  try {
+    const status = async () => (await send(`${api.url()}/api/v1/status`)).json() as { ready: boolean; not_ready: string[] };
+    const up = await status();
+    assert.deepEqual([up.ready, up.not_ready], [true, []]);
+    await nats.stop();
+    await until(() => !api.bus.health().connected);
+    const down = await status();
+    assert.equal(down.ready, false);
+    assert.ok(down.not_ready.includes('bus'), JSON.stringify(down.not_ready));
+  } finally {
+    await api.close();
+    await adapter.close();
+    await nats.stop();
+  }
 });

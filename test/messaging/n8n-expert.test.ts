@@ -70,6 +70,16 @@ test('n8n_expert exits 2 for a file that is not JSON, not a workflow export, or 
   assert.equal((await runCaptured(n8nExpertCommand, [])).status, 2);
 });
 
+test('n8n_expert: an export nested deeper than any workflow (100,000 levels) is exit 2 with one clear line, not a stack overflow', async () => {
+  const doc = broken((d) => (d.nodes[1].parameters.options = '@'));
+  const file = join(dir, 'deep.json');
+  writeFileSync(file, JSON.stringify(doc).replace('"@"', `${'['.repeat(100_000)}1${']'.repeat(100_000)}`));
+  const out = await runCaptured(n8nExpertCommand, ['check', file]);
+  assert.equal(out.status, 2);
+  assert.match(out.stderr, /nests deeper than 256 levels/);
+  assert.doesNotMatch(out.stderr, /Internal error|RangeError|at /);
+});
+
 test('n8n_expert on an endless file (/dev/zero) or a directory exits 2 with one clear line, without reading it whole', async () => {
   for (const [file, said] of [['/dev/zero', /"\/dev\/zero" is larger than 16777216 bytes/], [dir, /EISDIR/]] as const) {
     const out = await runCaptured(n8nExpertCommand, ['check', file]);
@@ -106,6 +116,8 @@ const currentShapes: [string, (wf: any) => void, string][] = [
   ['a literal token in v1 headerParametersJson', (wf) => (wf.nodes[2].parameters.headerParametersJson = '{"Authorization": "Bearer abc"}'), 'no_inline_credentials'],
   ['a fixed X-Signature in jsonHeaders', (wf) => (wf.nodes[2].parameters.jsonHeaders = '={"X-Signature": "v1=deadbeef", "X-Signature-Timestamp": "{{ $json.ts }}"}'), 'callbacks_signed'],
   ['"=v1=deadbeef" as X-Signature (no placeholder: fixed)', (wf) => (wf.nodes[2].parameters.jsonHeaders = '={"X-Signature": "=v1=deadbeef", "X-Signature-Timestamp": "{{ $json.ts }}"}'), 'callbacks_signed'],
+  ['"={{ \'Bearer sk-...\' }}" (a placeholder holding only a string literal computes nothing)', (wf) => (wf.nodes[2].parameters.headerParameters = { parameters: [{ name: 'Authorization', value: '={{ "Bearer sk-abc123" }}' }] }), 'no_inline_credentials'],
+  ['a token split into string literals in a placeholder', (wf) => (wf.nodes[2].parameters.headerParameters = { parameters: [{ name: 'X-API-Key', value: "={{ 'k-123' + `456` }}" }] }), 'no_inline_credentials'],
   ['a callback without its signature headers in jsonHeaders', (wf) => (wf.nodes[2].parameters.jsonHeaders = '={"X-Signature-Timestamp": "{{ $json.ts }}"}'), 'callbacks_signed'],
 ];
 for (const [what, change, check] of currentShapes) {

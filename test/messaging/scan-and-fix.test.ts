@@ -150,6 +150,19 @@ describe('scan_and_fix reads every page, whatever the server caps a page at', ()
   }
 });
 
+test('a Link rel="next" on another origin is not followed (the token would go there): exit 2, no silent cut', async () => {
+  const many = Array.from({ length: 65 }, (_, i) => issue(i + 1, []));
+  const gitea = await startGiteaDouble({ owner: 'ops', repo: 'airlock', token: 'gitea-token', issues: many, maxLimit: 30, linkOrigin: 'http://elsewhere.invalid' });
+  try {
+    const result = await scan(['--base-url', gitea.url, '--repo-owner', 'ops', '--repo-name', 'airlock', '--dry-run'], { SCAN_AND_FIX_TOKEN: 'gitea-token' });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /links its next page on another origin \(http:\/\/elsewhere\.invalid\): not followed/);
+    assert.equal(gitea.requests.length, 1);
+  } finally {
+    await gitea.close();
+  }
+});
+
 describe('scan_and_fix usage errors, missing issues and credentials', () => {
   let gitea: GiteaDouble;
   let dir: string;

@@ -1,6 +1,7 @@
 // telephony_verify, bundled, against a governance bundle and test doubles of the agent runtime,
 // the telephony runtime (Asterisk ARI) and the GUI origin: it passes when all are good and fails,
-// naming the check, when each is broken in turn; an unreachable target or a bad flag is exit 2.
+// naming the check, when each is broken in turn or does not answer (the other checks still run);
+// an unreachable governance service or a bad flag is exit 2.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -124,15 +125,51 @@ test('telephony_verify fails the governance route whose contract content breaks'
   assert.match(JSON.stringify(result.json().checks), /lacks 19089/);
 });
 
-test('telephony_verify exits 2 on an unreachable target and on a bad or missing flag', async () => {
+test('telephony_verify: an unreachable dependency is a failed check naming it, every other check still runs, exit 1', async () => {
   const dead = `http://127.0.0.1:${await closedPort()}`;
-  for (const args of [['--governance-url', dead], [...all(), '--agent-runtime-url', dead], [...all(), '--telephony-url', dead]]) {
-    const result = await verify([...args, '--json']);
-    assert.equal(result.code, 2, `${args.join(' ')}: ${result.stdout}`);
-    assert.match(result.json().error, /Cannot reach/);
-    // The same document as every --json run: ok, failed, checks (plus the error).
-    assert.deepEqual([result.json().ok, Array.isArray(result.json().failed), Array.isArray(result.json().checks)], [false, true, true]);
+  const cases: [string[], string[]][] = [
+    [['--agent-runtime-url', dead], ['agent-runtime:/healthz']],
+    [['--telephony-url', dead], ['telephony:rest-port', 'telephony:info-protected', 'telephony:info-authenticated']],
+    [['--gui-origin', dead], ['gui:origin']],
+    [['--agent-runtime-url', dead, '--gui-origin', dead], ['agent-runtime:/healthz', 'gui:origin']],
+  ];
+  for (const [override, failed] of cases) {
+    const result = await verify([...all(), ...override, '--json']);
+    assert.equal(result.code, 1, `${override.join(' ')}: ${result.stdout}${result.stderr}`);
+    const body = result.json();
+    assert.deepEqual(body.failed, failed);
+    assert.equal(body.checks.length, 13, 'every check ran');
+    assert.match(body.checks.find((c: { check: string }) => c.check === failed.at(-1)).detail, /Cannot reach|not tried/);
+    assert.equal(body.checks.filter((c: { outcome: string }) => c.outcome === 'pass').length, 13 - failed.length);
   }
+  const text = await verify([...all(), '--agent-runtime-url', dead]);
+  assert.equal(text.code, 1);
+  assert.match(text.stdout, new RegExp(`^FAIL agent-runtime:/healthz: Cannot reach "${dead}/healthz": `, 'm'));
+  assert.match(text.stdout, /^FAILED: agent-runtime:\/healthz$/m);
+});
+
+test('telephony_verify refuses a URL flag with credentials in it (exit 2) and never shows them', async () => {
+  for (const flag of ['--governance-url', '--agent-runtime-url', '--telephony-url', '--gui-origin']) {
+    const args = all();
+    const at = args.indexOf(flag);
+    args[at + 1] = args[at + 1]!.replace('http://', 'http://ops:pw-SECRET-1@');
+    for (const json of [[], ['--json']]) {
+      const result = await verify([...args, ...json]);
+      assert.equal(result.code, 2, `${flag} ${result.stdout}`);
+      assert.match(result.stderr, new RegExp(`${flag}.*credentials`));
+      assert.doesNotMatch(result.stdout + result.stderr, /pw-SECRET-1/);
+    }
+  }
+});
+
+test('telephony_verify exits 2 on an unreachable governance service (after checking the rest) and on a bad or missing flag', async () => {
+  const dead = `http://127.0.0.1:${await closedPort()}`;
+  const result = await verify(['--governance-url', dead, ...all().slice(2), '--json']);
+  assert.equal(result.code, 2, result.stdout);
+  assert.match(result.json().error, /Cannot reach/);
+  // The same document as every --json run: ok, failed, checks (plus the error); the runtimes were checked too.
+  assert.deepEqual([result.json().ok, result.json().failed], [false, ['governance:/api/v1/openapi.json']]);
+  assert.ok(result.json().checks.some((c: { check: string; outcome: string }) => c.check === 'agent-runtime:/healthz' && c.outcome === 'pass'));
   for (const args of [[], ['--governance-url', 'ftp://x'], [...all(), '--rest-port', '70000'], [...all(), '--bogus'], [...all(), '--telephony-info-path', 'ari'], [...all(), '--rest-port', '1e3'], [...all(), '--gui-backend-port', '0x4a99'], [...all(), '--timeout-ms', '1e3']]) {
     const result = await verify(args);
     assert.equal(result.code, 2, args.join(' '));

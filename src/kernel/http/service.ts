@@ -2,12 +2,13 @@
 // table once (patterns, authenticators, schemas) and returns something to listen() and close().
 
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createLogger } from '../log.ts';
 import type { Logger } from '../log.ts';
 import { accessLogEnabled, logAccess } from './access-log.ts';
-import { answerClientError } from './client-error.ts';
+import { answerClientError, clientErrorReply } from './client-error.ts';
 import { checkListenHost } from './loopback.ts';
 import { handleRequest, SERVER_ERROR_LOGGER } from './pipeline.ts';
 import type { BodyCheck, ProblemRenderer } from './pipeline.ts';
@@ -56,6 +57,23 @@ export interface ServiceOptions {
   renderProblem?: ProblemRenderer;
   /** Runs after the last connection closed: close databases here. */
   onClose?: () => void | Promise<void>;
+  /**
+   * Called once per request when its answer is done, whoever gave it (a handler, or the kernel's
+   * own 401, 404, 405, 413, 415, 422, 500): for metrics that must see every answer.
+   */
+  onResponse?: (answer: AnswerInfo) => void;
+}
+
+/**
+ * One finished request: `status` is null when the connection closed before an answer was sent.
+ * A request node:http could not parse (answered 400, 408 or 431) has an empty method and path.
+ */
+export interface AnswerInfo {
+  listener: string;
+  method: string;
+  /** The request target's path, without the query. */
+  path: string;
+  status: number | null;
 }
 
 export interface ListeningLine {
@@ -115,6 +133,7 @@ export function createService(options: ServiceOptions): Service {
     });
     server.on('request', (request, response) => {
       if (accessLog) logAccess(request, response, accessLog);
+      if (options.onResponse) reportAnswer(request, response, listener, options.onResponse);
       void handleRequest(request, response, {
         listener,
         router,
@@ -130,7 +149,11 @@ export function createService(options: ServiceOptions): Service {
       });
     });
     // Malformed requests, oversized headers and timeouts: a problem body when the socket still can, never a crash.
-    server.on('clientError', answerClientError);
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+      const answers = socket.writable && error.code !== 'ECONNRESET';
+      answerClientError(error, socket);
+      if (answers && options.onResponse) options.onResponse({ listener, method: '', path: '', status: clientErrorReply(error.code).status });
+    });
     servers.set(listener, server);
   }
 
@@ -206,4 +229,12 @@ function checkTable(routes: readonly Route[], listeners: Record<string, Listener
       throw new TypeError(`Listener "${name}" names authenticator "${listener.authenticate}", which the service does not have`);
     }
   }
+}
+
+function reportAnswer(request: IncomingMessage, response: ServerResponse, listener: string, onResponse: (answer: AnswerInfo) => void): void {
+  response.once('close', () => {
+    const target = request.url ?? '/';
+    const queryAt = target.indexOf('?');
+    onResponse({ listener, method: request.method ?? 'GET', path: queryAt === -1 ? target : target.slice(0, queryAt), status: response.headersSent ? response.statusCode : null });
+  });
 }

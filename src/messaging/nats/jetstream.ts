@@ -33,9 +33,9 @@ export interface JetStream {
   publish(subject: string, payload: Uint8Array, options: { headers: NatsHeaders; deadlineMs: number }): Promise<PubAck>;
   /**
    * A durable push consumer on `stream`, filtered to `filterSubject`; each message is acknowledged
-   * after `onMessage`. stop() resolves once the server has taken (or failed to answer) every ack.
+   * after `onMessage` unless it returned false. stop() resolves once the server has taken (or failed to answer) every ack.
    */
-  consume(stream: string, options: { durable: string; filterSubject: string; ackWaitSeconds: number }, onMessage: (message: NatsMessage) => void): Promise<{ stop(): Promise<void> }>;
+  consume(stream: string, options: { durable: string; filterSubject: string; ackWaitSeconds: number }, onMessage: (message: NatsMessage) => boolean | void): Promise<{ stop(): Promise<void> }>;
 }
 
 type ApiReply = { error?: { code?: number; err_code?: number; description?: string } } & Record<string, unknown>;
@@ -111,8 +111,9 @@ export function createJetStream(client: NatsClient): JetStream {
       // and a subscriber that exits right after its last message does not get it again next time.
       const acks = new Set<Promise<void>>();
       const sub = client.subscribe(deliverSubject, (message) => {
-        onMessage(message);
-        if (message.replyTo === undefined) return;
+        // Not taken (false): no ack, so the server delivers it again after the ack wait, to
+        // whoever then holds the consumer; acknowledging it would lose it.
+        if (onMessage(message) === false || message.replyTo === undefined) return;
         // A lost ack means a redelivery, which the subscriber drops by id: nothing to report.
         const ack = requester.request(message.replyTo, ACK, { timeoutMs: API_TIMEOUT_MS }).then(() => undefined, () => undefined);
         acks.add(ack);
