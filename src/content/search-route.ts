@@ -8,7 +8,7 @@ import { readableBy } from './permissions.ts';
 import type { ContentDeps } from './api-support.ts';
 import { nodeEntry } from './node-entry.ts';
 import { RepositoryError, currentVersion } from './repository.ts';
-import { parseTypeFilter, searchNodes, SORT_FIELDS } from './search.ts';
+import { searchNodes, SORT_FIELDS } from './search.ts';
 import type { SearchSort } from './search.ts';
 
 /**
@@ -61,18 +61,6 @@ interface SearchBody {
 
 const readSearch = jsonBodyReader<SearchBody>(SEARCH_SCHEMA);
 
-/** The node types filterQueries admit and exclude; a filter that is not a type filter is refused, not ignored. */
-function typeFilters(body: SearchBody): { types: string[]; excludedTypes: string[] } {
-  const types: string[] = [];
-  const excludedTypes: string[] = [];
-  for (const { query } of body.filterQueries ?? []) {
-    const filter = parseTypeFilter(query);
-    if (!filter) throw new RepositoryError(400, `Filter query "${query}" is not supported: use TYPE:"cm:content", +TYPE:"cm:folder" or -TYPE:"cm:thumbnail"`);
-    (filter.exclude ? excludedTypes : types).push(filter.type);
-  }
-  return { types, excludedTypes };
-}
-
 function checkSort(sort: readonly SearchSort[]): void {
   for (const item of sort) {
     if (item.type === 'FIELD' && (item.field === undefined || !Object.hasOwn(SORT_FIELDS, item.field))) {
@@ -96,7 +84,7 @@ export function searchRoutes(deps: ContentDeps): Route[] {
     const paging = pagingOf(body.paging?.skipCount, body.paging?.maxItems);
     checkSort(body.sort ?? []);
     const readable = readableBy(deps.store.sqlite, deps.policy, principalOf(context));
-    const { rows, total } = searchNodes(deps.store.sqlite, { query: body.query.query, paging, ...typeFilters(body), sort: body.sort ?? [], readable });
+    const { rows, total } = searchNodes(deps.store.sqlite, { query: body.query.query, paging, filterQueries: (body.filterQueries ?? []).map((f) => f.query), sort: body.sort ?? [], readable });
     const entries = rows.map(({ node, score }) => pick({ ...nodeEntry(node, currentVersion(deps.store.sqlite, node)), search: { score } }, body.fields));
     return { status: 200, body: listEnvelope(entries, { paging, totalItems: total, extra: { context: {} } }) };
   });

@@ -173,7 +173,7 @@ test('search takes the members Alfresco\'s clients send: include, fields, sort b
   for (const [label, body] of [
     ['an unknown sort field', { query: { query: 'heron' }, sort: [{ type: 'FIELD', field: 'cm:secret' }] }],
     ['a sort field named for a prototype member', { query: { query: 'heron' }, sort: [{ type: 'FIELD', field: 'constructor' }] }],
-    ['a filter query that is not a type filter', { query: { query: 'heron' }, filterQueries: [{ query: 'cm:name:heron OR 1=1' }] }],
+    ['a filter query on a field AFTS here does not answer', { query: { query: 'heron' }, filterQueries: [{ query: 'PATH:"/app:company_home//*"' }] }],
     ['an unknown include value', { query: { query: 'heron' }, include: ['secrets'] }],
   ] as const) {
     const r = await api('POST', SEARCH, body);
