@@ -101,10 +101,10 @@ export function requirePermission(sqlite: DatabaseSync, policy: PermissionPolicy
   }
 }
 
-/** Alfresco's allowableOperations: what the caller may do with the node. */
-export function allowableOperations(held: ReadonlySet<Permission>, node: NodeRow): string[] {
+/** Alfresco's allowableOperations: what the caller may do with the node (`deletable` false for the folders the repository keeps). */
+export function allowableOperations(held: ReadonlySet<Permission>, node: NodeRow, deletable: boolean): string[] {
   return [
-    ...(held.has('delete') && node.parent_id !== null ? ['delete'] : []),
+    ...(held.has('delete') && deletable ? ['delete'] : []),
     ...(held.has('update') ? ['update'] : []),
     ...(held.has('create') && node.is_folder === 1 ? ['create'] : []),
     ...(held.has('changePermissions') ? ['updatePermissions'] : []),

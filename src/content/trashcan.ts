@@ -18,7 +18,7 @@ import { SHARED, USER_HOMES, childNamed, getNode, requireNode } from './reposito
 import type { Actor } from './repository.ts';
 
 /** Folders the repository keeps for itself: Company Home, User Homes, each home, Shared. */
-function systemFolderProblem(sqlite: DatabaseSync, node: NodeRow): string | undefined {
+export function systemFolderProblem(sqlite: DatabaseSync, node: NodeRow): string | undefined {
   if (node.parent_id === null) return 'Company Home cannot be deleted';
   const homes = childNamed(sqlite, ROOT_NODE_ID, USER_HOMES);
   if (homes && (node.id === homes.id || node.parent_id === homes.id)) return `"${node.name}" is a home folder or User Homes: the repository keeps them`;
