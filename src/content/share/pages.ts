@@ -31,7 +31,7 @@ export const PAGE_SIZE = 50;
 function breadcrumbs(sqlite: DatabaseSync, node: NodeRow): Safe {
   const trail: NodeRow[] = [];
   for (let at: NodeRow | undefined = node; at; at = at.parent_id === null ? undefined : getNode(sqlite, at.parent_id)) trail.unshift(at);
-  return html`<nav class="crumbs">${trail.map((n, i) => html`${i > 0 ? ' / ' : ''}<a href="/share/folder/${encodeURIComponent(n.id)}">${n.name}</a>`)}</nav>`;
+  return html`<nav class="crumbs">${trail.map((n, i) => html`${i > 0 ? ' / ' : ''}<a href="/share/${n.is_folder === 1 ? 'folder' : 'file'}/${encodeURIComponent(n.id)}">${n.name}</a>`)}</nav>`;
 }
 
 function size(bytes: number): string {

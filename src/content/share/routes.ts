@@ -3,7 +3,7 @@
 // A client mistake (a duplicate name, a bad token, an oversized file) renders an error page.
 
 import type { Handler, Reply, RequestContext, Route } from '../../kernel/index.ts';
-import { actorOf, listingViewer, uploadDeps } from '../api-support.ts';
+import { actorOf, listingViewer, logAborted, uploadDeps } from '../api-support.ts';
 import type { ContentDeps } from '../api-support.ts';
 import { ROOT_NODE_ID } from '../database.ts';
 import { inheritedGrants, localGrants, permissionsOn, readableBy, setPermissions } from '../permissions.ts';
@@ -42,6 +42,7 @@ function shareHandler(deps: ContentDeps, handler: Handler): Handler {
     try {
       return await handler(context);
     } catch (error) {
+      logAborted(context, error);
       const known = error instanceof RepositoryError ? error : (error as { cause?: unknown })?.cause;
       if (!(known instanceof RepositoryError)) throw error;
       const principal = context.principal === undefined ? undefined : viewerOf(deps, context);
