@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { send } from '../helpers/http.ts';
-import { API, SEARCH, login, multipart, startContent } from './_service.ts';
+import { API, SEARCH, login, startContent } from './_service.ts';
+import { users } from './_users.ts';
 import type { Harness } from './_service.ts';
 
 let h: Harness;
@@ -19,19 +20,7 @@ after(() => h.close());
 
 type Json = Record<string, any>;
 
-/** Ada is in group "writers" (Company Home's writers); bob and carol are in no group unless given one. */
-function token(sub: string, options: { scope?: string; groups?: string[] } = {}): string {
-  return h.op.accessToken({ sub, groups: options.groups ?? (sub === 'ada' ? ['writers'] : []), ...(options.scope && { scope: options.scope }) });
-}
-async function call(who: string, method: string, path: string, body?: unknown, options: { scope?: string; groups?: string[] } = {}) {
-  const r = await send(`${h.base}${path}`, { method, headers: { authorization: `Bearer ${token(who, options)}`, ...(body !== undefined && { 'content-type': 'application/json' }) }, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  return { status: r.status, headers: r.headers, body: (r.headers['content-type'] ?? '').includes('json') ? (r.json() as Json) : undefined };
-}
-async function upload(who: string, parent: string, name: string, content: string, options: { scope?: string } = {}) {
-  const m = multipart([['name', name]], { name, content });
-  const r = await send(`${h.base}${API}/nodes/${parent}/children`, { method: 'POST', headers: { authorization: `Bearer ${token(who, options)}`, 'content-type': m.contentType }, body: m.body });
-  return { status: r.status, headers: r.headers, body: r.json() as Json };
-}
+const { call, upload } = users(() => h);
 function eventCount(): number {
   const sqlite = new DatabaseSync(join(h.dataDir, 'content.sqlite'), { readOnly: true });
   try {
@@ -53,13 +42,13 @@ test('a bearer token without api:write changes nothing: 403 insufficient_scope o
   assert.match(String(created.headers['www-authenticate']), /^Bearer realm="content", error="insufficient_scope", scope="api:write"$/);
   assert.equal(created.body!['error'].statusCode, 403);
   assert.equal((await upload('ada', '-my-', 'nope.txt', 'x', readOnly)).status, 403);
-  assert.equal((await call('ada', 'PUT', `${API}/nodes/${file.body['entry'].id}`, { properties: { 'cm:title': 'changed' } }, readOnly)).status, 403);
-  const content = await send(`${h.base}${API}/nodes/${file.body['entry'].id}/content`, { method: 'PUT', headers: { authorization: `Bearer ${token('ada', readOnly)}`, 'content-type': 'text/plain' }, body: 'two' });
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${file.body!['entry'].id}`, { properties: { 'cm:title': 'changed' } }, readOnly)).status, 403);
+  const content = await send(`${h.base}${API}/nodes/${file.body!['entry'].id}/content`, { method: 'PUT', headers: { authorization: `Bearer ${users(() => h).token('ada', readOnly)}`, 'content-type': 'text/plain' }, body: 'two' });
   assert.equal(content.status, 403);
-  assert.equal((await call('ada', 'POST', `${API}/nodes/${file.body['entry'].id}/versions/1.0/revert`, {}, readOnly)).status, 403);
+  assert.equal((await call('ada', 'POST', `${API}/nodes/${file.body!['entry'].id}/versions/1.0/revert`, {}, readOnly)).status, 403);
   assert.equal(eventCount(), before, 'no evidence: nothing changed');
   // Reading still works with the read scope.
-  assert.equal((await call('ada', 'GET', `${API}/nodes/${file.body['entry'].id}`, undefined, readOnly)).status, 200);
+  assert.equal((await call('ada', 'GET', `${API}/nodes/${file.body!['entry'].id}`, undefined, readOnly)).status, 200);
 });
 
 test('-my- is the user\'s alone: another user can neither read nor write it, nor see it in User Homes', async () => {
@@ -68,9 +57,9 @@ test('-my- is the user\'s alone: another user can neither read nor write it, nor
   const adaHome = (await call('ada', 'GET', `${API}/nodes/-my-`)).body!['entry'];
   assert.equal((await call('bob', 'GET', `${API}/nodes/${adaHome.id}`)).status, 403);
   assert.equal((await call('bob', 'GET', `${API}/nodes/${adaHome.id}/children`)).status, 403);
-  assert.equal((await call('bob', 'GET', `${API}/nodes/${file.body['entry'].id}/content`)).status, 403);
+  assert.equal((await call('bob', 'GET', `${API}/nodes/${file.body!['entry'].id}/content`)).status, 403);
   assert.equal((await upload('bob', adaHome.id, 'planted.txt', 'x')).status, 403);
-  assert.equal((await call('bob', 'PUT', `${API}/nodes/${file.body['entry'].id}`, { name: 'stolen.txt' })).status, 403);
+  assert.equal((await call('bob', 'PUT', `${API}/nodes/${file.body!['entry'].id}`, { name: 'stolen.txt' })).status, 403);
   const bobHome = (await call('bob', 'GET', `${API}/nodes/-my-`)).body!['entry'];
   assert.notEqual(bobHome.id, adaHome.id);
   const homes = await call('bob', 'GET', `${API}/nodes/${bobHome.parentId}/children`);
@@ -102,7 +91,7 @@ test('roles: permissions in PUT nodes (owner or Coordinator only), Contributor a
   const adaFile = await upload('ada', folder.id, 'kea-plan.txt', 'kea');
   assert.equal(adaFile.status, 201);
   // carol is in writers: Collaborator by inheritance, so she edits but does not set permissions.
-  assert.equal((await call('carol', 'PUT', `${API}/nodes/${adaFile.body['entry'].id}`, { properties: { 'cm:title': 'by carol' } }, { groups: ['writers'] })).status, 200);
+  assert.equal((await call('carol', 'PUT', `${API}/nodes/${adaFile.body!['entry'].id}`, { properties: { 'cm:title': 'by carol' } }, { groups: ['writers'] })).status, 200);
   const notCoordinator = await call('carol', 'PUT', `${API}/nodes/${folder.id}`, { permissions: { locallySet: [{ authorityId: 'carol', name: 'Coordinator' }] } }, { groups: ['writers'] });
   assert.equal(notCoordinator.status, 403);
   const set = await call('ada', 'PUT', `${API}/nodes/${folder.id}?include=permissions`, { permissions: { isInheritanceEnabled: false, locallySet: [{ authorityId: 'bob', name: 'Contributor', accessStatus: 'ALLOWED' }] } });
@@ -117,8 +106,8 @@ test('roles: permissions in PUT nodes (owner or Coordinator only), Contributor a
   // bob, Contributor: adds, edits his own, not ada's; cannot delete or set permissions.
   const bobFile = await upload('bob', folder.id, 'bob-notes.txt', 'notes');
   assert.equal(bobFile.status, 201);
-  assert.equal((await call('bob', 'PUT', `${API}/nodes/${bobFile.body['entry'].id}`, { properties: { 'cm:title': 'mine' } })).status, 200);
-  assert.equal((await call('bob', 'PUT', `${API}/nodes/${adaFile.body['entry'].id}`, { properties: { 'cm:title': 'not mine' } })).status, 403);
+  assert.equal((await call('bob', 'PUT', `${API}/nodes/${bobFile.body!['entry'].id}`, { properties: { 'cm:title': 'mine' } })).status, 200);
+  assert.equal((await call('bob', 'PUT', `${API}/nodes/${adaFile.body!['entry'].id}`, { properties: { 'cm:title': 'not mine' } })).status, 403);
   assert.equal((await call('bob', 'PUT', `${API}/nodes/${folder.id}`, { permissions: { isInheritanceEnabled: true } })).status, 403);
   const ops = await call('bob', 'GET', `${API}/nodes/${folder.id}?include=allowableOperations`);
   assert.deepEqual(ops.body!['entry'].allowableOperations, ['create']);
