@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { send } from '../helpers/http.ts';
-import { API, SEARCH, login, startContent } from './_service.ts';
+import { API, SEARCH, login, multipart, startContent } from './_service.ts';
 import { users } from './_users.ts';
 import type { Harness } from './_service.ts';
 
@@ -159,4 +159,14 @@ test('share UI: the owner of a folder sees the permissions panel, grants a role,
   assert.match(shown.text, /Inherited: off/);
   assert.equal((await post({ _csrf: csrf, op: 'remove', authorityId: 'bob', role: 'Contributor' })).status, 303);
   assert.equal((await call('bob', 'GET', `${API}/nodes/${folderId}`)).status, 403);
+});
+
+test('the transcript-summary references list only the transcripts the caller may read', async () => {
+  const m = multipart([['name', 'private-call.vtt'], ['assistant:kind', 'transcript']], { name: 'private-call.vtt', content: 'WEBVTT\n\nprivate' });
+  const r = await send(`${h.base}${API}/nodes/-my-/children`, { method: 'POST', headers: { authorization: `Bearer ${users(() => h).token('ada')}`, 'content-type': m.contentType }, body: m.body });
+  assert.equal(r.status, 201);
+  const id = (r.json() as Json)['entry'].id;
+  const listed = async (who: string) => ((await call(who, 'GET', '/repository/service/assistant/transcript-summary-references.json')).body!['transcripts'] as Json[]).map((t) => t['node_id']);
+  assert.ok((await listed('ada')).includes(id));
+  assert.ok(!(await listed('bob')).includes(id), 'bob does not learn that ada\'s home holds a transcript');
 });
