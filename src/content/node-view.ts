@@ -10,8 +10,7 @@ import type { NodeRow } from './node-entry.ts';
 import { allowableOperations, permissionsMember, permissionsOn, readableBy } from './permissions.ts';
 import type { Accessor, ReadCheck } from './permissions.ts';
 import { RepositoryError } from './repository-error.ts';
-import { currentVersion, getNode } from './repository.ts';
-import { systemFolderProblem } from './trashcan.ts';
+import { currentVersion, getNode, systemFolderProblem } from './repository.ts';
 
 /** Alfresco's `include` values a node read, a listing and a search honour. */
 export const NODE_INCLUDES = ['properties', 'aspectNames', 'path', 'permissions', 'allowableOperations', 'isLink', 'isLocked', 'isFavorite', 'association'] as const;

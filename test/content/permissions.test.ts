@@ -170,3 +170,16 @@ test('the transcript-summary references list only the transcripts the caller may
   assert.ok((await listed('ada')).includes(id));
   assert.ok(!(await listed('bob')).includes(id), 'bob does not learn that ada\'s home holds a transcript');
 });
+
+test('User Homes and Shared exist from the start and keep their names: no writer takes or renames them', async () => {
+  const root = await call('ada', 'GET', `${API}/nodes/-root-/children?orderBy=name`);
+  assert.deepEqual(root.body!['list'].entries.map((e: Json) => e.entry.name).filter((n: string) => n === 'Shared' || n === 'User Homes'), ['Shared', 'User Homes']);
+  assert.equal((await call('ada', 'POST', `${API}/nodes/-root-/children`, { name: 'shared', nodeType: 'cm:folder' })).status, 409);
+  const shared = (await call('ada', 'GET', `${API}/nodes/-shared-`)).body!['entry'];
+  const home = (await call('ada', 'GET', `${API}/nodes/-my-`)).body!['entry'];
+  for (const id of [shared.id, home.id, home.parentId]) {
+    const r = await call('ada', 'PUT', `${API}/nodes/${id}`, { name: 'mine now' }, { groups: ['writers'] });
+    assert.equal(r.status, 403, id);
+  }
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${home.id}`, { properties: { 'cm:title': 'My home' } })).status, 200, 'its properties are the user\'s to set');
+});
