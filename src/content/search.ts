@@ -45,11 +45,14 @@ export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): { row
   ].join(', ');
   // The candidates are the rows the index finds for the positive words (with their bm25 score);
   // the whole query then decides which of them are hits.
-  const hits = statement(sqlite, `SELECT n.*, c.score AS score
+  // Only what the read check needs for every hit; the page's whole rows are read afterwards.
+  const hits = statement(sqlite, `SELECT n.id, n.parent_id, n.owner, n.inherit_permissions, c.score AS score
     FROM (SELECT rowid AS fts_rowid, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score FROM search_index WHERE search_index MATCH ?) c
     JOIN search_rows r ON r.fts_rowid = c.fts_rowid JOIN nodes n ON n.id = r.node_id
     WHERE n.archived_at IS NULL AND ${compiled.where} ORDER BY ${order}`).iterate(compiled.candidates, ...compiled.args);
-  return pageOfReadable(hits as Iterable<Record<string, unknown>>, request);
+  const page = pageOfReadable(hits as Iterable<Record<string, unknown>>, request);
+  const full = statement(sqlite, 'SELECT * FROM nodes WHERE id = ?');
+  return { total: page.total, rows: page.rows.map(({ node, score }) => ({ node: full.get(node.id) as unknown as NodeRow, score })) };
 }
 
 /**
@@ -65,6 +68,7 @@ function pageOfReadable(hits: Iterable<Record<string, unknown>>, request: Search
   let total = 0;
   let scanned = 0;
   for (const { score, ...row } of hits) {
+    // The hit's id, parent_id, owner and inherit_permissions: all the read check looks at.
     const node = row as unknown as NodeRow;
     if (request.readable && !request.readable(node)) continue;
     if (total >= skipCount && rows.length < maxItems) rows.push({ node, score: Number(score) });
