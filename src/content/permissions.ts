@@ -63,8 +63,9 @@ export function localGrants(sqlite: DatabaseSync, nodeId: string): Grant[] {
 
 /** The grants a node inherits: its ancestors' local grants (and Company Home's configured ones) up to the first that stops inheritance. */
 export function inheritedGrants(sqlite: DatabaseSync, policy: PermissionPolicy, node: NodeRow): Grant[] {
-  if (node.inherit_permissions === 0) return [];
+  // Company Home's configured grants hold whatever its inheritance flag says: nothing else is above it.
   const grants: Grant[] = node.id === ROOT_NODE_ID ? [...policy.rootGrants] : [];
+  if (node.inherit_permissions === 0) return grants;
   const parentOf = statement(sqlite, 'SELECT id, parent_id, inherit_permissions FROM nodes WHERE id = ?');
   for (let at = node.parent_id === null ? undefined : parentOf.get(node.parent_id); at; ) {
     grants.push(...localGrants(sqlite, String(at['id'])));

@@ -183,3 +183,35 @@ test('User Homes and Shared exist from the start and keep their names: no writer
   }
   assert.equal((await call('ada', 'PUT', `${API}/nodes/${home.id}`, { properties: { 'cm:title': 'My home' } })).status, 200, 'its properties are the user\'s to set');
 });
+
+test('Company Home keeps its configured grants even with inheritance turned off on it', async () => {
+  const r = await call('carol', 'PUT', `${API}/nodes/-root-`, { permissions: { isInheritanceEnabled: false } }, { groups: ['coordinators'] });
+  assert.equal(r.status, 403, 'nobody is its Coordinator in this configuration');
+  const sqlite = new DatabaseSync(join(h.dataDir, 'content.sqlite'));
+  sqlite.prepare(`UPDATE nodes SET inherit_permissions = 0 WHERE id = 'company-home'`).run();
+  sqlite.close();
+  try {
+    assert.equal((await call('bob', 'GET', `${API}/nodes/-root-/children`)).status, 200, 'everyone still reads it');
+    assert.equal((await call('ada', 'POST', `${API}/nodes/-root-/children`, { name: 'still writable', nodeType: 'cm:folder' })).status, 201, 'the writers still write');
+  } finally {
+    const fix = new DatabaseSync(join(h.dataDir, 'content.sqlite'));
+    fix.prepare(`UPDATE nodes SET inherit_permissions = 1 WHERE id = 'company-home'`).run();
+    fix.close();
+  }
+});
+
+test('CONTENT_COMPANY_HOME_COORDINATORS: that group deletes what others made in Company Home and sets its permissions; homes stay out of its reach', async () => {
+  const other = await startContent({ CONTENT_COMPANY_HOME_COORDINATORS: 'admins' });
+  try {
+    const as = users(() => other);
+    const made = await as.call('ada', 'POST', `${API}/nodes/-root-/children`, { name: 'ada-made', nodeType: 'cm:folder' });
+    assert.equal(made.status, 201);
+    const admin = { groups: ['admins'] };
+    assert.equal((await as.call('root-admin', 'PUT', `${API}/nodes/-root-`, { permissions: { locallySet: [{ authorityId: 'GROUP_auditors', name: 'Consumer' }] } }, admin)).status, 200);
+    assert.equal((await as.call('root-admin', 'DELETE', `${API}/nodes/${made.body!['entry'].id}`, undefined, admin)).status, 204);
+    const home = (await as.call('ada', 'GET', `${API}/nodes/-my-`)).body!['entry'];
+    assert.equal((await as.call('root-admin', 'GET', `${API}/nodes/${home.id}`, undefined, admin)).status, 403, 'a home inherits nothing, the coordinators\' grant included');
+  } finally {
+    await other.close();
+  }
+});
