@@ -24,7 +24,8 @@ const GRANTS: Record<Role, readonly Permission[]> = {
 };
 
 export const EVERYONE = 'GROUP_EVERYONE';
-const AUTHORITY = /^(GROUP_[A-Za-z0-9._@:-]{1,200}|[A-Za-z0-9._@:|-]{1,255})$/;
+// Group names as providers write them, Keycloak's paths ("/team/writers") included.
+const AUTHORITY = /^(GROUP_[A-Za-z0-9._@:/ -]{1,200}|[A-Za-z0-9._@:|-]{1,255})$/;
 
 /** Who is asking: the subject and the groups the provider names in its `groups` claim. */
 export interface Accessor {
@@ -158,7 +159,7 @@ export const PERMISSIONS_SCHEMA = {
 export function setPermissions(sqlite: DatabaseSync, tx: Transaction, options: { node: NodeRow; body: PermissionsBody; actor: string }): void {
   const { node, body } = options;
   const grants = body.locallySet?.map((item): Grant => {
-    if (!AUTHORITY.test(item.authorityId)) throw new RepositoryError(400, `Invalid authorityId "${item.authorityId}": a user id, GROUP_EVERYONE or GROUP_<name>`);
+    if (!AUTHORITY.test(item.authorityId) || item.authorityId.trim() !== item.authorityId) throw new RepositoryError(400, `Invalid authorityId "${item.authorityId}": a user id, GROUP_EVERYONE or GROUP_<name>`);
     if (!(ROLES as readonly string[]).includes(item.name)) throw new RepositoryError(400, `Unknown role "${item.name}": use ${ROLES.join(', ')}`);
     if (item.accessStatus !== undefined && item.accessStatus !== 'ALLOWED') throw new RepositoryError(400, `accessStatus "${item.accessStatus}" is not supported: permissions here only allow (ALLOWED)`);
     return { authorityId: item.authorityId, name: item.name as Role };

@@ -112,6 +112,9 @@ test('roles: permissions in PUT nodes (owner or Coordinator only), Contributor a
   const ops = await call('bob', 'GET', `${API}/nodes/${folder.id}?include=allowableOperations`);
   assert.deepEqual(ops.body!['entry'].allowableOperations, ['create']);
   // Bad permission bodies change nothing.
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${folder.id}`, { permissions: { locallySet: [{ authorityId: 'bob', name: 'Contributor' }, { authorityId: 'GROUP_/team/kea', name: 'Consumer' }] } })).status, 200, 'a group path as Keycloak names groups');
+  assert.equal((await call('dave', 'GET', `${API}/nodes/${folder.id}`, undefined, { groups: ['/team/kea'] })).status, 200);
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${folder.id}`, { permissions: { locallySet: [{ authorityId: 'bob', name: 'Contributor' }] } })).status, 200);
   for (const bad of [{ locallySet: [{ authorityId: 'bob', name: 'Owner' }] }, { locallySet: [{ authorityId: 'bob', name: 'Consumer', accessStatus: 'DENIED' }] }, { locallySet: [{ authorityId: 'bad id', name: 'Consumer' }] }, { isInheritanceEnabled: 'yes' }, { extra: true }]) {
     const r = await call('ada', 'PUT', `${API}/nodes/${folder.id}`, { permissions: bad });
     assert.equal(r.status, 400, JSON.stringify(bad));
