@@ -14,6 +14,8 @@ export type AftsNode =
   | { kind: 'type'; value: string }
   | { kind: 'aspect'; value: string }
   | { kind: 'range'; column: 'created_at' | 'modified_at'; from: string | undefined; to: string | undefined; fromInclusive: boolean; toInclusive: boolean }
+  /** A term no node here can match (TAG: this repository keeps no tags). */
+  | { kind: 'none'; field: string }
   | { kind: 'not'; node: AftsNode }
   | { kind: 'and' | 'or'; nodes: AftsNode[] };
 
@@ -21,7 +23,7 @@ const TEXT_FIELDS: Record<string, TextField> = {
   'cm:name': 'name', 'name': 'name', 'text': 'content', 'cm:content': 'content', 'cm:title': 'cm:title', 'cm:description': 'cm:description',
 };
 const RANGE_FIELDS: Record<string, 'created_at' | 'modified_at'> = { 'cm:created': 'created_at', 'cm:modified': 'modified_at' };
-const SUPPORTED = 'AND, OR, NOT, -, +, ( ), "phrases", * and ? wildcards, cm:name:, cm:title:, cm:description:, TEXT:, TYPE:, ASPECT:, and ranges [a TO b] on cm:created and cm:modified';
+const SUPPORTED = 'AND, OR, NOT, -, +, ( ), "phrases", * and ? wildcards, cm:name:, cm:title:, cm:description:, TEXT:, TYPE:, ASPECT:, TAG:, and ranges [a TO b] on cm:created and cm:modified';
 
 type Token =
   | { t: 'open' | 'close' | 'and' | 'or' | 'not' | 'minus' | 'plus' }
@@ -162,6 +164,8 @@ export function parseAfts(query: string): AftsNode {
 
 function leaf(field: string | undefined, token: { t: 'word' | 'phrase'; text: string }): AftsNode {
   const name = field?.toLowerCase();
+  // The Alfresco Content App searches TAG beside name, title, description and TEXT; no node here has a tag.
+  if (name === 'tag') return { kind: 'none', field: field! };
   if (name === 'type' || name === 'aspect') {
     if (!/^[A-Za-z][\w-]*:[A-Za-z][\w-]*$/.test(token.text)) refuse(`${field}:${token.text} (a ${field} is a prefixed name such as cm:content)`);
     return { kind: name, value: token.text };

@@ -50,6 +50,8 @@ function textLeaf(node: Extract<AftsNode, { kind: 'text' }>): { fts: string; exa
 function namesWords(node: AftsNode): boolean {
   switch (node.kind) {
     case 'text':
+    // Matches no row at all, so it adds none the index would miss.
+    case 'none':
       return true;
     case 'and':
       return node.nodes.some(namesWords);
@@ -88,6 +90,8 @@ export function compileAfts(node: AftsNode): CompiledAfts {
         return 'n.node_type = ?';
       case 'aspect':
         return `(${ASPECTS[at.value] ?? '0'})`;
+      case 'none':
+        return '0';
       case 'range': {
         const parts: string[] = [];
         if (at.from !== undefined) {

@@ -69,6 +69,10 @@ test('AFTS operators, phrases, wildcards, fields, TYPE, ASPECT and ranges find w
     [`zebra* AND cm:created:{${today} TO MAX]`, []],
     ['zebra* AND cm:created:[2000-01-01 TO 2000-12-31]', []],
     ['cm:name:"zebra*" OR TEXT:"zebra*"', ['Zebra folder', 'doc1.txt', 'doc2.txt']],
+    // The Alfresco Content App's fields: name, title, description, TEXT and TAG (no node has a tag).
+    ['(cm:name:"wild*" OR cm:title:"wild*" OR cm:description:"wild*" OR TEXT:"wild*" OR TAG:"wild*")', ['notes.md']],
+    ['TAG:"zebra"', []],
+    ['zebrafish AND NOT TAG:"x"', ['doc1.txt', 'doc2.txt']],
   ];
   for (const [query, names] of cases) {
     const r = await search(query);
