@@ -195,4 +195,8 @@ test('share UI: delete asks first, then moves to the trashcan page, where restor
   assert.equal((await form(`/share/trashcan/${id}/purge`, { _csrf: csrf })).status, 303);
   assert.match((await browser.get(`${h.base}/share/trashcan`)).text, /id="trashcan-empty"/);
   assert.equal((await browser.get(`${h.base}/share/node/company-home/delete`)).status, 403, 'Company Home offers no delete');
+  const home = await browser.get(`${h.base}${API}/nodes/-my-`);
+  const homeId = (home.json() as { entry: { id: string } }).entry.id;
+  assert.doesNotMatch((await browser.get(`${h.base}/share/folder/${homeId}`)).text, /id="delete-link"/, 'a home offers no delete link, though its user is its Coordinator');
+  assert.equal((await browser.get(`${h.base}/share/node/${homeId}/delete`)).status, 403);
 });

@@ -7,7 +7,7 @@ import { actorOf, listingViewer, logAborted, uploadDeps } from '../api-support.t
 import type { ContentDeps } from '../api-support.ts';
 import { ROOT_NODE_ID } from '../database.ts';
 import { inheritedGrants, localGrants, permissionsOn, readableBy, setPermissions } from '../permissions.ts';
-import { RepositoryError, createFolder, getVersion, nameProblem, nodeFor, requireFolder, requireNode } from '../repository.ts';
+import { RepositoryError, createFolder, getVersion, nameProblem, nodeFor, requireFolder, requireNode, systemFolderProblem } from '../repository.ts';
 import { searchNodes } from '../search.ts';
 import { checkCsrf, uploadFile } from '../upload.ts';
 import { revertToVersion } from '../version-routes.ts';
@@ -133,6 +133,8 @@ export function shareRoutes(deps: ContentDeps): Route[] {
   });
   const confirmDelete = shareHandler(deps, (context) => {
     const node = nodeFor(sqlite, context.params['nodeId']!, actorOf(deps, context), 'delete');
+    const system = systemFolderProblem(sqlite, node);
+    if (system) throw new RepositoryError(403, `Cannot delete: ${system}`);
     const back = `/share/${node.is_folder === 1 ? 'folder' : 'file'}/${encodeURIComponent(node.id)}`;
     const what = node.is_folder === 1 ? html`the folder <strong>${node.name}</strong> and everything in it` : html`the file <strong>${node.name}</strong> with all its versions`;
     return confirmPage({ title: `Delete ${node.name}?`, message: html`<p id="confirm-message">This moves ${what} to your trashcan. You can restore it from there until you delete it permanently.</p>`, action: `/share/node/${encodeURIComponent(node.id)}/delete`, button: 'Delete', back, viewer: viewerOf(deps, context) });
