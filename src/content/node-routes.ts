@@ -17,7 +17,7 @@ import type { Actor } from './repository.ts';
 import { readFlag, storeBody, uploadFile } from './upload.ts';
 import { storeRenditions } from './version-routes.ts';
 
-const NODE_ID = { nodeId: { description: 'A node id, or the alias -root- (Company Home) or -my- (your home folder)', example: '-root-' } };
+const NODE_ID = { nodeId: { description: 'A node id, or the alias -root- (Company Home), -my- (your home folder) or -shared- (Shared Files)', example: '-root-' } };
 const PROPERTIES_SCHEMA = { type: 'object', maxProperties: 64, propertyNames: { pattern: '^[a-z][a-zA-Z0-9]*:[A-Za-z][A-Za-z0-9_]*$' }, additionalProperties: { type: ['string', 'null'], maxLength: 65536 } };
 const UPDATE_SCHEMA = { type: 'object', additionalProperties: false, minProperties: 1, properties: { name: { type: 'string', minLength: 1, maxLength: 255 }, properties: PROPERTIES_SCHEMA, permissions: PERMISSIONS_SCHEMA } };
 const FOLDER_SCHEMA = {
@@ -52,7 +52,7 @@ async function nodeIdOf(deps: ContentDeps, context: RequestContext): Promise<str
 async function nodeIdAt(deps: ContentDeps, context: RequestContext): Promise<string> {
   const id = await nodeIdOf(deps, context);
   const relativePath = context.query.get('relativePath');
-  return relativePath === null ? id : findPath(deps.store.sqlite, id, relativePath);
+  return relativePath === null ? id : findPath(deps.store.sqlite, id, relativePath, actorOf(deps, context));
 }
 
 export function nodeRoutes(deps: ContentDeps): Route[] {

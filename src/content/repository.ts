@@ -187,12 +187,14 @@ export function ensurePath(sqlite: DatabaseSync, tx: Transaction, options: { par
   return parent;
 }
 
-/** The node `relativePath` names below `nodeId`, without creating anything (Alfresco's relativePath query); 404 when none. */
-export function findPath(sqlite: DatabaseSync, nodeId: string, relativePath: string): string {
+/** The node `relativePath` names below `nodeId`, without creating anything (Alfresco's relativePath query); 404 when none, 403 at a folder the actor may not read. */
+export function findPath(sqlite: DatabaseSync, nodeId: string, relativePath: string, actor: Actor): string {
   let id = requireNode(sqlite, nodeId).id;
   for (const segment of relativePath.split('/').filter((s) => s !== '')) {
     const problem = nameProblem(segment);
     if (problem) throw new RepositoryError(400, `Invalid relativePath "${relativePath}": ${problem}`);
+    // Only a folder the caller reads tells whether it holds a name.
+    actor.require(sqlite, requireNode(sqlite, id), 'read');
     const child = childNamed(sqlite, id, segment);
     if (!child) throw new RepositoryError(404, `The relativePath "${relativePath}" names no node below "${nodeId}"`);
     id = child.id;

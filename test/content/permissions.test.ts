@@ -218,3 +218,13 @@ test('CONTENT_COMPANY_HOME_COORDINATORS: that group deletes what others made in 
     await other.close();
   }
 });
+
+test('relativePath does not tell another user which names a home holds: 403 at the first folder they may not read', async () => {
+  const secret = await upload('ada', '-my-', 'plans-2027.txt', 'x');
+  assert.equal(secret.status, 201);
+  const homes = (await call('bob', 'GET', `${API}/nodes/-my-`)).body!['entry'].parentId;
+  const existing = await call('bob', 'GET', `${API}/nodes/${homes}?relativePath=ada/plans-2027.txt`);
+  const missing = await call('bob', 'GET', `${API}/nodes/${homes}?relativePath=ada/no-such-file.txt`);
+  assert.equal(existing.status, 403);
+  assert.equal(missing.status, 403, 'the same answer whether the name exists or not');
+});
