@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, writeFileAtomic } from '../../src/kernel/index.ts';
 import { loadContentConfig } from '../../src/content/config.ts';
-import { startDevProvider } from '../../src/content/dev-oidc/provider.ts';
+import { DEV_GROUP, startDevProvider } from '../../src/content/dev-oidc/provider.ts';
 import { createContentService } from '../../src/content/service.ts';
 
 const API = '/repository/api/-default-/public/repository/versions/1';
@@ -19,7 +19,7 @@ const port = (probe.address() as { port: number }).port;
 await new Promise((r) => probe.close(r));
 const base = `http://127.0.0.1:${port}`;
 const op = await startDevProvider({ host: '127.0.0.1', port: 0, clientId: 'bench', clientSecret: 'bench-secret', redirectUri: `${base}/auth/oidc/callback`, postLogoutRedirectUri: `${base}/auth/oidc/logged-out`, password: 'bench', audience: 'bench' });
-const config = loadContentConfig({ AIRLOCK_DATA_DIR: dir, CONTENT_LISTEN: `127.0.0.1:${port}`, CONTENT_PUBLIC_URL: base, CONTENT_OIDC_ISSUER: op.issuer, CONTENT_OIDC_CLIENT_ID: 'bench', CONTENT_OIDC_CLIENT_SECRET: 'bench-secret', CONTENT_MAX_UPLOAD_BYTES: String(8 * 1024 * 1024) });
+const config = loadContentConfig({ AIRLOCK_DATA_DIR: dir, CONTENT_LISTEN: `127.0.0.1:${port}`, CONTENT_PUBLIC_URL: base, CONTENT_OIDC_ISSUER: op.issuer, CONTENT_OIDC_CLIENT_ID: 'bench', CONTENT_OIDC_CLIENT_SECRET: 'bench-secret', CONTENT_MAX_UPLOAD_BYTES: String(8 * 1024 * 1024), CONTENT_COMPANY_HOME_WRITERS: DEV_GROUP });
 const service = await createContentService(config, { log: createLogger({ level: 'error' }) });
 await service.listen();
 

@@ -89,11 +89,17 @@ export function alfrescoHandler(handler: Handler): Handler {
     try {
       return withLogId(await handler(context), context.requestId);
     } catch (error) {
+      logAborted(context, error);
       const reply = errorReply(error);
       if (reply) return withLogId(reply, context.requestId);
       throw error;
     }
   };
+}
+
+/** A request whose client left mid-body is logged as that (the kernel then hangs up without a reply or a 5xx record). */
+export function logAborted(context: RequestContext, error: unknown): void {
+  if (isAirlockError(error, 'client_aborted')) context.log.info('request aborted by the client', { method: context.method, path: context.path, requestId: context.requestId, reason: error.message });
 }
 
 /** The Alfresco reply for a known client mistake; undefined for anything else (a bug: 500). */

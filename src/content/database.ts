@@ -110,6 +110,8 @@ function permissionsMigration(sqlite: DatabaseSync): void {
   if (homes) {
     const grant = statement(sqlite, 'INSERT OR IGNORE INTO permissions (node_id, authority, role) VALUES (?, ?, ?)');
     sqlite.prepare('UPDATE nodes SET inherit_permissions = 0 WHERE id = ? OR parent_id = ?').run(String(homes['id']), String(homes['id']));
+    // Its first user made it: the repository owns it now, as it owns the folders it makes itself.
+    sqlite.prepare(`UPDATE nodes SET owner = 'System' WHERE id = ?`).run(String(homes['id']));
     grant.run(String(homes['id']), 'GROUP_EVERYONE', 'Consumer');
     for (const home of statement(sqlite, 'SELECT id, name FROM nodes WHERE parent_id = ?').all(String(homes['id']))) grant.run(String(home['id']), String(home['name']), 'Coordinator');
   }

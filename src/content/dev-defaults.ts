@@ -14,21 +14,26 @@ export const DEV_CLIENT_ID = 'airlock-content-dev';
 const SECRET_NAMES = ['client_secret', 'dev_password'] as const;
 
 /**
- * Prepares `varDir` and returns the environment of content-api and content-dev-oidc.
+ * Prepares `varDir` and returns the environment of content-api and content-dev-oidc. The URLs
+ * follow the addresses the operator's environment sets (npm start lets it win over these
+ * defaults): with only CONTENT_LISTEN moved, the public URL, the redirect URI the dev provider
+ * admits and the printed lines move with it; likewise the issuer with CONTENT_DEV_OIDC_LISTEN.
  *
  * @example
  * const { env, curl } = contentDevDefaults('var');
  */
-export function contentDevDefaults(varDir: string): { env: Record<string, string>; curl: string[] } {
+export function contentDevDefaults(varDir: string, environment: NodeJS.ProcessEnv = process.env): { env: Record<string, string>; curl: string[] } {
   const { path: secretsPath, secrets } = ensureDevSecrets(varDir, 'content', SECRET_NAMES, (name) => randomBytes(name === 'client_secret' ? 24 : 9).toString('base64url'));
-  const publicUrl = `http://${DEFAULT_LISTEN}`;
+  const listen = environment['CONTENT_LISTEN'] || DEFAULT_LISTEN;
+  const devListen = environment['CONTENT_DEV_OIDC_LISTEN'] || DEV_OIDC_LISTEN;
+  const publicUrl = environment['CONTENT_PUBLIC_URL'] || `http://${listen}`;
   const env = {
-    CONTENT_LISTEN: DEFAULT_LISTEN,
+    CONTENT_LISTEN: listen,
     CONTENT_PUBLIC_URL: publicUrl,
-    CONTENT_OIDC_ISSUER: `http://${DEV_OIDC_LISTEN}`,
+    CONTENT_OIDC_ISSUER: environment['CONTENT_OIDC_ISSUER'] || `http://${devListen}`,
     CONTENT_OIDC_CLIENT_ID: DEV_CLIENT_ID,
     CONTENT_OIDC_CLIENT_SECRET: secrets.client_secret,
-    CONTENT_DEV_OIDC_LISTEN: DEV_OIDC_LISTEN,
+    CONTENT_DEV_OIDC_LISTEN: devListen,
     CONTENT_DEV_OIDC_PASSWORD: secrets.dev_password,
     CONTENT_COMPANY_HOME_WRITERS: DEV_GROUP,
     CONTENT_OWNER_ISSUE_REF: 'dev:issue-19',

@@ -24,7 +24,8 @@ const GRANTS: Record<Role, readonly Permission[]> = {
 };
 
 export const EVERYONE = 'GROUP_EVERYONE';
-const AUTHORITY = /^(GROUP_[A-Za-z0-9._@:-]{1,200}|[A-Za-z0-9._@:|-]{1,255})$/;
+// Group names as providers write them, Keycloak's paths ("/team/writers") included.
+const AUTHORITY = /^(GROUP_[A-Za-z0-9._@:/ -]{1,200}|[A-Za-z0-9._@:|-]{1,255})$/;
 
 /** Who is asking: the subject and the groups the provider names in its `groups` claim. */
 export interface Accessor {
@@ -63,8 +64,9 @@ export function localGrants(sqlite: DatabaseSync, nodeId: string): Grant[] {
 
 /** The grants a node inherits: its ancestors' local grants (and Company Home's configured ones) up to the first that stops inheritance. */
 export function inheritedGrants(sqlite: DatabaseSync, policy: PermissionPolicy, node: NodeRow): Grant[] {
-  if (node.inherit_permissions === 0) return [];
+  // Company Home's configured grants hold whatever its inheritance flag says: nothing else is above it.
   const grants: Grant[] = node.id === ROOT_NODE_ID ? [...policy.rootGrants] : [];
+  if (node.inherit_permissions === 0) return grants;
   const parentOf = statement(sqlite, 'SELECT id, parent_id, inherit_permissions FROM nodes WHERE id = ?');
   for (let at = node.parent_id === null ? undefined : parentOf.get(node.parent_id); at; ) {
     grants.push(...localGrants(sqlite, String(at['id'])));
@@ -101,10 +103,10 @@ export function requirePermission(sqlite: DatabaseSync, policy: PermissionPolicy
   }
 }
 
-/** Alfresco's allowableOperations: what the caller may do with the node. */
-export function allowableOperations(held: ReadonlySet<Permission>, node: NodeRow): string[] {
+/** Alfresco's allowableOperations: what the caller may do with the node (`deletable` false for the folders the repository keeps). */
+export function allowableOperations(held: ReadonlySet<Permission>, node: NodeRow, deletable: boolean): string[] {
   return [
-    ...(held.has('delete') && node.parent_id !== null ? ['delete'] : []),
+    ...(held.has('delete') && deletable ? ['delete'] : []),
     ...(held.has('update') ? ['update'] : []),
     ...(held.has('create') && node.is_folder === 1 ? ['create'] : []),
     ...(held.has('changePermissions') ? ['updatePermissions'] : []),
@@ -157,7 +159,7 @@ export const PERMISSIONS_SCHEMA = {
 export function setPermissions(sqlite: DatabaseSync, tx: Transaction, options: { node: NodeRow; body: PermissionsBody; actor: string }): void {
   const { node, body } = options;
   const grants = body.locallySet?.map((item): Grant => {
-    if (!AUTHORITY.test(item.authorityId)) throw new RepositoryError(400, `Invalid authorityId "${item.authorityId}": a user id, GROUP_EVERYONE or GROUP_<name>`);
+    if (!AUTHORITY.test(item.authorityId) || item.authorityId.trim() !== item.authorityId) throw new RepositoryError(400, `Invalid authorityId "${item.authorityId}": a user id, GROUP_EVERYONE or GROUP_<name>`);
     if (!(ROLES as readonly string[]).includes(item.name)) throw new RepositoryError(400, `Unknown role "${item.name}": use ${ROLES.join(', ')}`);
     if (item.accessStatus !== undefined && item.accessStatus !== 'ALLOWED') throw new RepositoryError(400, `accessStatus "${item.accessStatus}" is not supported: permissions here only allow (ALLOWED)`);
     return { authorityId: item.authorityId, name: item.name as Role };
@@ -183,36 +185,27 @@ export function grant(sqlite: DatabaseSync, nodeId: string, authority: string, r
  * looked up once per request.
  */
 export function readableBy(sqlite: DatabaseSync, policy: PermissionPolicy, who: Accessor): ReadCheck {
-  const mine = authoritiesOf(who);
-  const known = new Map<string, boolean>();
+  const mine = [...authoritiesOf(who)];
+  // The nodes that grant the caller something, read once: a hit then costs no query of its own.
+  const granting = new Set((statement(sqlite, `SELECT DISTINCT node_id FROM permissions WHERE authority IN (${mine.map(() => '?').join(', ')})`).all(...mine) as { node_id: string }[]).map((row) => row.node_id));
+  if (policy.rootGrants.some((g) => mine.includes(g.authorityId))) granting.add(ROOT_NODE_ID);
   const parentOf = statement(sqlite, 'SELECT * FROM nodes WHERE id = ?');
-  const grantsSome = (node: NodeRow) =>
-    node.owner === who.id || localGrants(sqlite, node.id).some((g) => mine.has(g.authorityId)) || (node.id === ROOT_NODE_ID && policy.rootGrants.some((g) => mine.has(g.authorityId)));
-  const readable = (node: NodeRow): boolean => {
-    const cached = known.get(node.id);
-    if (cached !== undefined) return cached;
-    let answer = grantsSome(node);
-    if (!answer && node.inherit_permissions === 1 && node.parent_id !== null) {
-      const parent = parentOf.get(node.parent_id) as NodeRow | undefined;
-      // A parent's ownership gives nothing to its children (Alfresco's owner is per node).
-      answer = parent !== undefined && readableAsAncestor(parent);
-    }
-    known.set(node.id, answer);
-    return answer;
-  };
   const ancestors = new Map<string, boolean>();
-  const readableAsAncestor = (node: NodeRow): boolean => {
+  // Whether a folder passes read on to the children that inherit: its grants count, its ownership does not.
+  const passesOn = (node: NodeRow): boolean => {
     const cached = ancestors.get(node.id);
     if (cached !== undefined) return cached;
-    let answer = localGrants(sqlite, node.id).some((g) => mine.has(g.authorityId)) || (node.id === ROOT_NODE_ID && policy.rootGrants.some((g) => mine.has(g.authorityId)));
+    let answer = granting.has(node.id);
     if (!answer && node.inherit_permissions === 1 && node.parent_id !== null) {
-      const parent = parentOf.get(node.parent_id) as NodeRow | undefined;
-      answer = parent !== undefined && readableAsAncestor(parent);
+      const known = ancestors.get(node.parent_id);
+      const parent = known === undefined ? (parentOf.get(node.parent_id) as NodeRow | undefined) : undefined;
+      answer = known ?? (parent !== undefined && passesOn(parent));
     }
     ancestors.set(node.id, answer);
     return answer;
   };
-  return Object.assign(readable, { passesOn: readableAsAncestor });
+  const readable = (node: NodeRow): boolean => node.owner === who.id || passesOn(node);
+  return Object.assign(readable, { passesOn });
 }
 
 /** Whether the caller reads a node, and whether a folder passes read on to the children that inherit from it (ownership does not). */

@@ -155,6 +155,24 @@ function ensureShared(sqlite: DatabaseSync, tx: Transaction): string {
   return id;
 }
 
+/** Folders the repository keeps for itself: Company Home, User Homes, each home, Shared. */
+export function systemFolderProblem(sqlite: DatabaseSync, node: NodeRow): string | undefined {
+  if (node.parent_id === null) return 'Company Home is the repository\'s own folder';
+  const homes = childNamed(sqlite, ROOT_NODE_ID, USER_HOMES);
+  if (homes && (node.id === homes.id || node.parent_id === homes.id)) return `"${node.name}" is a home folder or User Homes: the repository keeps them as they are`;
+  if (node.parent_id === ROOT_NODE_ID && node.id === childNamed(sqlite, ROOT_NODE_ID, SHARED)?.id) return 'Shared is the repository\'s own folder';
+  return undefined;
+}
+
+/** Makes User Homes and Shared at start, so no user can take their names first. */
+export async function ensureSystemFolders(store: Store): Promise<void> {
+  if (childNamed(store.sqlite, ROOT_NODE_ID, USER_HOMES) && childNamed(store.sqlite, ROOT_NODE_ID, SHARED)) return;
+  await store.write((sqlite, tx) => {
+    ensureFolder(sqlite, tx, { parentId: ROOT_NODE_ID, name: USER_HOMES, user: SYSTEM_ACTOR, isolated: [[EVERYONE, 'Consumer']] });
+    ensureShared(sqlite, tx);
+  });
+}
+
 /** The repository acting for itself: it makes system folders; no permission applies. */
 export const SYSTEM_ACTOR: Actor = { id: 'System', displayName: 'System', groups: [], require: () => undefined };
 
@@ -169,12 +187,14 @@ export function ensurePath(sqlite: DatabaseSync, tx: Transaction, options: { par
   return parent;
 }
 
-/** The node `relativePath` names below `nodeId`, without creating anything (Alfresco's relativePath query); 404 when none. */
-export function findPath(sqlite: DatabaseSync, nodeId: string, relativePath: string): string {
+/** The node `relativePath` names below `nodeId`, without creating anything (Alfresco's relativePath query); 404 when none, 403 at a folder the actor may not read. */
+export function findPath(sqlite: DatabaseSync, nodeId: string, relativePath: string, actor: Actor): string {
   let id = requireNode(sqlite, nodeId).id;
   for (const segment of relativePath.split('/').filter((s) => s !== '')) {
     const problem = nameProblem(segment);
     if (problem) throw new RepositoryError(400, `Invalid relativePath "${relativePath}": ${problem}`);
+    // Only a folder the caller reads tells whether it holds a name.
+    actor.require(sqlite, requireNode(sqlite, id), 'read');
     const child = childNamed(sqlite, id, segment);
     if (!child) throw new RepositoryError(404, `The relativePath "${relativePath}" names no node below "${nodeId}"`);
     id = child.id;
@@ -304,7 +324,8 @@ function nextLabel(current: VersionRow | undefined, options: VersionOptions & { 
 /** PUT nodes/{id}: a new name and/or properties (a null value removes a property). */
 export function updateMetadata(sqlite: DatabaseSync, tx: Transaction, options: { nodeId: string; name: string | undefined; properties: Record<string, string | null> | undefined; user: Actor }): void {
   const node = requireNode(sqlite, options.nodeId);
-  if (node.parent_id === null && options.name !== undefined) throw new RepositoryError(403, 'The root folder cannot be renamed');
+  const system = options.name !== undefined && options.name !== node.name ? systemFolderProblem(sqlite, node) : undefined;
+  if (system) throw new RepositoryError(403, `Cannot rename: ${system}`);
   options.user.require(sqlite, node, 'update');
   const name = options.name ?? node.name;
   const clash = name === node.name || node.parent_id === null ? undefined : childNamed(sqlite, node.parent_id, name);

@@ -6,17 +6,10 @@ import { listEnvelope } from './alfresco-shapes.ts';
 import { SEARCH_PATH, alfrescoHandler, jsonBodyReader, pagingOf, principalOf } from './api-support.ts';
 import { readableBy } from './permissions.ts';
 import type { ContentDeps } from './api-support.ts';
-import { nodeEntry } from './node-entry.ts';
-import { RepositoryError, currentVersion } from './repository.ts';
-import { parseTypeFilter, searchNodes, SORT_FIELDS } from './search.ts';
+import { NODE_INCLUDES, entryFor, entryView } from './node-view.ts';
+import { RepositoryError } from './repository.ts';
+import { searchNodes, SORT_FIELDS } from './search.ts';
 import type { SearchSort } from './search.ts';
-
-/**
- * Alfresco's `include` values. Entries always carry `properties` and `aspectNames`; the others
- * name facts this repository does not keep (links, locks, favourites, permissions, associations)
- * and are accepted so Alfresco's clients work, adding nothing (docs/content.md says so).
- */
-const INCLUDE_VALUES = ['properties', 'aspectNames', 'path', 'isLink', 'isLocked', 'isFavorite', 'allowableOperations', 'permissions', 'association'];
 
 export const SEARCH_SCHEMA = {
   type: 'object',
@@ -31,7 +24,7 @@ export const SEARCH_SCHEMA = {
     },
     paging: { type: 'object', additionalProperties: false, properties: { maxItems: { type: 'integer', minimum: 1, maximum: 1000 }, skipCount: { type: 'integer', minimum: 0 } } },
     // Alfresco's clients (ADF among them) send these members with most searches.
-    include: { type: 'array', maxItems: 16, items: { enum: INCLUDE_VALUES } },
+    include: { type: 'array', maxItems: 16, items: { enum: [...NODE_INCLUDES] } },
     fields: { type: 'array', minItems: 1, maxItems: 32, items: { type: 'string', minLength: 1, maxLength: 64 } },
     sort: {
       type: 'array',
@@ -54,24 +47,13 @@ export const SEARCH_SCHEMA = {
 interface SearchBody {
   query: { query: string; language?: string };
   paging?: { maxItems?: number; skipCount?: number };
+  include?: string[];
   fields?: string[];
   sort?: SearchSort[];
   filterQueries?: { query: string }[];
 }
 
 const readSearch = jsonBodyReader<SearchBody>(SEARCH_SCHEMA);
-
-/** The node types filterQueries admit and exclude; a filter that is not a type filter is refused, not ignored. */
-function typeFilters(body: SearchBody): { types: string[]; excludedTypes: string[] } {
-  const types: string[] = [];
-  const excludedTypes: string[] = [];
-  for (const { query } of body.filterQueries ?? []) {
-    const filter = parseTypeFilter(query);
-    if (!filter) throw new RepositoryError(400, `Filter query "${query}" is not supported: use TYPE:"cm:content", +TYPE:"cm:folder" or -TYPE:"cm:thumbnail"`);
-    (filter.exclude ? excludedTypes : types).push(filter.type);
-  }
-  return { types, excludedTypes };
-}
 
 function checkSort(sort: readonly SearchSort[]): void {
   for (const item of sort) {
@@ -81,23 +63,19 @@ function checkSort(sort: readonly SearchSort[]): void {
   }
 }
 
-/** Alfresco's `fields`: only the named members of each entry (and its search score). */
-function pick(entry: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
-  if (!fields) return entry;
-  return Object.fromEntries(Object.entries(entry).filter(([name]) => name === 'search' || fields.includes(name)));
-}
-
 export function searchRoutes(deps: ContentDeps): Route[] {
   const search = alfrescoHandler((context) => {
     const body = readSearch(context);
     if (body.query.language !== undefined && body.query.language !== 'afts') {
-      throw new RepositoryError(400, `Query language "${body.query.language}" is not supported: use afts (words, "phrases", prefix*, name:, TEXT:)`);
+      throw new RepositoryError(400, `Query language "${body.query.language}" is not supported: use afts`);
     }
     const paging = pagingOf(body.paging?.skipCount, body.paging?.maxItems);
     checkSort(body.sort ?? []);
-    const readable = readableBy(deps.store.sqlite, deps.policy, principalOf(context));
-    const { rows, total } = searchNodes(deps.store.sqlite, { query: body.query.query, paging, ...typeFilters(body), sort: body.sort ?? [], readable });
-    const entries = rows.map(({ node, score }) => pick({ ...nodeEntry(node, currentVersion(deps.store.sqlite, node)), search: { score } }, body.fields));
+    const view = entryView(body.include, body.fields);
+    const actor = principalOf(context);
+    const readable = readableBy(deps.store.sqlite, deps.policy, actor);
+    const { rows, total } = searchNodes(deps.store.sqlite, { query: body.query.query, paging, filterQueries: (body.filterQueries ?? []).map((f) => f.query), sort: body.sort ?? [], readable });
+    const entries = rows.map(({ node, score }) => entryFor(deps, node, actor, view, { search: { score } }));
     return { status: 200, body: listEnvelope(entries, { paging, totalItems: total, extra: { context: {} } }) };
   });
   return [
@@ -105,7 +83,7 @@ export function searchRoutes(deps: ContentDeps): Route[] {
       method: 'POST',
       path: SEARCH_PATH,
       auth: 'repository',
-      summary: 'Full-text search over name, metadata and text content (afts words, phrases, prefix*, name:, TEXT:), with paging, sort, fields, include and TYPE filter queries',
+      summary: 'Full-text search over name, metadata and text content (AFTS: AND, OR, NOT, phrases, wildcards, fields, TYPE, ASPECT, date ranges), with paging, sort, fields, include and AFTS filter queries',
       tags: ['search'],
       request: { raw: true, maxBytes: 64 * 1024, schema: SEARCH_SCHEMA },
       handler: search,

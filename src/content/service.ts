@@ -11,6 +11,7 @@ import { openContentDatabase } from './database.ts';
 import { renderRepositoryProblem } from './alfresco-shapes.ts';
 import { createBridge, repositoryAuthenticator, repositoryPrefixAuthenticator, shareAuthenticator } from './oidc/bridge.ts';
 import { permissionPolicy } from './permissions.ts';
+import { ensureSystemFolders } from './repository.ts';
 import { isProbePath, loopbackOnly } from './probes.ts';
 import { contentRoutes } from './routes.ts';
 
@@ -19,6 +20,7 @@ export const SERVICE_NAME = 'content';
 export async function createContentService(config: ContentConfig, options: { now?: () => number; env?: NodeJS.ProcessEnv; log?: Logger } = {}): Promise<Service> {
   const log = options.log ?? createLogger({ name: SERVICE_NAME, service: SERVICE_NAME, secrets: secretValues(CONTENT_SPEC, { CONTENT_OIDC_CLIENT_SECRET: config.clientSecret }) });
   const store = await openContentDatabase(config.databasePath);
+  await ensureSystemFolders(store);
   const blobs = createBlobStore(config.blobDir);
   const reclaimed = await reclaimBlobs(store, blobs);
   if (reclaimed.removed.length + reclaimed.restored.length > 0) log.info('blobs reclaimed at start', { removed: reclaimed.removed.length, restored: reclaimed.restored.length });

@@ -10,9 +10,10 @@
 import { statement } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
 import { alfrescoTime } from './alfresco-shapes.ts';
-import { API_BASE, alfrescoHandler } from './api-support.ts';
+import { API_BASE, alfrescoHandler, principalOf } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import type { NodeRow, VersionRow } from './node-entry.ts';
+import { readableBy } from './permissions.ts';
 import { readinessProblems } from './probes.ts';
 import { currentVersion } from './repository.ts';
 
@@ -30,8 +31,10 @@ function reference(node: NodeRow, version: VersionRow | undefined): Record<strin
 }
 
 export function transcriptRoutes(deps: ContentDeps): Route[] {
-  const handler = alfrescoHandler(() => {
+  const handler = alfrescoHandler((context) => {
     const sqlite = deps.store.sqlite;
+    // Like every listing, only what the caller may read (a home's transcripts are its user's).
+    const readable = readableBy(sqlite, deps.policy, principalOf(context));
     const reasons: string[] = [];
     const { ownerIssueRef, blockedProgramRef } = deps.config;
     if (!ownerIssueRef) reasons.push('owner_issue_ref_unconfigured: set CONTENT_OWNER_ISSUE_REF');
@@ -39,11 +42,12 @@ export function transcriptRoutes(deps: ContentDeps): Route[] {
     reasons.push(...readinessProblems(deps).map((p) => `repository_not_ready: ${p}`));
     const tagged = statement(sqlite, `SELECT * FROM nodes WHERE is_folder = 0 AND archived_at IS NULL AND json_extract(properties, '$."assistant:kind"') IN ('transcript', 'summary') ORDER BY created_at, id`)
       .all() as unknown as NodeRow[];
+    const visible = tagged.filter(readable);
     const transcripts = new Map<string, { ref: Record<string, unknown>; summaries: Record<string, unknown>[] }>();
-    for (const node of tagged) {
+    for (const node of visible) {
       if (JSON.parse(node.properties)['assistant:kind'] === 'transcript') transcripts.set(node.id, { ref: reference(node, currentVersion(sqlite, node)), summaries: [] });
     }
-    for (const node of tagged) {
+    for (const node of visible) {
       const properties = JSON.parse(node.properties) as Record<string, string>;
       if (properties['assistant:kind'] !== 'summary') continue;
       const target = properties['assistant:transcriptRef'];

@@ -10,21 +10,12 @@ import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Store, Transaction } from '../kernel/index.ts';
 import type { BlobStore } from './blob-store.ts';
-import { CONTENT_EVENTS, ROOT_NODE_ID } from './database.ts';
+import { CONTENT_EVENTS } from './database.ts';
 import { userJson } from './node-entry.ts';
 import type { NodeRow } from './node-entry.ts';
 import { RepositoryError } from './repository-error.ts';
-import { SHARED, USER_HOMES, childNamed, getNode, requireNode } from './repository.ts';
+import { childNamed, getNode, requireNode, systemFolderProblem } from './repository.ts';
 import type { Actor } from './repository.ts';
-
-/** Folders the repository keeps for itself: Company Home, User Homes, each home, Shared. */
-function systemFolderProblem(sqlite: DatabaseSync, node: NodeRow): string | undefined {
-  if (node.parent_id === null) return 'Company Home cannot be deleted';
-  const homes = childNamed(sqlite, ROOT_NODE_ID, USER_HOMES);
-  if (homes && (node.id === homes.id || node.parent_id === homes.id)) return `"${node.name}" is a home folder or User Homes: the repository keeps them`;
-  if (node.parent_id === ROOT_NODE_ID && node.id === childNamed(sqlite, ROOT_NODE_ID, SHARED)?.id) return 'Shared cannot be deleted';
-  return undefined;
-}
 
 /** The live node `id` and every live node below it, parents before children. */
 function subtree(sqlite: DatabaseSync, id: string): NodeRow[] {
@@ -36,7 +27,7 @@ function subtree(sqlite: DatabaseSync, id: string): NodeRow[] {
 export function archiveNode(sqlite: DatabaseSync, tx: Transaction, options: { nodeId: string; actor: Actor }): number {
   const node = requireNode(sqlite, options.nodeId);
   const problem = systemFolderProblem(sqlite, node);
-  if (problem) throw new RepositoryError(403, problem);
+  if (problem) throw new RepositoryError(403, `Cannot delete: ${problem}`);
   const nodes = subtree(sqlite, node.id);
   for (const each of nodes) options.actor.require(sqlite, each, 'delete');
   const at = new Date().toISOString();

@@ -5,6 +5,7 @@
 
 import type { Readable } from 'node:stream';
 import { timingSafeEqual } from 'node:crypto';
+import { AirlockError } from '../kernel/index.ts';
 import type { Store } from '../kernel/index.ts';
 import type { BlobStore, BlobWriter } from './blob-store.ts';
 import { BlobTooLargeError } from './blob-store.ts';
@@ -133,7 +134,10 @@ export async function storeBody(deps: UploadDeps, stream: Readable, contentLengt
 function translateUploadError(error: unknown): unknown {
   if (error instanceof BlobTooLargeError) return new RepositoryError(413, error.message);
   if (error instanceof MultipartError) return new RepositoryError(400, `Malformed multipart body: ${error.message}`);
-  if ((error as NodeJS.ErrnoException)?.code === 'ECONNRESET' || (error as Error)?.message === 'aborted') return new RepositoryError(400, 'The client closed the connection before the upload was complete');
+  // The client went away mid-body: nobody to answer, and no server error (the kernel hangs up; handlers log it).
+  if ((error as NodeJS.ErrnoException)?.code === 'ECONNRESET' || (error as NodeJS.ErrnoException)?.code === 'ERR_STREAM_PREMATURE_CLOSE' || (error as Error)?.message === 'aborted') {
+    return new AirlockError('client_aborted', 'The client closed the connection before the upload was complete', { cause: error });
+  }
   return error;
 }
 

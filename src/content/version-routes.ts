@@ -4,7 +4,7 @@
 import { statement } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
 import { listEnvelope } from './alfresco-shapes.ts';
-import { API_BASE, actorOf, alfrescoHandler, contentDisposition, contentReply, jsonBodyReader, pagingOf, requireWriteScope } from './api-support.ts';
+import { API_BASE, actorOf, alfrescoHandler, contentDisposition, contentReply, jsonBodyReader, pagingOf, queryFlag, requireWriteScope } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { CONTENT_EVENTS } from './database.ts';
 import { versionEntry } from './node-entry.ts';
@@ -97,10 +97,15 @@ export function versionRoutes(deps: ContentDeps): Route[] {
   const renditionContent = alfrescoHandler(async (context) => {
     const node = await fileNode(context.params['nodeId']!, actorOf(deps, context));
     const id = knownRendition(context.params['renditionId']!);
+    // Alfresco's placeholder=true: a rendition not made yet answers with a placeholder instead of 404.
+    const placeholder = queryFlag(context, 'placeholder', false);
     const row = statement(sqlite, 'SELECT version_label, mime_type, body FROM renditions WHERE node_id = ? AND rendition_id = ?').get(node.id, id);
-    if (!row || row['version_label'] !== node.version_label) throw new RepositoryError(404, `Rendition "${id}" of node "${node.id}" is not created for version ${node.version_label}: POST .../renditions first`);
-    const disposition = contentDisposition(`${node.name}.${id === 'text' ? 'txt' : 'svg'}`, context.query.get('attachment') === 'true');
-    return { status: 200, raw: row['body'] as Uint8Array, contentType: `${String(row['mime_type'])}${id === 'text' ? '; charset=utf-8' : ''}`, headers: { 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" } };
+    const created = row !== undefined && row['version_label'] === node.version_label;
+    if (!created && !placeholder) throw new RepositoryError(404, `Rendition "${id}" of node "${node.id}" is not created for version ${node.version_label}: POST .../renditions first, or ask with placeholder=true`);
+    // Every rendition here is itself a placeholder (renditions.ts), so the one rendered now is what POST .../renditions would store.
+    const body = created ? (row['body'] as Uint8Array) : await renderRendition(id, node, currentVersion(sqlite, node)!, { blobPath: deps.blobs.path(currentVersion(sqlite, node)!.sha256), textLimit: deps.config.indexTextBytes });
+    const disposition = contentDisposition(`${node.name}.${id === 'text' ? 'txt' : 'svg'}`, queryFlag(context, 'attachment', false));
+    return { status: 200, raw: body, contentType: `${RENDITION_TYPES[id]}${id === 'text' ? '; charset=utf-8' : ''}`, headers: { 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" } };
   });
 
   const json = { raw: true, maxBytes: 64 * 1024 };
@@ -112,7 +117,7 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     { method: 'POST', path: `${API_BASE}/nodes/:nodeId/renditions`, auth: 'repository', summary: 'Create renditions ({"id":"text"} or a list); 202', params: PARAMS, tags: ['renditions'], request: { ...json, schema: RENDITION_SCHEMA }, handler: request },
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions`, auth: 'repository', summary: 'List renditions and their status', params: PARAMS, tags: ['renditions'], etag: false, handler: renditions },
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId`, auth: 'repository', summary: 'Get a rendition\'s status', params: PARAMS, tags: ['renditions'], etag: false, handler: rendition },
-    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId/content`, auth: 'repository', summary: 'Get a rendition\'s content', params: PARAMS, tags: ['renditions'], handler: renditionContent },
+    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId/content`, auth: 'repository', summary: 'Get a rendition\'s content (placeholder=true: a placeholder while it is not created)', params: PARAMS, tags: ['renditions'], handler: renditionContent },
   ];
 }
 

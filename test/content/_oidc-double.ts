@@ -20,6 +20,10 @@ export interface Misbehaviour {
   replayableCodes?: boolean;
   discoveryIssuer?: string;
   noEndSession?: boolean;
+  /** RFC 9207: the iss parameter the authorization response carries (none when unset). */
+  responseIss?: string;
+  /** RFC 9207: discovery says every authorization response carries iss. */
+  issParameterSupported?: boolean;
 }
 
 export interface OidcDouble {
@@ -95,6 +99,7 @@ export async function startOidcDouble(init: { redirectUri: () => string; clientI
         token_endpoint: `${issuer}/token`,
         jwks_uri: `${issuer}/jwks`,
         ...(!double.misbehave.noEndSession && { end_session_endpoint: `${issuer}/end-session` }),
+        ...(double.misbehave.issParameterSupported && { authorization_response_iss_parameter_supported: true }),
         response_types_supported: ['code'],
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: ['RS256', 'ES256'],
@@ -113,6 +118,7 @@ export async function startOidcDouble(init: { redirectUri: () => string; clientI
       const back = new URL(q.get('redirect_uri')!);
       back.searchParams.set('code', code);
       back.searchParams.set('state', q.get('state') ?? '');
+      if (double.misbehave.responseIss !== undefined) back.searchParams.set('iss', double.misbehave.responseIss);
       response.writeHead(302, { location: back.href });
       return response.end();
     }

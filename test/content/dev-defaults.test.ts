@@ -15,8 +15,8 @@ test('contentDevDefaults() generates the client secret and dev password once and
   const dir = mkdtempSync(join(tmpdir(), 'airlock-content-dev-'));
   try {
     writeFileSync(join(dir, 'dev-secrets.json'), JSON.stringify({ semantic: { operator_token: 'keep-me' } }));
-    const first = contentDevDefaults(dir);
-    const second = contentDevDefaults(dir);
+    const first = contentDevDefaults(dir, {});
+    const second = contentDevDefaults(dir, {});
     assert.deepEqual(first.env, second.env);
     const secrets = JSON.parse(readFileSync(join(dir, 'dev-secrets.json'), 'utf8'));
     assert.equal(secrets.semantic.operator_token, 'keep-me');
@@ -28,6 +28,23 @@ test('contentDevDefaults() generates the client secret and dev password once and
     for (const line of first.curl) {
       assert.ok(!line.includes(secrets.content.client_secret) && !line.includes(secrets.content.dev_password), 'no secret printed');
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('contentDevDefaults() follows the addresses the environment moves: the public URL (so the redirect URI) with CONTENT_LISTEN, the issuer with CONTENT_DEV_OIDC_LISTEN', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-content-dev-'));
+  try {
+    const moved = contentDevDefaults(dir, { CONTENT_LISTEN: '127.0.0.1:19060' });
+    assert.equal(moved.env['CONTENT_PUBLIC_URL'], 'http://127.0.0.1:19060');
+    assert.equal(loadContentConfig(moved.env).publicUrl, 'http://127.0.0.1:19060');
+    assert.ok(moved.curl.every((line) => !line.includes(':18060')), 'the printed lines follow too');
+    const provider = contentDevDefaults(dir, { CONTENT_DEV_OIDC_LISTEN: '127.0.0.1:19069' });
+    assert.equal(provider.env['CONTENT_OIDC_ISSUER'], 'http://127.0.0.1:19069');
+    assert.equal(provider.env['CONTENT_PUBLIC_URL'], 'http://127.0.0.1:18060');
+    const explicit = contentDevDefaults(dir, { CONTENT_LISTEN: '127.0.0.1:19060', CONTENT_PUBLIC_URL: 'https://content.example' });
+    assert.equal(explicit.env['CONTENT_PUBLIC_URL'], 'https://content.example', 'an explicit public URL wins (a proxy in front)');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -6,6 +6,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { API, Browser, login, startContent } from './_service.ts';
+import { stateCookieName } from '../../src/content/oidc/auth-routes.ts';
 import type { Harness } from './_service.ts';
 import { send } from '../helpers/http.ts';
 
@@ -46,7 +47,7 @@ test('GET / and /share/ without a session redirect into the bridge; the login re
   assert.match(url.searchParams.get('code_challenge')!, /^[A-Za-z0-9_-]{43}$/);
   assert.ok(url.searchParams.get('state')!.length >= 43 && url.searchParams.get('nonce')!.length >= 43);
   assert.equal(url.searchParams.get('redirect_uri'), `${h.base}/auth/oidc/callback`);
-  const stateCookie = ([] as string[]).concat(start.headers['set-cookie'] ?? []).find((c) => c.startsWith('content_oidc_state='))!;
+  const stateCookie = ([] as string[]).concat(start.headers['set-cookie'] ?? []).find((c) => c.startsWith('content_oidc_state_'))!;
   assert.match(stateCookie, /HttpOnly; SameSite=Lax/);
 });
 
@@ -119,7 +120,8 @@ test('callback: a replayed callback (same state and code) fails closed; a replay
   const back = await startLogin(browser);
   assert.equal((await browser.get(back)).status, 302);
   const stateCookie = new URL(back).searchParams.get('state')!;
-  browser.cookies.set('content_oidc_state', stateCookie);
+  browser.cookies.set(stateCookieName('content_oidc_state', stateCookie), stateCookie);
+  browser.cookies.delete('content_session');
   const replay = await browser.get(back);
   assert.equal(replay.status, 400);
   assert.match(lastReason(), /already used/);
@@ -137,6 +139,64 @@ test('callback: a provider error parameter and a missing code fail closed', asyn
   assert.equal((await browser.get(`${h.base}/auth/oidc/callback?error=access_denied&state=x`)).status, 400);
   assert.match(lastReason(), /provider returned error "access_denied"/);
   assert.equal((await browser.get(`${h.base}/auth/oidc/callback?state=x`)).status, 400);
+});
+
+test('two logins started at once in one browser (two tabs) both succeed; the later callback finds the session and goes to its own return_to', async () => {
+  const browser = new Browser();
+  const first = await browser.get(`${h.base}/auth/oidc/login?return_to=${encodeURIComponent('/share/search?q=first')}`);
+  const second = await browser.get(`${h.base}/auth/oidc/login?return_to=${encodeURIComponent('/share/search?q=second')}`);
+  assert.equal([...browser.cookies.keys()].filter((name) => name.startsWith('content_oidc_state_')).length, 2, 'one binding cookie per attempt');
+  const backFirst = String((await browser.get(String(first.headers.location))).headers.location);
+  const backSecond = String((await browser.get(String(second.headers.location))).headers.location);
+  const exchanges = h.op.tokenRequests.length;
+  const done = await browser.get(backSecond);
+  assert.equal(done.status, 302);
+  assert.equal(done.headers.location, '/share/search?q=second');
+  const late = await browser.get(backFirst);
+  assert.equal(late.status, 302, 'not a failed login');
+  assert.equal(late.headers.location, '/share/search?q=first');
+  assert.equal(h.op.tokenRequests.length, exchanges + 1, 'the late callback exchanges no code: the session exists');
+  assert.equal([...browser.cookies.keys()].filter((name) => name.startsWith('content_oidc_state_')).length, 0, 'both binding cookies are cleared');
+});
+
+test('the redirect into login keeps the query: /share/search?q=... comes back to the same search', async () => {
+  const browser = new Browser();
+  const r = await browser.get(`${h.base}/share/search?q=quokka+census&skip=0`);
+  assert.equal(r.status, 302);
+  const returnTo = new URL(String(r.headers.location), h.base).searchParams.get('return_to');
+  assert.equal(returnTo, '/share/search?q=quokka+census&skip=0');
+  const { hops } = await browser.follow(`${h.base}${String(r.headers.location)}`);
+  assert.equal(new URL(hops.at(-1)!).pathname + new URL(hops.at(-1)!).search, '/share/search?q=quokka+census&skip=0');
+});
+
+test('RFC 9207: an authorization response whose iss is another issuer fails closed; the right iss passes', async () => {
+  h.op.misbehave = { responseIss: 'http://evil.example' };
+  const browser = new Browser();
+  const exchanges = h.op.tokenRequests.length;
+  const refused = await browser.get(await startLogin(browser));
+  assert.equal(refused.status, 400);
+  assert.match(lastReason(), /iss "http:\/\/evil.example" is not the issuer/);
+  assert.equal(h.op.tokenRequests.length, exchanges, 'no code exchange');
+  h.op.misbehave = { responseIss: h.op.issuer };
+  const ok = new Browser();
+  assert.equal((await ok.get(await startLogin(ok))).status, 302);
+  assert.equal(ok.cookies.has('content_session'), true);
+  h.op.misbehave = {};
+});
+
+test('RFC 9207: when discovery promises iss, a response without it fails closed', async () => {
+  const other = await startContent();
+  try {
+    other.op.misbehave = { issParameterSupported: true };
+    const browser = new Browser();
+    const start = await browser.get(`${other.base}/auth/oidc/login`);
+    const back = String((await browser.get(String(start.headers.location))).headers.location);
+    const r = await browser.get(back);
+    assert.equal(r.status, 400);
+    assert.match(String(other.logs.filter((l) => l['msg'] === 'login refused').at(-1)?.['reason']), /without iss/);
+  } finally {
+    await other.close();
+  }
 });
 
 test('return_to accepts local paths only', async () => {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { send } from '../helpers/http.ts';
 import { API, SEARCH, login, multipart, startContent } from './_service.ts';
+import { users } from './_users.ts';
 import type { Harness } from './_service.ts';
 
 let h: Harness;
@@ -19,19 +20,7 @@ after(() => h.close());
 
 type Json = Record<string, any>;
 
-/** Ada is in group "writers" (Company Home's writers); bob and carol are in no group unless given one. */
-function token(sub: string, options: { scope?: string; groups?: string[] } = {}): string {
-  return h.op.accessToken({ sub, groups: options.groups ?? (sub === 'ada' ? ['writers'] : []), ...(options.scope && { scope: options.scope }) });
-}
-async function call(who: string, method: string, path: string, body?: unknown, options: { scope?: string; groups?: string[] } = {}) {
-  const r = await send(`${h.base}${path}`, { method, headers: { authorization: `Bearer ${token(who, options)}`, ...(body !== undefined && { 'content-type': 'application/json' }) }, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  return { status: r.status, headers: r.headers, body: (r.headers['content-type'] ?? '').includes('json') ? (r.json() as Json) : undefined };
-}
-async function upload(who: string, parent: string, name: string, content: string, options: { scope?: string } = {}) {
-  const m = multipart([['name', name]], { name, content });
-  const r = await send(`${h.base}${API}/nodes/${parent}/children`, { method: 'POST', headers: { authorization: `Bearer ${token(who, options)}`, 'content-type': m.contentType }, body: m.body });
-  return { status: r.status, headers: r.headers, body: r.json() as Json };
-}
+const { call, upload } = users(() => h);
 function eventCount(): number {
   const sqlite = new DatabaseSync(join(h.dataDir, 'content.sqlite'), { readOnly: true });
   try {
@@ -53,13 +42,13 @@ test('a bearer token without api:write changes nothing: 403 insufficient_scope o
   assert.match(String(created.headers['www-authenticate']), /^Bearer realm="content", error="insufficient_scope", scope="api:write"$/);
   assert.equal(created.body!['error'].statusCode, 403);
   assert.equal((await upload('ada', '-my-', 'nope.txt', 'x', readOnly)).status, 403);
-  assert.equal((await call('ada', 'PUT', `${API}/nodes/${file.body['entry'].id}`, { properties: { 'cm:title': 'changed' } }, readOnly)).status, 403);
-  const content = await send(`${h.base}${API}/nodes/${file.body['entry'].id}/content`, { method: 'PUT', headers: { authorization: `Bearer ${token('ada', readOnly)}`, 'content-type': 'text/plain' }, body: 'two' });
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${file.body!['entry'].id}`, { properties: { 'cm:title': 'changed' } }, readOnly)).status, 403);
+  const content = await send(`${h.base}${API}/nodes/${file.body!['entry'].id}/content`, { method: 'PUT', headers: { authorization: `Bearer ${users(() => h).token('ada', readOnly)}`, 'content-type': 'text/plain' }, body: 'two' });
   assert.equal(content.status, 403);
-  assert.equal((await call('ada', 'POST', `${API}/nodes/${file.body['entry'].id}/versions/1.0/revert`, {}, readOnly)).status, 403);
+  assert.equal((await call('ada', 'POST', `${API}/nodes/${file.body!['entry'].id}/versions/1.0/revert`, {}, readOnly)).status, 403);
   assert.equal(eventCount(), before, 'no evidence: nothing changed');
   // Reading still works with the read scope.
-  assert.equal((await call('ada', 'GET', `${API}/nodes/${file.body['entry'].id}`, undefined, readOnly)).status, 200);
+  assert.equal((await call('ada', 'GET', `${API}/nodes/${file.body!['entry'].id}`, undefined, readOnly)).status, 200);
 });
 
 test('-my- is the user\'s alone: another user can neither read nor write it, nor see it in User Homes', async () => {
@@ -68,9 +57,9 @@ test('-my- is the user\'s alone: another user can neither read nor write it, nor
   const adaHome = (await call('ada', 'GET', `${API}/nodes/-my-`)).body!['entry'];
   assert.equal((await call('bob', 'GET', `${API}/nodes/${adaHome.id}`)).status, 403);
   assert.equal((await call('bob', 'GET', `${API}/nodes/${adaHome.id}/children`)).status, 403);
-  assert.equal((await call('bob', 'GET', `${API}/nodes/${file.body['entry'].id}/content`)).status, 403);
+  assert.equal((await call('bob', 'GET', `${API}/nodes/${file.body!['entry'].id}/content`)).status, 403);
   assert.equal((await upload('bob', adaHome.id, 'planted.txt', 'x')).status, 403);
-  assert.equal((await call('bob', 'PUT', `${API}/nodes/${file.body['entry'].id}`, { name: 'stolen.txt' })).status, 403);
+  assert.equal((await call('bob', 'PUT', `${API}/nodes/${file.body!['entry'].id}`, { name: 'stolen.txt' })).status, 403);
   const bobHome = (await call('bob', 'GET', `${API}/nodes/-my-`)).body!['entry'];
   assert.notEqual(bobHome.id, adaHome.id);
   const homes = await call('bob', 'GET', `${API}/nodes/${bobHome.parentId}/children`);
@@ -102,7 +91,7 @@ test('roles: permissions in PUT nodes (owner or Coordinator only), Contributor a
   const adaFile = await upload('ada', folder.id, 'kea-plan.txt', 'kea');
   assert.equal(adaFile.status, 201);
   // carol is in writers: Collaborator by inheritance, so she edits but does not set permissions.
-  assert.equal((await call('carol', 'PUT', `${API}/nodes/${adaFile.body['entry'].id}`, { properties: { 'cm:title': 'by carol' } }, { groups: ['writers'] })).status, 200);
+  assert.equal((await call('carol', 'PUT', `${API}/nodes/${adaFile.body!['entry'].id}`, { properties: { 'cm:title': 'by carol' } }, { groups: ['writers'] })).status, 200);
   const notCoordinator = await call('carol', 'PUT', `${API}/nodes/${folder.id}`, { permissions: { locallySet: [{ authorityId: 'carol', name: 'Coordinator' }] } }, { groups: ['writers'] });
   assert.equal(notCoordinator.status, 403);
   const set = await call('ada', 'PUT', `${API}/nodes/${folder.id}?include=permissions`, { permissions: { isInheritanceEnabled: false, locallySet: [{ authorityId: 'bob', name: 'Contributor', accessStatus: 'ALLOWED' }] } });
@@ -117,12 +106,15 @@ test('roles: permissions in PUT nodes (owner or Coordinator only), Contributor a
   // bob, Contributor: adds, edits his own, not ada's; cannot delete or set permissions.
   const bobFile = await upload('bob', folder.id, 'bob-notes.txt', 'notes');
   assert.equal(bobFile.status, 201);
-  assert.equal((await call('bob', 'PUT', `${API}/nodes/${bobFile.body['entry'].id}`, { properties: { 'cm:title': 'mine' } })).status, 200);
-  assert.equal((await call('bob', 'PUT', `${API}/nodes/${adaFile.body['entry'].id}`, { properties: { 'cm:title': 'not mine' } })).status, 403);
+  assert.equal((await call('bob', 'PUT', `${API}/nodes/${bobFile.body!['entry'].id}`, { properties: { 'cm:title': 'mine' } })).status, 200);
+  assert.equal((await call('bob', 'PUT', `${API}/nodes/${adaFile.body!['entry'].id}`, { properties: { 'cm:title': 'not mine' } })).status, 403);
   assert.equal((await call('bob', 'PUT', `${API}/nodes/${folder.id}`, { permissions: { isInheritanceEnabled: true } })).status, 403);
   const ops = await call('bob', 'GET', `${API}/nodes/${folder.id}?include=allowableOperations`);
   assert.deepEqual(ops.body!['entry'].allowableOperations, ['create']);
   // Bad permission bodies change nothing.
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${folder.id}`, { permissions: { locallySet: [{ authorityId: 'bob', name: 'Contributor' }, { authorityId: 'GROUP_/team/kea', name: 'Consumer' }] } })).status, 200, 'a group path as Keycloak names groups');
+  assert.equal((await call('dave', 'GET', `${API}/nodes/${folder.id}`, undefined, { groups: ['/team/kea'] })).status, 200);
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${folder.id}`, { permissions: { locallySet: [{ authorityId: 'bob', name: 'Contributor' }] } })).status, 200);
   for (const bad of [{ locallySet: [{ authorityId: 'bob', name: 'Owner' }] }, { locallySet: [{ authorityId: 'bob', name: 'Consumer', accessStatus: 'DENIED' }] }, { locallySet: [{ authorityId: 'bad id', name: 'Consumer' }] }, { isInheritanceEnabled: 'yes' }, { extra: true }]) {
     const r = await call('ada', 'PUT', `${API}/nodes/${folder.id}`, { permissions: bad });
     assert.equal(r.status, 400, JSON.stringify(bad));
@@ -170,4 +162,69 @@ test('share UI: the owner of a folder sees the permissions panel, grants a role,
   assert.match(shown.text, /Inherited: off/);
   assert.equal((await post({ _csrf: csrf, op: 'remove', authorityId: 'bob', role: 'Contributor' })).status, 303);
   assert.equal((await call('bob', 'GET', `${API}/nodes/${folderId}`)).status, 403);
+});
+
+test('the transcript-summary references list only the transcripts the caller may read', async () => {
+  const m = multipart([['name', 'private-call.vtt'], ['assistant:kind', 'transcript']], { name: 'private-call.vtt', content: 'WEBVTT\n\nprivate' });
+  const r = await send(`${h.base}${API}/nodes/-my-/children`, { method: 'POST', headers: { authorization: `Bearer ${users(() => h).token('ada')}`, 'content-type': m.contentType }, body: m.body });
+  assert.equal(r.status, 201);
+  const id = (r.json() as Json)['entry'].id;
+  const listed = async (who: string) => ((await call(who, 'GET', '/repository/service/assistant/transcript-summary-references.json')).body!['transcripts'] as Json[]).map((t) => t['node_id']);
+  assert.ok((await listed('ada')).includes(id));
+  assert.ok(!(await listed('bob')).includes(id), 'bob does not learn that ada\'s home holds a transcript');
+});
+
+test('User Homes and Shared exist from the start and keep their names: no writer takes or renames them', async () => {
+  const root = await call('ada', 'GET', `${API}/nodes/-root-/children?orderBy=name`);
+  assert.deepEqual(root.body!['list'].entries.map((e: Json) => e.entry.name).filter((n: string) => n === 'Shared' || n === 'User Homes'), ['Shared', 'User Homes']);
+  assert.equal((await call('ada', 'POST', `${API}/nodes/-root-/children`, { name: 'shared', nodeType: 'cm:folder' })).status, 409);
+  const shared = (await call('ada', 'GET', `${API}/nodes/-shared-`)).body!['entry'];
+  const home = (await call('ada', 'GET', `${API}/nodes/-my-`)).body!['entry'];
+  for (const id of [shared.id, home.id, home.parentId]) {
+    const r = await call('ada', 'PUT', `${API}/nodes/${id}`, { name: 'mine now' }, { groups: ['writers'] });
+    assert.equal(r.status, 403, id);
+  }
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${home.id}`, { properties: { 'cm:title': 'My home' } })).status, 200, 'its properties are the user\'s to set');
+});
+
+test('Company Home keeps its configured grants even with inheritance turned off on it', async () => {
+  const r = await call('carol', 'PUT', `${API}/nodes/-root-`, { permissions: { isInheritanceEnabled: false } }, { groups: ['coordinators'] });
+  assert.equal(r.status, 403, 'nobody is its Coordinator in this configuration');
+  const sqlite = new DatabaseSync(join(h.dataDir, 'content.sqlite'));
+  sqlite.prepare(`UPDATE nodes SET inherit_permissions = 0 WHERE id = 'company-home'`).run();
+  sqlite.close();
+  try {
+    assert.equal((await call('bob', 'GET', `${API}/nodes/-root-/children`)).status, 200, 'everyone still reads it');
+    assert.equal((await call('ada', 'POST', `${API}/nodes/-root-/children`, { name: 'still writable', nodeType: 'cm:folder' })).status, 201, 'the writers still write');
+  } finally {
+    const fix = new DatabaseSync(join(h.dataDir, 'content.sqlite'));
+    fix.prepare(`UPDATE nodes SET inherit_permissions = 1 WHERE id = 'company-home'`).run();
+    fix.close();
+  }
+});
+
+test('CONTENT_COMPANY_HOME_COORDINATORS: that group deletes what others made in Company Home and sets its permissions; homes stay out of its reach', async () => {
+  const other = await startContent({ CONTENT_COMPANY_HOME_COORDINATORS: 'admins' });
+  try {
+    const as = users(() => other);
+    const made = await as.call('ada', 'POST', `${API}/nodes/-root-/children`, { name: 'ada-made', nodeType: 'cm:folder' });
+    assert.equal(made.status, 201);
+    const admin = { groups: ['admins'] };
+    assert.equal((await as.call('root-admin', 'PUT', `${API}/nodes/-root-`, { permissions: { locallySet: [{ authorityId: 'GROUP_auditors', name: 'Consumer' }] } }, admin)).status, 200);
+    assert.equal((await as.call('root-admin', 'DELETE', `${API}/nodes/${made.body!['entry'].id}`, undefined, admin)).status, 204);
+    const home = (await as.call('ada', 'GET', `${API}/nodes/-my-`)).body!['entry'];
+    assert.equal((await as.call('root-admin', 'GET', `${API}/nodes/${home.id}`, undefined, admin)).status, 403, 'a home inherits nothing, the coordinators\' grant included');
+  } finally {
+    await other.close();
+  }
+});
+
+test('relativePath does not tell another user which names a home holds: 403 at the first folder they may not read', async () => {
+  const secret = await upload('ada', '-my-', 'plans-2027.txt', 'x');
+  assert.equal(secret.status, 201);
+  const homes = (await call('bob', 'GET', `${API}/nodes/-my-`)).body!['entry'].parentId;
+  const existing = await call('bob', 'GET', `${API}/nodes/${homes}?relativePath=ada/plans-2027.txt`);
+  const missing = await call('bob', 'GET', `${API}/nodes/${homes}?relativePath=ada/no-such-file.txt`);
+  assert.equal(existing.status, 403);
+  assert.equal(missing.status, 403, 'the same answer whether the name exists or not');
 });

@@ -87,3 +87,12 @@ test('folders and search through the UI; a duplicate folder name is a 409 page',
   const found = await browser.get(`${h.base}/share/search?q=invoices`);
   assert.match(found.text, /id="search-count">1 result/);
 });
+
+test('the breadcrumbs of a file page link the file to its own page, the folders to theirs; every crumb answers 200', async () => {
+  const up = await postMultipart('/share/folder/company-home/upload', [['_csrf', csrf]], { name: 'crumb.txt', content: 'crumb' });
+  const id = String(up.headers.location).split('/').pop()!;
+  const page = await browser.get(`${h.base}/share/file/${id}`);
+  const crumbs = [...(/<nav class="crumbs">(.*?)<\/nav>/s.exec(page.text)![1]!).matchAll(/href="([^"]+)"/g)].map((m) => m[1]!);
+  assert.deepEqual(crumbs, ['/share/folder/company-home', `/share/file/${id}`]);
+  for (const crumb of crumbs) assert.equal((await browser.get(`${h.base}${crumb}`)).status, 200, crumb);
+});

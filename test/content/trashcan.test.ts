@@ -10,8 +10,9 @@ import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { verifyChain } from '../../src/kernel/index.ts';
 import { CONTENT_EVENTS } from '../../src/content/database.ts';
-import { send } from '../helpers/http.ts';
-import { API, SEARCH, login, multipart, startContent } from './_service.ts';
+import { API, SEARCH, login, startContent } from './_service.ts';
+import { users } from './_users.ts';
+import type { AsUser } from './_users.ts';
 import type { Harness } from './_service.ts';
 
 let h: Harness;
@@ -22,18 +23,12 @@ after(() => h.close());
 
 type Json = Record<string, any>;
 
-function token(sub: string, options: { scope?: string; groups?: string[] } = {}): string {
-  return h.op.accessToken({ sub, groups: options.groups ?? (sub === 'ada' ? ['writers'] : []), ...(options.scope && { scope: options.scope }) });
-}
-async function call(who: string, method: string, path: string, body?: unknown, options: { scope?: string; groups?: string[] } = {}) {
-  const r = await send(`${h.base}${path}`, { method, headers: { authorization: `Bearer ${token(who, options)}`, ...(body !== undefined && { 'content-type': 'application/json' }) }, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  return { status: r.status, text: r.text, body: (r.headers['content-type'] ?? '').includes('json') ? (r.json() as Json) : undefined };
-}
-async function upload(who: string, parent: string, name: string, content: string, options: { groups?: string[] } = {}) {
-  const m = multipart([['name', name]], { name, content });
-  const r = await send(`${h.base}${API}/nodes/${parent}/children`, { method: 'POST', headers: { authorization: `Bearer ${token(who, options)}`, 'content-type': m.contentType }, body: m.body });
+const as = users(() => h);
+const call = as.call;
+async function upload(who: string, parent: string, name: string, content: string, options: AsUser = {}) {
+  const r = await as.upload(who, parent, name, content, options);
   assert.equal(r.status, 201, r.text);
-  return (r.json() as Json)['entry'];
+  return r.body!['entry'];
 }
 async function folder(who: string, parent: string, name: string) {
   const r = await call(who, 'POST', `${API}/nodes/${parent}/children`, { name, nodeType: 'cm:folder' });
@@ -200,4 +195,8 @@ test('share UI: delete asks first, then moves to the trashcan page, where restor
   assert.equal((await form(`/share/trashcan/${id}/purge`, { _csrf: csrf })).status, 303);
   assert.match((await browser.get(`${h.base}/share/trashcan`)).text, /id="trashcan-empty"/);
   assert.equal((await browser.get(`${h.base}/share/node/company-home/delete`)).status, 403, 'Company Home offers no delete');
+  const home = await browser.get(`${h.base}${API}/nodes/-my-`);
+  const homeId = (home.json() as { entry: { id: string } }).entry.id;
+  assert.doesNotMatch((await browser.get(`${h.base}/share/folder/${homeId}`)).text, /id="delete-link"/, 'a home offers no delete link, though its user is its Coordinator');
+  assert.equal((await browser.get(`${h.base}/share/node/${homeId}/delete`)).status, 403);
 });

@@ -4,6 +4,7 @@
 // the provider's end_session_endpoint. Every failure is a clear page for the person and a log
 // line with the machine reason; nothing half-done survives it.
 
+import { createHash } from 'node:crypto';
 import type { Reply, RequestContext, Route } from '../../kernel/index.ts';
 import { checkCsrf } from '../upload.ts';
 import { RepositoryError } from '../repository.ts';
@@ -15,6 +16,14 @@ import { validateIdToken } from './token-validation.ts';
 
 const STATE_COOKIE_SECONDS = 600;
 
+/**
+ * One binding cookie per login attempt, named for its state: two tabs that start a login at
+ * once each keep their own (one cookie for all would let the second overwrite the first).
+ */
+export function stateCookieName(prefix: string, state: string): string {
+  return `${prefix}_${createHash('sha256').update(state).digest('base64url').slice(0, 16)}`;
+}
+
 /** A local path to come back to after login; anything else lands on /share/. */
 export function safeReturnTo(value: string | null): string {
   if (value === null || !value.startsWith('/') || value.startsWith('//') || value.includes('\\') || /[\u0000-\u001f]/.test(value)) return '/share/';
@@ -23,10 +32,11 @@ export function safeReturnTo(value: string | null): string {
 
 function loginFailed(bridge: Bridge, context: RequestContext, init: { reason: string; shown: string; status?: number }): Reply {
   bridge.log.warn('login refused', { reason: init.reason, path: context.path, requestId: context.requestId });
+  const state = context.query.get('state');
   return page({
     title: 'Login failed',
     status: init.status ?? 400,
-    headers: { 'set-cookie': setCookie(bridge.cookies.state, '', { secure: bridge.cookies.secure, maxAge: 0 }) },
+    ...(state && { headers: { 'set-cookie': setCookie(stateCookieName(bridge.cookies.state, state), '', { secure: bridge.cookies.secure, maxAge: 0 }) } }),
     body: html`<div class="error" id="login-error"><p>${init.shown}</p><p class="note">Nothing was signed in. Reference: ${context.requestId}</p></div>
 <p><a href="${LOGIN_PATH}">Start a new login</a></p>`,
   });
@@ -40,7 +50,7 @@ export function authRoutes(bridge: Bridge): Route[] {
     } catch (error) {
       return loginFailed(bridge, context, { reason: `cannot start login: ${(error as Error).message}`, shown: 'The sign-in service cannot be reached or is misconfigured. Try again later, or ask the operator.', status: 503 });
     }
-    return redirect(started.url, { headers: { 'set-cookie': setCookie(bridge.cookies.state, started.state, { secure: bridge.cookies.secure, maxAge: STATE_COOKIE_SECONDS }) } });
+    return redirect(started.url, { headers: { 'set-cookie': setCookie(stateCookieName(bridge.cookies.state, started.state), started.state, { secure: bridge.cookies.secure, maxAge: STATE_COOKIE_SECONDS }) } });
   };
 
   const callback = async (context: RequestContext): Promise<Reply> => {
@@ -50,10 +60,28 @@ export function authRoutes(bridge: Bridge): Route[] {
     const state = q.get('state');
     const code = q.get('code');
     if (!state || !code) return loginFailed(bridge, context, { reason: 'callback without state or code', shown: 'The login response is incomplete.' });
-    const cookie = readCookie(context.headers['cookie'], bridge.cookies.state);
-    if (cookie !== state) return loginFailed(bridge, context, { reason: 'state does not match the state cookie of this browser', shown: 'The login response does not belong to a login started from this browser.' });
+    const cookieName = stateCookieName(bridge.cookies.state, state);
+    const clearState = setCookie(cookieName, '', { secure: bridge.cookies.secure, maxAge: 0 });
+    const bound = readCookie(context.headers['cookie'], cookieName) === state;
+    // Already signed in (the other tab's login finished first): no second session, just go where this login was headed.
+    if (sessionOf(bridge, context)) {
+      const pending = bound ? bridge.rp.take(state) : undefined;
+      return redirect(pending?.returnTo ?? '/share/', { headers: { 'set-cookie': clearState } });
+    }
+    if (!bound) return loginFailed(bridge, context, { reason: 'state does not match the state cookie of this browser', shown: 'The login response does not belong to a login started from this browser.' });
     const pending = bridge.rp.take(state);
     if (!pending) return loginFailed(bridge, context, { reason: 'state unknown, expired or already used (replayed callback)', shown: 'This login response was already used or has expired.' });
+    // RFC 9207: a response that names its issuer must name ours; a provider that promises to name it must.
+    const iss = q.get('iss');
+    let metadata;
+    try {
+      metadata = await bridge.rp.metadata();
+    } catch (error) {
+      return loginFailed(bridge, context, { reason: `cannot check the response issuer: ${(error as Error).message}`, shown: 'The sign-in service cannot be reached or is misconfigured. Try again later, or ask the operator.', status: 503 });
+    }
+    if (iss !== null ? iss !== metadata.issuer : metadata.authorization_response_iss_parameter_supported === true) {
+      return loginFailed(bridge, context, { reason: iss === null ? 'authorization response without iss, which the provider says it sends (RFC 9207)' : `authorization response iss "${iss.slice(0, 200)}" is not the issuer "${metadata.issuer}" (RFC 9207: a mix-up)`, shown: 'The login response comes from another sign-in service than this repository uses.' });
+    }
     let tokens;
     try {
       tokens = await bridge.rp.exchange(code, pending);
@@ -73,7 +101,7 @@ export function authRoutes(bridge: Bridge): Route[] {
     bridge.log.info('login', { subject: String(claims['sub']), requestId: context.requestId });
     const secure = bridge.cookies.secure;
     // Two cookies: node:http writes an array value as two Set-Cookie lines.
-    const cookies = [setCookie(bridge.cookies.session, id, { secure, maxAge: bridge.config.sessionTtlSeconds }), setCookie(bridge.cookies.state, '', { secure, maxAge: 0 })];
+    const cookies = [setCookie(bridge.cookies.session, id, { secure, maxAge: bridge.config.sessionTtlSeconds }), clearState];
     return redirect(pending.returnTo, { headers: { 'set-cookie': cookies as unknown as string } });
   };
 

@@ -134,7 +134,9 @@ export function shareAuthenticator(bridge: Bridge): Authenticator {
   return (context) => {
     const found = sessionOf(bridge, context);
     if (found) return { ok: true, principal: sessionPrincipal(found.session) };
-    const back = context.method === 'GET' && context.path.startsWith('/share/') ? context.path : '/share/';
+    // The whole target, query included: /share/search?q=... comes back to the same search.
+    const query = context.query.toString();
+    const back = context.method === 'GET' && context.path.startsWith('/share/') ? `${context.path}${query === '' ? '' : `?${query}`}` : '/share/';
     return { ok: false, reply: redirect(`${LOGIN_PATH}?return_to=${encodeURIComponent(back)}`) };
   };
 }

@@ -10,6 +10,8 @@ export interface ProviderMetadata {
   token_endpoint: string;
   jwks_uri: string;
   end_session_endpoint?: string;
+  /** RFC 9207: the provider names itself in every authorization response (iss). */
+  authorization_response_iss_parameter_supported?: boolean;
 }
 
 export const FETCH_TIMEOUT_MS = 5000;
@@ -65,6 +67,7 @@ export function createProvider(issuer: string, options: { now?: () => number } =
         token_endpoint: String(body['token_endpoint']),
         jwks_uri: String(body['jwks_uri']),
         ...(typeof body['end_session_endpoint'] === 'string' && URL.canParse(body['end_session_endpoint']) && { end_session_endpoint: body['end_session_endpoint'] }),
+        ...(body['authorization_response_iss_parameter_supported'] === true && { authorization_response_iss_parameter_supported: true }),
       };
       return metadata;
     },

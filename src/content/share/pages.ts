@@ -7,7 +7,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { Reply } from '../../kernel/index.ts';
 import { API_BASE } from '../api-support.ts';
 import type { NodeRow, VersionRow } from '../node-entry.ts';
-import { currentVersion, getNode, listChildren, listVersions } from '../repository.ts';
+import { currentVersion, getNode, listChildren, listVersions, systemFolderProblem } from '../repository.ts';
 import type { ChildrenQuery } from '../repository.ts';
 import { ROLES, localGrants } from '../permissions.ts';
 import type { Grant, Permission } from '../permissions.ts';
@@ -31,7 +31,7 @@ export const PAGE_SIZE = 50;
 function breadcrumbs(sqlite: DatabaseSync, node: NodeRow): Safe {
   const trail: NodeRow[] = [];
   for (let at: NodeRow | undefined = node; at; at = at.parent_id === null ? undefined : getNode(sqlite, at.parent_id)) trail.unshift(at);
-  return html`<nav class="crumbs">${trail.map((n, i) => html`${i > 0 ? ' / ' : ''}<a href="/share/folder/${encodeURIComponent(n.id)}">${n.name}</a>`)}</nav>`;
+  return html`<nav class="crumbs">${trail.map((n, i) => html`${i > 0 ? ' / ' : ''}<a href="/share/${n.is_folder === 1 ? 'folder' : 'file'}/${encodeURIComponent(n.id)}">${n.name}</a>`)}</nav>`;
 }
 
 function size(bytes: number): string {
@@ -56,7 +56,7 @@ export function folderPage(sqlite: DatabaseSync, folder: NodeRow, viewer: Viewer
   return page({
     title: folder.name,
     user: viewer,
-    body: html`${breadcrumbs(sqlite, folder)}${searchForm()}${deleteLink(folder, may)}
+    body: html`${breadcrumbs(sqlite, folder)}${searchForm()}${deleteLink(sqlite, folder, may)}
 <table id="children"><thead><tr><th>Name</th><th>Type</th><th>Size</th><th>Version</th><th>Modified (UTC)</th></tr></thead>
 <tbody>${rows.map((n) => nodeRow(sqlite, n))}</tbody></table>${rows.length === 0 ? html`<p class="note">This folder is empty.</p>` : html``}${more}
 ${may.has('create') ? writeForms(action, viewer) : html`<p class="note" id="read-only">You may read this folder but not add to it.</p>`}
@@ -64,8 +64,8 @@ ${may.has('changePermissions') ? permissionsPanel(sqlite, folder, viewer) : html
   });
 }
 
-function deleteLink(node: NodeRow, may: ReadonlySet<Permission>): Safe {
-  if (!may.has('delete') || node.parent_id === null) return html``;
+function deleteLink(sqlite: DatabaseSync, node: NodeRow, may: ReadonlySet<Permission>): Safe {
+  if (!may.has('delete') || systemFolderProblem(sqlite, node) !== undefined) return html``;
   return html`<p><a class="delete" id="delete-link" href="/share/node/${encodeURIComponent(node.id)}/delete">Delete ${node.is_folder === 1 ? 'this folder' : 'this file'}</a></p>`;
 }
 
@@ -137,7 +137,7 @@ export function filePage(sqlite: DatabaseSync, node: NodeRow, viewer: Viewer): R
     title: node.name,
     user: viewer,
     body: html`${breadcrumbs(sqlite, node)}${searchForm()}
-${deleteLink(node, viewer.can(node))}<p>Type <strong>${version?.mime_type ?? ''}</strong>, ${size(version?.size ?? 0)}, version <strong id="current-version">${node.version_label ?? ''}</strong>.
+${deleteLink(sqlite, node, viewer.can(node))}<p>Type <strong>${version?.mime_type ?? ''}</strong>, ${size(version?.size ?? 0)}, version <strong id="current-version">${node.version_label ?? ''}</strong>.
 <a href="${API_BASE}/nodes/${encodeURIComponent(node.id)}/content">Download current</a></p>
 ${properties.length > 0 ? html`<table><tbody>${properties.map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</tbody></table>` : html``}
 <h2>Versions</h2><table id="versions"><thead><tr><th>Version</th><th>Comment</th><th>Size</th><th>Created (UTC)</th><th></th></tr></thead>

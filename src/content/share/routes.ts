@@ -3,11 +3,11 @@
 // A client mistake (a duplicate name, a bad token, an oversized file) renders an error page.
 
 import type { Handler, Reply, RequestContext, Route } from '../../kernel/index.ts';
-import { actorOf, listingViewer, uploadDeps } from '../api-support.ts';
+import { actorOf, listingViewer, logAborted, uploadDeps } from '../api-support.ts';
 import type { ContentDeps } from '../api-support.ts';
 import { ROOT_NODE_ID } from '../database.ts';
 import { inheritedGrants, localGrants, permissionsOn, readableBy, setPermissions } from '../permissions.ts';
-import { RepositoryError, createFolder, getVersion, nameProblem, nodeFor, requireFolder, requireNode } from '../repository.ts';
+import { RepositoryError, createFolder, getVersion, nameProblem, nodeFor, requireFolder, requireNode, systemFolderProblem } from '../repository.ts';
 import { searchNodes } from '../search.ts';
 import { checkCsrf, uploadFile } from '../upload.ts';
 import { revertToVersion } from '../version-routes.ts';
@@ -42,6 +42,7 @@ function shareHandler(deps: ContentDeps, handler: Handler): Handler {
     try {
       return await handler(context);
     } catch (error) {
+      logAborted(context, error);
       const known = error instanceof RepositoryError ? error : (error as { cause?: unknown })?.cause;
       if (!(known instanceof RepositoryError)) throw error;
       const principal = context.principal === undefined ? undefined : viewerOf(deps, context);
@@ -72,7 +73,7 @@ export function shareRoutes(deps: ContentDeps): Route[] {
     const query = (context.query.get('q') ?? '').slice(0, 4096);
     const skip = skipOf(context);
     const viewer = viewerOf(deps, context);
-    const { rows, total } = searchNodes(sqlite, { query, paging: { skipCount: skip, maxItems: PAGE_SIZE }, readable: viewer.readable });
+    const { rows, total } = query.trim() === '' ? { rows: [], total: 0 } : searchNodes(sqlite, { query, paging: { skipCount: skip, maxItems: PAGE_SIZE }, readable: viewer.readable });
     return searchPage(sqlite, { query, rows: rows.map((r) => r.node), total, skip, viewer });
   });
   const upload = shareHandler(deps, async (context): Promise<Reply> => {
@@ -132,6 +133,8 @@ export function shareRoutes(deps: ContentDeps): Route[] {
   });
   const confirmDelete = shareHandler(deps, (context) => {
     const node = nodeFor(sqlite, context.params['nodeId']!, actorOf(deps, context), 'delete');
+    const system = systemFolderProblem(sqlite, node);
+    if (system) throw new RepositoryError(403, `Cannot delete: ${system}`);
     const back = `/share/${node.is_folder === 1 ? 'folder' : 'file'}/${encodeURIComponent(node.id)}`;
     const what = node.is_folder === 1 ? html`the folder <strong>${node.name}</strong> and everything in it` : html`the file <strong>${node.name}</strong> with all its versions`;
     return confirmPage({ title: `Delete ${node.name}?`, message: html`<p id="confirm-message">This moves ${what} to your trashcan. You can restore it from there until you delete it permanently.</p>`, action: `/share/node/${encodeURIComponent(node.id)}/delete`, button: 'Delete', back, viewer: viewerOf(deps, context) });
