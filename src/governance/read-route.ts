@@ -5,41 +5,18 @@
 
 import { READ_SCHEMAS } from './read-schemas.ts';
 import { json, JSON_TYPE, problem } from '../kernel/index.ts';
-import type { JsonSchema, ParameterSpec, Reply, RequestContext, ResponseSpec, Route } from '../kernel/index.ts';
+import type { Reply, RequestContext, Route } from '../kernel/index.ts';
 import { PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
 import { familyOf } from './identity.ts';
-import type { Capability } from './identity.ts';
-import type { LaneAuth } from './lanes.ts';
 import type { ArtifactMember, LoadedArtifact } from './artifacts.ts';
+import type { ReadDeclaration } from './route-declarations.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 
 export type Compute = (runtime: GovernanceRuntime, context: RequestContext) => Reply | Promise<Reply>;
 
-export interface ReadRoute {
-  path: string;
-  summary: string;
-  capability: Capability;
-  /** Publish this artifact member as it is: `<artifact_id>/<member>` (a member may contain "/"). */
-  publish?: string;
+/** A read route: its declaration, and either a member it publishes or the computation that answers it. */
+export interface ReadRoute extends ReadDeclaration {
   compute?: Compute;
-  /** Artifact members a computation reads (`<artifact_id>/<member>`); the drift check counts them as used. */
-  uses?: readonly string[];
-  /** Answer 503 when an artifact it publishes or uses is missing or invalid (default); readiness reports it instead. */
-  gate?: boolean;
-  /** The answer depends only on what was read at start: compute it once. */
-  cached?: boolean;
-  /**
-   * A lane-scoped read: this lane authenticator on both listeners (the worker's gate admits any
-   * lane token first). Without it: the operator on the worker, no credential on the platform.
-   */
-  auth?: LaneAuth;
-  params?: Readonly<Record<string, ParameterSpec>>;
-  query?: Readonly<Record<string, ParameterSpec>>;
-  /** The 200 body's schema (published members share one) and media type (JSON by default). */
-  schema?: JsonSchema;
-  contentType?: string;
-  /** Other documented outcomes beside 200 and the fail-closed 503. */
-  responses?: readonly ResponseSpec[];
 }
 
 /** Splits `<artifact_id>/<member>`; the member keeps any further "/". */
@@ -49,7 +26,7 @@ export function splitRef(ref: string): { artifact: string; member: string } {
 }
 
 /** The artifact ids a read route publishes from or uses, in order, without repeats. */
-export function routeArtifacts(read: ReadRoute): string[] {
+export function routeArtifacts(read: ReadDeclaration): string[] {
   return [...new Set([...(read.publish ? [read.publish] : []), ...(read.uses ?? [])].map((ref) => splitRef(ref).artifact))];
 }
 

@@ -4,36 +4,16 @@
 // listener only: the platform listener never answers a write (405 or 404).
 
 import { MIN_IDEMPOTENCY_RETENTION_MS, lazyIdempotencyStore, problem } from '../kernel/index.ts';
-import type { JsonSchema, ParameterSpec, Reply, RequestContext, RequestSpec, ResponseSpec, Route } from '../kernel/index.ts';
+import type { Reply, RequestContext, Route } from '../kernel/index.ts';
 import { WORKER_LISTENER } from './config.ts';
 import { familyOf } from './identity.ts';
-import type { Capability } from './identity.ts';
-import type { RouteAuth } from './lanes.ts';
 import { artifactUnavailable, splitRef } from './read-route.ts';
 import type { Compute } from './read-route.ts';
+import type { WriteDeclaration } from './route-declarations.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 
-export interface WriteRoute {
-  path: string;
-  summary: string;
-  auth: Exclude<RouteAuth, 'none'>;
-  capability: Capability;
-  /** The request body's JSON Schema, checked by the kernel before anything else. */
-  schema: JsonSchema;
-  /**
-   * `required`: a request without Idempotency-Key is 400; `optional`: honoured when sent;
-   * `delivery_id`: the route deduplicates on the git host's delivery id itself.
-   */
-  idempotency: 'required' | 'optional' | 'delivery_id';
-  /** Artifact members the handler reads (`<artifact_id>/<member>`): 503 fail closed when invalid. */
-  uses?: readonly string[];
-  params?: Readonly<Record<string, ParameterSpec>>;
-  /** For a `/*` family: its members (others answer 404). */
-  members?: readonly string[];
-  /** Body options beside the schema (raw bytes for a signed route, a smaller limit). */
-  request?: Omit<RequestSpec, 'schema'>;
-  /** Documented outcomes; the kernel adds 400, 401, 403, 404, 409, 413, 415 and 422. */
-  responses: readonly ResponseSpec[];
+/** A write route: its declaration and the handler that performs the write. */
+export interface WriteRoute extends WriteDeclaration {
   handle: Compute;
 }
 
