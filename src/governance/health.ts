@@ -4,7 +4,7 @@
 import { health } from '../kernel/index.ts';
 import type { Reply } from '../kernel/index.ts';
 import { checkDatabase } from './database.ts';
-import { routeArtifacts } from './read-route.ts';
+import { routeArtifacts } from './routing/read-route.ts';
 import { SERVICE_NAME } from './identity.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 

@@ -5,11 +5,11 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IdempotencyStore, Logger, Route, Store } from '../kernel/index.ts';
-import type { ArtifactSet } from './artifacts.ts';
+import type { ArtifactSet } from './contracts/artifacts.ts';
 import type { GovernanceConfig } from './config.ts';
 import { readJsonFile } from './json-file.ts';
 import type { JsonFile } from './json-file.ts';
-import type { ReadDeclaration, WriteDeclaration } from './route-declarations.ts';
+import type { ReadDeclaration, WriteDeclaration } from './routing/route-declarations.ts';
 import type { SigningKey } from './access/signing-key.ts';
 
 /** governance-manifest.json as the kernel writes it (only the fields this service reads). */

@@ -3,10 +3,10 @@
 // mail-admission JWKS (public) with its admission and revocation readbacks (consumer token), and
 // the context composer.
 
-import { READ_SCHEMAS } from '../read-schemas.ts';
-import type { ReadRoute } from '../read-route.ts';
-import type { WriteRoute } from '../write-route.ts';
-import { COMPOSER_SOURCES, composeContextReply } from '../context-composer.ts';
+import { READ_SCHEMAS } from '../routing/read-schemas.ts';
+import type { ReadRoute } from '../routing/read-route.ts';
+import type { WriteRoute } from '../routing/write-route.ts';
+import { COMPOSER_SOURCES, composeContextReply } from './context-composer.ts';
 import MAIL_PROJECTION from '../../../contracts/governance/schemas/mail_management_projection_input_v1.schema.json' with { type: 'json' };
 import ENTITLEMENT_PROJECTION from '../../../contracts/governance/schemas/product_entitlement_projection_input_v1.schema.json' with { type: 'json' };
 import CONTEXT_COMPOSER from '../../../contracts/governance/schemas/context_composer_input_v1.schema.json' with { type: 'json' };

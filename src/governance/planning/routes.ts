@@ -2,8 +2,8 @@
 // the four writes: create_session and answer_turn on dedicated POST routes for the one BFF
 // consumer, review rounds and owner decisions for the operator.
 
-import type { ReadRoute } from '../read-route.ts';
-import type { WriteRoute } from '../write-route.ts';
+import type { ReadRoute } from '../routing/read-route.ts';
+import type { WriteRoute } from '../routing/write-route.ts';
 import CREATE_SESSION from '../../../contracts/governance/schemas/planning_create_session_input_v1.schema.json' with { type: 'json' };
 import ANSWER_TURN from '../../../contracts/governance/schemas/planning_answer_turn_input_v1.schema.json' with { type: 'json' };
 import REVIEW_ROUND from '../../../contracts/governance/schemas/planning_review_round_input_v1.schema.json' with { type: 'json' };
