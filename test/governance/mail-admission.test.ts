@@ -1,9 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, randomUUID, verify } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCommand } from '../../src/kernel/index.ts';
+import { createMaterializeCommand } from '../../scripts/_materialize/command.ts';
 import { send, sendJson } from '../helpers/http.ts';
 import { bearer, startGovernance } from './_service.ts';
 import type { RunningGovernance } from './_service.ts';
@@ -142,10 +145,6 @@ test('mail-admission signing fails closed (503 awaiting_transport_owner) when th
 });
 
 test('the admission readback serves the materialized mail-admission file as materialize_mail_admission --apply wrote it, signed; nothing or an unusable file admits no sender', async () => {
-  const { execFileSync } = await import('node:child_process');
-  const { mkdirSync } = await import('node:fs');
-  const { runCommand } = await import('../../src/kernel/index.ts');
-  const { createMaterializeCommand } = await import('../../scripts/_materialize/command.ts');
   const dir = mkdtempSync(join(tmpdir(), 'airlock-governance-materialized-'));
   const running = await startGovernance({ role: 'test' });
   try {
