@@ -95,7 +95,8 @@ export async function runSandboxed(run: SandboxRun): Promise<SandboxOutcome> {
   const env = Object.fromEntries(Object.entries(run.env).map(([name, value]) => [name, behindProxies(value)]));
   // Node 24's permission model does not cover the network, and has no --allow-net to pass.
   const net = process.allowedNodeEnvironmentFlags.has('--allow-net') ? ['--allow-net'] : [];
-  const flags = ['--permission', `--allow-fs-read=${run.readable.join(',')}`, ...net, '--no-warnings', '--import', `data:text/javascript,${encodeURIComponent(READ_ONLY_SQLITE)}`];
+  // One flag per directory: Node 22+ reads a comma in the value as part of one path.
+  const flags = ['--permission', ...run.readable.map((dir) => `--allow-fs-read=${dir}`), ...net, '--no-warnings', '--import', `data:text/javascript,${encodeURIComponent(READ_ONLY_SQLITE)}`];
   try {
     const { code, signal, output } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; output: string }>((resolve, reject) => {
       const child = spawn(process.execPath, [...flags, run.file, ...args], { cwd: run.readable[0], stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'] ?? '', ...env } });
