@@ -43,7 +43,7 @@ export const GOVERNANCE_CONFIG = {
   GOVERNANCE_CRM_KNOWN_COMPANIES: { type: 'list', description: 'Admitted tenant_id/company_id pairs, comma-separated; any other company is denied before the upstream' },
   GOVERNANCE_CRM_TIMEOUT_MS: { type: 'int', default: 2000, min: 100, max: 30_000, description: 'Timeout of one CRM upstream call' },
   GOVERNANCE_DRY_RUN_PROBE_TIMEOUT_MS: { type: 'int', default: 3000, min: 100, max: 30_000, description: 'Admission dry-run step 5: time limit of the live-target probe' },
-  GOVERNANCE_DRY_RUN_VERIFY_TIMEOUT_MS: { type: 'int', default: 30_000, min: 100, max: 300_000, description: 'Admission dry-run step 5: time limit of a shipped verify command' },
+  GOVERNANCE_DRY_RUN_VERIFY_TIMEOUT_MS: { type: 'int', default: 30_000, min: 100, max: 300_000, description: 'Admission dry-run step 5: time limit of the tool\'s read-only verifier' },
 } as const satisfies ConfigSpec;
 
 /** Bearer-token lanes: each has its own token and is refused on the others' routes. */

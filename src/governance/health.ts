@@ -4,8 +4,7 @@
 import { health } from '../kernel/index.ts';
 import type { Reply } from '../kernel/index.ts';
 import { checkDatabase } from './database.ts';
-import { splitRef } from './read-route.ts';
-import { READ_ROUTES } from './routes.ts';
+import { routeArtifacts } from './routing/read-route.ts';
 import { SERVICE_NAME } from './identity.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 
@@ -27,7 +26,7 @@ export function healthReply(runtime: GovernanceRuntime): Reply {
   // Every artifact a route publishes or uses counts, so a deleted file shows here as well as a broken one.
   const expected = new Set([
     ...runtime.artifacts.artifacts.keys(),
-    ...READ_ROUTES.flatMap((r) => [...(r.publish ? [r.publish] : []), ...(r.uses ?? [])].map((ref) => splitRef(ref).artifact)),
+    ...runtime.reads.flatMap(routeArtifacts),
   ]);
   const broken = [...expected].sort().filter((id) => runtime.artifacts.get(id).state !== 'valid');
   return health({

@@ -5,12 +5,11 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IdempotencyStore, Logger, Route, Store } from '../kernel/index.ts';
-import type { ArtifactSet } from './artifacts.ts';
+import type { ArtifactSet } from './contracts/artifacts.ts';
 import type { GovernanceConfig } from './config.ts';
 import { readJsonFile } from './json-file.ts';
 import type { JsonFile } from './json-file.ts';
-import type { ReadRoute } from './read-route.ts';
-import type { WriteRoute } from './write-route.ts';
+import type { ReadDeclaration, WriteDeclaration } from './routing/route-declarations.ts';
 import type { SigningKey } from './access/signing-key.ts';
 
 /** governance-manifest.json as the kernel writes it (only the fields this service reads). */
@@ -53,8 +52,8 @@ export interface GovernanceRuntime {
   docs: ReadonlyMap<string, string>;
   /** The full route table (both listeners), and the read and write routes it was stamped from. */
   routes: readonly Route[];
-  reads: readonly ReadRoute[];
-  writes: readonly WriteRoute[];
+  reads: readonly ReadDeclaration[];
+  writes: readonly WriteDeclaration[];
   log: Logger;
   now: () => number;
   /** Replies computed once per process (catalog reads whose inputs are fixed at start). */

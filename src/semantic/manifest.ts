@@ -37,7 +37,9 @@ export const manifest: ServiceManifest = {
       purpose: 'control database: compartmented graph, ingest inbox and outcomes, reconciliation readback and receipts, projection-verification ledger, event outbox',
     },
   ],
-  verify: ['curl -fsS http://127.0.0.1:18020/healthz', 'curl -fsS http://127.0.0.1:18020/readyz', 'node dist/bin/semantic-worker.mjs --once --json'],
+  // Read-only checks only: the worker (semantic-worker --once) merges the inbox into the live
+  // database, so it is no verifier (an admission dry-run refuses it).
+  verify: ['curl -fsS http://127.0.0.1:18020/healthz', 'curl -fsS http://127.0.0.1:18020/readyz', 'node dist/bin/check_semantic_cdc_matrix.mjs'],
   contracts: [
     'contracts/api/semantic_asyncapi_v1.json',
     'contracts/api/semantic_cdc_v1.json',

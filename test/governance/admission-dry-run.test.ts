@@ -62,6 +62,9 @@ serviceOnTempRoot(
         'process.exit(0);',
       ].join('\n'));
       root.write('dist/bin/tool-verify-reads.mjs', [
+        "import { readdirSync, readFileSync } from 'node:fs';",
+        "JSON.parse(readFileSync('governance-manifest.json', 'utf8'));",
+        "if (!readdirSync(process.env.AIRLOCK_DATA_DIR).includes('governance.sqlite')) process.exit(5);",
         "const base = process.argv[process.argv.indexOf('--base-url') + 1];",
         "const answer = await fetch(base + '/api/v1/contracts/registry');",
         "const body = await answer.json();",

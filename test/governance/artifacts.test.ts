@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { send } from '../helpers/http.ts';
-import { loadArtifacts } from '../../src/governance/artifacts.ts';
+import { loadArtifacts } from '../../src/governance/contracts/artifacts.ts';
 import { READ_ROUTES } from '../../src/governance/routes.ts';
-import { routeArtifacts } from '../../src/governance/read-route.ts';
+import { routeArtifacts } from '../../src/governance/routing/read-route.ts';
 import { startGovernance } from './_service.ts';
 import { REPO, rootEnv, tempRoot } from './_fixtures.ts';
 
@@ -103,7 +103,7 @@ test('a missing artifact fails its routes closed with reason artifact_missing', 
 });
 
 test('the envelope schema names exactly the checks the service can run', async () => {
-  const { CHECK_NAMES } = await import('../../src/governance/checks.ts');
+  const { CHECK_NAMES } = await import('../../src/governance/platform/checks.ts');
   const { readFileSync } = await import('node:fs');
   const envelope = JSON.parse(readFileSync(join(REPO, DIR, 'schemas', 'artifact_envelope_v1.schema.json'), 'utf8'));
   assert.deepEqual([...envelope.$defs.check_ref.enum].sort(), [...CHECK_NAMES].sort());

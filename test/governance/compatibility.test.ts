@@ -148,3 +148,24 @@ test('checkCompatibility() takes anyOf:[string,integer] to type:[string,integer]
   }
   assert.equal(checkCompatibility({ mode: 'BACKWARD', previous: [{ version: '1', schema: { anyOf: [{ type: 'string' }, { type: 'null' }] } }], proposed: { type: 'string' } }).is_compatible, false, 'a real narrowing still is one');
 });
+
+// [case, old, new, BACKWARD message, FORWARD message]: the verdict was right before, the types named were the writer's "any type".
+const REF_RETARGETS: [string, Schema, Schema, string | undefined, string | undefined][] = (() => {
+  const defs = { s: str(), i: { type: 'integer' }, si: { type: ['string', 'integer'] } };
+  const at = (ref: string): Schema => ({ $defs: defs, ...obj({ x: { $ref: `#/$defs/${ref}` } }) });
+  return [
+    ['a $ref moved to a definition of another type', at('s'), at('i'), 'Narrowed type at /$defs/i: "string" no longer accepted', 'Widened type at /$defs/i: "integer" now accepted, which the previous version rejects'],
+    ['a $ref moved to a narrower definition', at('si'), at('s'), 'Narrowed type at /$defs/s: "integer" no longer accepted', undefined],
+    ['an inline type replaced by a $ref of another type', obj({ x: str() }), at('i'), 'Narrowed type at /$defs/i: "string" no longer accepted', 'Widened type at /$defs/i: "integer" now accepted, which the previous version rejects'],
+    ['a $ref replaced by an inline type of another type', at('s'), obj({ x: { type: 'integer' } }), 'Narrowed type at /properties/x: "string" no longer accepted', 'Widened type at /properties/x: "integer" now accepted, which the previous version rejects'],
+  ];
+})();
+
+for (const [name, previous, proposed, backward, forward] of REF_RETARGETS) {
+  test(`checkCompatibility() names the types that changed when ${name}`, () => {
+    for (const [mode, expected] of [['BACKWARD', backward], ['FORWARD', forward]] as const) {
+      const result = checkCompatibility({ mode, previous: [{ version: 'v1', schema: previous }], proposed });
+      assert.deepEqual(result.messages.map((m) => m.message), expected === undefined ? [] : [expected], mode);
+    }
+  });
+}

@@ -1,9 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, randomUUID, verify } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCommand } from '../../src/kernel/index.ts';
+import { createMaterializeCommand } from '../../scripts/_materialize/command.ts';
 import { send, sendJson } from '../helpers/http.ts';
 import { bearer, startGovernance } from './_service.ts';
 import type { RunningGovernance } from './_service.ts';
@@ -142,10 +145,6 @@ test('mail-admission signing fails closed (503 awaiting_transport_owner) when th
 });
 
 test('the admission readback serves the materialized mail-admission file as materialize_mail_admission --apply wrote it, signed; nothing or an unusable file admits no sender', async () => {
-  const { execFileSync } = await import('node:child_process');
-  const { mkdirSync } = await import('node:fs');
-  const { runCommand } = await import('../../src/kernel/index.ts');
-  const { createMaterializeCommand } = await import('../../scripts/_materialize/command.ts');
   const dir = mkdtempSync(join(tmpdir(), 'airlock-governance-materialized-'));
   const running = await startGovernance({ role: 'test' });
   try {
@@ -175,10 +174,21 @@ test('the admission readback serves the materialized mail-admission file as mate
     const claims = verifyJws(served['token'], jwks);
     assert.deepEqual([claims['materialized_sha256'], claims['admissions']], [served['sha256'], served['admissions']]);
 
-    writeFileSync(join(running.dataDir, 'mail-admission.json'), '{"format":"something-else"}');
-    const invalid = (await readback()).materialized;
-    assert.deepEqual([invalid['state'], invalid['count'], invalid['admissions']], ['invalid', 0, []]);
-    assert.match(invalid['detail'], /"format" is not "airlock\.mail_admission\.v1"/);
+    const file = join(running.dataDir, 'mail-admission.json');
+    const valid = JSON.parse(written.toString('utf8'));
+    const unusable: [string, string, RegExp][] = [
+      ['another format', '{"format":"something-else"}', /"format" is not "airlock\.mail_admission\.v1"/],
+      ['not JSON', '{"format":', /not JSON/],
+      ['an abbreviated commit', JSON.stringify({ ...valid, source: { ...valid.source, commit: commit.slice(0, 7) } }), /40-hex commit/],
+      ['a sender without scopes', JSON.stringify({ ...valid, admissions: [{ sender: 'ops@example.org', kind: 'mailbox', scopes: [] }] }), /admission 0 is not a sender/],
+      ['over 1 MiB', JSON.stringify({ ...valid, padding: 'x'.repeat(1024 * 1024) }), /larger than 1048576 bytes/],
+    ];
+    for (const [name, text, detail] of unusable) {
+      writeFileSync(file, text);
+      const invalid = (await readback()).materialized;
+      assert.deepEqual([invalid['state'], invalid['count'], invalid['admissions'], invalid['token']], ['invalid', 0, [], undefined], name);
+      assert.match(invalid['detail'], detail, name);
+    }
   } finally {
     await running.stop();
     rmSync(dir, { recursive: true, force: true });

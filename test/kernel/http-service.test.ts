@@ -351,6 +351,47 @@ test('service answers a 20 KB header with 431 and a problem body, and keeps serv
   assert.equal((await send(`${base}/health`)).status, 200);
 });
 
+/** Sends raw request bytes, in the pieces given (a pause between them), and returns the whole answer. */
+function rawExchange(pieces: string[]): Promise<string> {
+  const url = new URL(base);
+  return new Promise<string>((resolve) => {
+    let received = '';
+    const socket = connect(Number(url.port), url.hostname, async () => {
+      for (const piece of pieces) {
+        socket.write(piece);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    });
+    socket.on('data', (d) => (received += d.toString()));
+    socket.on('close', () => resolve(received));
+    socket.on('error', () => {});
+  });
+}
+
+// [case, request pieces, status]: the request line and the headers have their own limits and their own status (RFC 9110).
+const HEAD_LIMITS: [string, string[], number][] = [
+  ['a 20 KB URL', [`GET /health?q=${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`], 414],
+  ['a 20 KB URL sent in pieces', (() => { const line = `GET /health?q=${'a'.repeat(20 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`; return [line.slice(0, 50), line.slice(50, 9000), line.slice(9000)]; })(), 414],
+  ['a 100 KB URL (over the whole head limit)', [`GET /health?q=${'a'.repeat(100 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`], 414],
+  ['a 100 KB header', [`GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100 * 1024)}\r\n\r\n`], 431],
+  ['twenty 1 KB headers', [`GET /health HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 20 }, (_, i) => `X-H${i}: ${'a'.repeat(1024)}\r\n`).join('')}\r\n`], 431],
+];
+
+for (const [name, pieces, status] of HEAD_LIMITS) {
+  test(`service answers ${name} with ${status} and a problem body, and keeps serving`, async () => {
+    const text = await rawExchange(pieces);
+    assert.match(text, new RegExp(`^HTTP/1\\.1 ${status} `), text.slice(0, 200));
+    const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+    assert.equal(body['status'], status);
+    assert.equal((await send(`${base}/health`)).status, 200);
+  });
+}
+
+test('service takes an 8 KB URL and 15 KB of headers: the limits are not lower than they say', async () => {
+  const text = await rawExchange([`GET /health?q=${'a'.repeat(8 * 1024 - 20)} HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(15 * 1024)}\r\nConnection: close\r\n\r\n`]);
+  assert.match(text, /^HTTP\/1\.1 200 /);
+});
+
 test('service writes one access-log line per request: method, path without query, status, duration, request id', async () => {
   logLines.length = 0;
   const res = await send(`${base}/items/7?q=private-query-value`, { headers: { 'x-request-id': 'req-access-1' } });

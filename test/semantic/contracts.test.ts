@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CDC_CONTRACT, CONSUMER_MATRIX, checkCdcMatrix, consumerAdmission } from '../../src/semantic/cdc-matrix.ts';
+import { manifest } from '../../src/semantic/manifest.ts';
 import { ISOLATION_DOMAINS_CONTRACT, ISOLATION_DOMAIN_REFS, checkIsolationDomainsContract, isIsolationDomain } from '../../src/semantic/isolation-domains.ts';
 
 test('the isolation-domains contract lists fifteen baseline domains plus customer_relationship', () => {
@@ -53,4 +54,12 @@ test('consumerAdmission() admits listed surfaces only and gates downstream entri
   assert.deepEqual(consumerAdmission('agent-context-service', status), { admitted: false, reason: 'downstream_gated', consumer: 'agent-context-service' });
   assert.deepEqual(consumerAdmission('nobody', status), { admitted: false, reason: 'unknown_consumer', consumer: 'nobody' });
   assert.equal(consumerAdmission('live-runtime-contract-check', { method: 'POST', path: status.path }).admitted, false);
+});
+
+test('the semantic manifest declares only read-only verify commands: no executable of the service (the worker writes the live database)', () => {
+  const executables = manifest.executables.map((e) => `dist/bin/${e.name}.mjs`);
+  for (const command of manifest.verify) {
+    assert.ok(!executables.some((bundle) => command.split(/\s+/).includes(bundle)), `"${command}" runs a service executable`);
+    assert.match(command, /^(curl -fsS http:\/\/127\.0\.0\.1:\d+\/\S+|node dist\/bin\/[a-z_]+\.mjs)$/, command);
+  }
 });

@@ -1,9 +1,13 @@
 import { test } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import assert from 'node:assert/strict';
 import { verifyAllChains } from '../../src/kernel/index.ts';
-import { READBACK_TABLE, RECEIPTS_TABLE } from '../../src/semantic/control-schema.ts';
+import { CONTROL_MIGRATIONS, openControlDatabase, READBACK_TABLE, RECEIPTS_TABLE } from '../../src/semantic/control-schema.ts';
 import { readOutbox, payloadValidator } from '../../src/semantic/event-outbox.ts';
-import { enqueueRecords } from '../../src/semantic/ingest-inbox.ts';
+import { enqueueRecords, putRecords } from '../../src/semantic/ingest-inbox.ts';
 import { reconcileOnce } from '../../src/semantic/reconcile.ts';
 import { tenantHash } from '../../src/semantic/tenant-hash.ts';
 import { edgeRecord, lines, nodeRecord, testStore } from './fixtures/semantic-fixtures.ts';
@@ -138,7 +142,6 @@ test('reconcileOnce() commits nothing of a batch when a second worker already de
 
 test('reconcileOnce() scopes record_id by tenant: another tenant\'s record with the same id neither quarantines nor shadows this one', async (t) => {
   const store = testStore(t);
-  const { putRecords } = await import('../../src/semantic/ingest-inbox.ts');
   const a = nodeRecord({ record_id: 'shared-id', tenant_id: 'tenant-a', node_id: 'n1', label: 'A' });
   const b = nodeRecord({ record_id: 'shared-id', tenant_id: 'tenant-b', node_id: 'n1', label: 'B' });
   assert.equal((await putRecords(store, lines(a, b), { source: 'test' })).seqs.length, 2, 'two tenants, two records');
@@ -156,11 +159,6 @@ test('reconcileOnce() scopes record_id by tenant: another tenant\'s record with 
 });
 
 test('the control database migration scopes existing inbox rows by tenant: decided rows from their tenant hash, undecided ones from their tenant id', async (t) => {
-  const { DatabaseSync } = await import('node:sqlite');
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const { join } = await import('node:path');
-  const { openControlDatabase, CONTROL_MIGRATIONS } = await import('../../src/semantic/control-schema.ts');
   const dir = mkdtempSync(join(tmpdir(), 'airlock-semantic-migrate-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'semantic.sqlite');

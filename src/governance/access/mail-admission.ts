@@ -7,7 +7,7 @@
 import { json } from '../../kernel/index.ts';
 import type { Reply } from '../../kernel/index.ts';
 import { identityProjections } from '../database.ts';
-import { failClosed } from '../read-route.ts';
+import { failClosed } from '../routing/read-route.ts';
 import type { GovernanceRuntime } from '../runtime.ts';
 import { signCompactJws } from './jws.ts';
 import { materializedAdmissions } from './materialized-admissions.ts';

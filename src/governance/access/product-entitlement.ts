@@ -2,7 +2,7 @@
 // that governance knows (a manifest service or a registered product); only a fresh, active
 // entitlement is projected, for the window the observation declares (at most 3600 s).
 
-import { knownProducts } from '../products.ts';
+import { knownProducts } from '../tools/products.ts';
 import { queryScope, scopeKey, TENANT_ID } from './projection.ts';
 import type { ScopeResult, SurfaceSpec } from './projection.ts';
 

@@ -9,7 +9,7 @@ import { json, problem, readRows, writeReply } from '../../kernel/index.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import type { EvidenceRow, JsonValue, Reply, RequestContext, Transaction } from '../../kernel/index.ts';
 import { identityProjections } from '../database.ts';
-import { artifactMember } from '../read-route.ts';
+import { artifactMember } from '../routing/read-route.ts';
 import type { GovernanceRuntime } from '../runtime.ts';
 
 export type Surface = 'mail_management' | 'product_entitlement';

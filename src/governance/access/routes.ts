@@ -3,10 +3,12 @@
 // mail-admission JWKS (public) with its admission and revocation readbacks (consumer token), and
 // the context composer.
 
-import { READ_SCHEMAS } from '../read-schemas.ts';
-import type { ReadRoute } from '../read-route.ts';
-import type { WriteRoute } from '../write-route.ts';
-import { COMPOSER_SOURCES, composeContextReply } from '../context-composer.ts';
+import { READ_SCHEMAS } from '../routing/read-schemas.ts';
+import { published, V1 } from '../routing/table-helpers.ts';
+import { readinessRoute } from '../platform/readiness.ts';
+import type { ReadRoute } from '../routing/read-route.ts';
+import type { WriteRoute } from '../routing/write-route.ts';
+import { COMPOSER_SOURCES, composeContextReply } from './context-composer.ts';
 import MAIL_PROJECTION from '../../../contracts/governance/schemas/mail_management_projection_input_v1.schema.json' with { type: 'json' };
 import ENTITLEMENT_PROJECTION from '../../../contracts/governance/schemas/product_entitlement_projection_input_v1.schema.json' with { type: 'json' };
 import CONTEXT_COMPOSER from '../../../contracts/governance/schemas/context_composer_input_v1.schema.json' with { type: 'json' };
@@ -15,7 +17,6 @@ import { MAIL_MANAGEMENT } from './mail-management.ts';
 import { PRODUCT_ENTITLEMENT } from './product-entitlement.ts';
 import { decisionRead, projectionWrite } from './projection.ts';
 
-const V1 = '/api/v1';
 const TENANT = { description: 'Tenant of the exact scope', required: true, example: 'tenant-a' };
 const DECISION = { type: 'object', required: ['surface', 'scope', 'decision', 'reason', 'grants'], properties: { decision: { enum: ['allow', 'deny'] } } } as const;
 const DENIED = [{ status: 403, description: 'Denied: a missing or ambiguous exact-scope read, or another lane\'s token' }];
@@ -25,7 +26,8 @@ const PROJECTED = (surface: string) => [
   { status: 200, description: 'Recorded, not projected: fresh truth that does not qualify withdraws the scope (its decision is deny)', schema: { type: 'object', required: ['surface', 'scope', 'effect', 'reasons', 'evidence'], properties: { effect: { const: 'withdrawn' } } } },
 ];
 
-export const IDENTITY_READS: readonly ReadRoute[] = [
+/** The lane-scoped reads: decisions, and the mail-admission JWKS with its readbacks. */
+const LANE_SCOPED_READS: readonly ReadRoute[] = [
   {
     path: `${V1}/identity/mail-management/decision`, summary: 'Mail-management decision for one exact scope (consumer token); deny by default', capability: 'identity-projections',
     auth: 'mail_consumer', uses: ['identity_contracts/mail-management'], compute: decisionRead(MAIL_MANAGEMENT), schema: DECISION, responses: DENIED,
@@ -48,6 +50,23 @@ export const IDENTITY_READS: readonly ReadRoute[] = [
     path: `${V1}/identity/mail-admission/revocations`, summary: 'Revoked mail admissions, signed as one list (consumer token)', capability: 'mail-admission-signing',
     auth: 'mail_consumer', uses: ['identity_contracts/mail-admission-signing'], compute: revocationsReply, schema: READ_SCHEMAS[`${V1}/identity/mail-admission/revocations`]!, responses: FAILS_CLOSED,
   },
+];
+
+/** Seed 001's "Identity and access" reads: the identity contracts, the lane-scoped reads, the workboard projection. */
+export const IDENTITY_READS: readonly ReadRoute[] = [
+  ...published('identity_contracts', [
+    ['/identity/contracts/access-mapping', 'access-mapping', 'Which credential admits which surface'],
+    ['/identity/contracts/entitlement-policy', 'entitlement-policy', 'Product entitlement policy (default deny)'],
+    ['/identity/contracts/surface-admission', 'surface-admission', 'How a consumer is admitted to a surface'],
+    ['/identity/contracts/surface-access', 'surface-access', 'How each kind of surface authenticates'],
+    ['/identity/contracts/surface-lifecycle', 'surface-lifecycle', 'Surface states and what each promises'],
+    ['/identity/consumers/onboarding', 'consumers-onboarding', 'Steps a new consumer takes'],
+    ['/identity/agent-federation/posture', 'agent-federation', 'Agent federation posture (not deployed)'],
+  ]),
+  readinessRoute(`${V1}/identity/agent-federation/readiness`, 'agent-federation', 'identity_contracts/agent-federation'),
+  ...LANE_SCOPED_READS,
+  ...published('projections_workboard', [['/projections/workboard-unified-access', 'workboard-unified-access', 'Unified workboard access projection (owner not connected: deny)']]),
+  readinessRoute(`${V1}/projections/workboard-unified-access/readiness`, 'workboard-unified-access', 'projections_workboard/workboard-unified-access'),
 ];
 
 export const IDENTITY_WRITES: readonly WriteRoute[] = [

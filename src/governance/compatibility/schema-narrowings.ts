@@ -159,10 +159,28 @@ function compareConjuncts(walk: Walk, reader: Record<string, unknown>, writer: R
     const attempt = (w: Conjunct) => withSides(walk, r.side, w.side, () => (r.role === 'own' ? compareOwn(walk, r.schema as Record<string, unknown>, w, r.pointer, w.pointer) : compare(walk, r.schema, w.schema, r.pointer, w.pointer)));
     const primary = attempt(first);
     if (primary.length === 0) continue;
-    if (candidates.some((w) => w !== first && attempt(w).length === 0)) continue;
-    out.push(...primary);
+    // The writer's data satisfies every writer conjunct: one that fits the reader suffices; when
+    // none does, the tightest one says best what the reader now refuses (a $ref target's type,
+    // not the "any type" of the writer's empty own keywords).
+    let tightest = primary;
+    let fits = false;
+    for (const w of candidates) {
+      if (w === first) continue;
+      const found = attempt(w);
+      if (found.length === 0) {
+        fits = true;
+        break;
+      }
+      if (breadth(found) < breadth(tightest)) tightest = found;
+    }
+    if (!fits) out.push(...tightest);
   }
   return out;
+}
+
+/** How much writer data a list of narrowings says is refused: each narrowing's listed writer values (one when it lists none). */
+function breadth(found: readonly Narrowing[]): number {
+  return found.reduce((n, narrowing) => n + (Array.isArray(narrowing.writer) ? narrowing.writer.length : 1), 0);
 }
 
 function withSides<T>(walk: Walk, reader: Side, writer: Side, run: () => T): T {

@@ -7,7 +7,7 @@
 import { GENESIS_SHA256, json, rowHash } from '../../kernel/index.ts';
 import type { Reply, RequestContext } from '../../kernel/index.ts';
 import { planningEvents } from '../database.ts';
-import { artifactMember, failClosed } from '../read-route.ts';
+import { artifactMember, failClosed } from '../routing/read-route.ts';
 import type { GovernanceRuntime } from '../runtime.ts';
 import { closingDecision, decisionReadbacks, missingReadbacks, resumeState } from './session.ts';
 import type { Session } from './session.ts';

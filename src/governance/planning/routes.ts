@@ -2,8 +2,9 @@
 // the four writes: create_session and answer_turn on dedicated POST routes for the one BFF
 // consumer, review rounds and owner decisions for the operator.
 
-import type { ReadRoute } from '../read-route.ts';
-import type { WriteRoute } from '../write-route.ts';
+import type { ReadRoute } from '../routing/read-route.ts';
+import { published } from '../routing/table-helpers.ts';
+import type { WriteRoute } from '../routing/write-route.ts';
 import CREATE_SESSION from '../../../contracts/governance/schemas/planning_create_session_input_v1.schema.json' with { type: 'json' };
 import ANSWER_TURN from '../../../contracts/governance/schemas/planning_answer_turn_input_v1.schema.json' with { type: 'json' };
 import REVIEW_ROUND from '../../../contracts/governance/schemas/planning_review_round_input_v1.schema.json' with { type: 'json' };
@@ -25,6 +26,15 @@ function read(path: string, summary: string, compute: ReadRoute['compute'], uses
 }
 
 export const PLANNING_READS: readonly ReadRoute[] = [
+  ...published('planning', [
+    ['/planning/contracts', 'contracts', 'Planning family: resources and session routes'],
+    ['/planning/interaction-lanes', 'interaction-lanes', 'Lane catalog'],
+    ['/planning/interaction-lanes/create-session', 'create-session', 'create_session lane descriptor'],
+    ['/planning/interaction-lanes/answer-turn', 'answer-turn', 'answer_turn lane descriptor'],
+    ['/planning/interaction-lanes/owner-decision', 'owner-decision', 'Owner-decision lane descriptor'],
+    ['/planning/interaction-lanes/start-review-round', 'start-review-round', 'Review-round lane descriptor'],
+    ['/planning/events/catalog', 'events-catalog', 'Planning event vocabulary'],
+  ]),
   read('', 'Planning session with its current revision detail', sessionReply),
   read('/review-bundle', 'Review bundle: reviewer summary and round synthesis of every round (package intents redacted)', reviewBundleReply),
   read('/score-gate', 'Score gate readback: latest score against the threshold; approves nothing', scoreGateReply, ['planning/owner-decision']),

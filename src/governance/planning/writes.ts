@@ -8,7 +8,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { json, problem, readRows, writeReply } from '../../kernel/index.ts';
 import type { JsonValue, Reply, RequestContext, Transaction } from '../../kernel/index.ts';
 import { planningEvents } from '../database.ts';
-import { appendOutbox } from '../outbox-append.ts';
+import { appendOutbox } from '../events/outbox-append.ts';
 import type { GovernanceRuntime } from '../runtime.ts';
 import { closingDecision, foldSession, missingReadbacks, resumeState, decisionReadbacks } from './session.ts';
 import type { Actor, OwnerDecision, PlanningPayload, PlanningRow, RedactedIntent, Session, SuggestedRef } from './session.ts';

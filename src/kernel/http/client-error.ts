@@ -1,17 +1,18 @@
 // Answers a request that node:http refused before it became a request (malformed start line,
-// headers over maxHeaderSize, a header timeout): a problem+json body with the status that says
+// a head over maxHeaderSize, a header timeout): a problem+json body with the status that says
 // what was wrong, then the connection closes. Never throws, never crashes the server.
 
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problem } from './reply.ts';
+import { HEADERS_TOO_LARGE, requestLineOverflowed, URI_TOO_LONG } from './request-head.ts';
 import { replyBytes, replyContentType } from './send.ts';
 
-/** The status and problem for a parser or timeout error code of node:http. */
-export function clientErrorReply(code: string | undefined): { status: number; title: string; detail: string } {
+/** The status and problem for a parser or timeout error code of node:http (and the bytes it was parsing). */
+export function clientErrorReply(code: string | undefined, rawPacket?: unknown): { status: number; title: string; detail: string } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, title: 'Request header fields too large', detail: 'The request headers are larger than the server accepts (16 KiB in all): send fewer or shorter headers' };
+      return requestLineOverflowed(rawPacket) ? { ...URI_TOO_LONG } : { ...HEADERS_TOO_LARGE };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: 408, title: 'Request timeout', detail: 'The request did not arrive in time: send it again' };
     default:
@@ -30,7 +31,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     socket.destroy();
     return;
   }
-  const { status, title, detail } = clientErrorReply(error.code);
+  const { status, title, detail } = clientErrorReply(error.code, (error as { rawPacket?: unknown }).rawPacket);
   const reply = problem(status, title, { detail });
   const body = replyBytes(reply);
   const head = [

@@ -14,6 +14,7 @@ import { PROBLEM_TYPE, problem } from './reply.ts';
 import type { Authenticator, Method, Reply, RequestContext, Route } from './route.ts';
 import type { Router } from './router.ts';
 import { replyBytes, replyContentType, sendReply } from './send.ts';
+import { requestHeadRefusal } from './request-head.ts';
 
 /** The logger and message of DESIGN.md's 5xx rule (seed 001). */
 export const SERVER_ERROR_LOGGER = 'uvicorn.error';
@@ -76,8 +77,10 @@ export async function handleRequest(request: IncomingMessage, response: ServerRe
   let reply: Reply;
   let route: Route | undefined;
   let refusedBody = false;
+  // A head over its limits is refused before anything reads it (414, 431), and the connection closes.
+  const headRefusal = requestHeadRefusal(request);
   try {
-    const outcome = await resolve(request, context, options);
+    const outcome = headRefusal ? { reply: headRefusal } : await resolve(request, context, options);
     route = outcome.route;
     reply = outcome.reply ?? (route!.idempotency ? await runIdempotent(route!, context) : await route!.handler(context));
   } catch (error) {
@@ -93,7 +96,7 @@ export async function handleRequest(request: IncomingMessage, response: ServerRe
   if (options.renderProblem && reply.contentType === PROBLEM_TYPE) reply = renderProblem(options, reply, context);
   // Draining is read when the reply goes out, so a request that was in flight at close() closes too.
   // A streamed body the handler left unread is refused too: do not drain it, hang up after the reply.
-  const close = refusedBody || options.isDraining() || (context.bodyStream !== undefined && !request.complete);
+  const close = refusedBody || headRefusal !== undefined || options.isDraining() || (context.bodyStream !== undefined && !request.complete);
   try {
     sendReply(request, response, reply, { etag: route?.etag !== false, close });
   } catch (error) {

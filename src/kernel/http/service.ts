@@ -11,6 +11,7 @@ import { accessLogEnabled, logAccess } from './access-log.ts';
 import { answerClientError, clientErrorReply } from './client-error.ts';
 import { checkListenHost } from './loopback.ts';
 import { handleRequest, SERVER_ERROR_LOGGER } from './pipeline.ts';
+import { MAX_HEAD_BYTES } from './request-head.ts';
 import type { BodyCheck, ProblemRenderer } from './pipeline.ts';
 import type { Authenticator, JsonSchema, Route } from './route.ts';
 import { createRouter } from './router.ts';
@@ -128,6 +129,8 @@ export function createService(options: ServiceOptions): Service {
     const router = createRouter(options.routes.filter((r) => (r.listener ?? MAIN_LISTENER) === listener));
     const server = createServer({
       headersTimeout: options.timeouts?.headersMs ?? HEADERS_TIMEOUT_MS,
+      // Room for a long URL beside the headers: request-head.ts tells 414 from 431 within it.
+      maxHeaderSize: MAX_HEAD_BYTES,
       requestTimeout: options.timeouts?.requestMs ?? REQUEST_TIMEOUT_MS,
       connectionsCheckingInterval: options.timeouts?.checkIntervalMs ?? 1_000,
     });

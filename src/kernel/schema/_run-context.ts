@@ -3,23 +3,9 @@
 
 import type { Annotations } from './_annotations.ts';
 import { formatPointer } from './_pointer.ts';
-import type { Resource } from './_schema-index.ts';
-import type { ValidationError } from './types.ts';
+import type { Check, RunContext } from './_schema-types.ts';
 
-/** One compiled schema or keyword: true when `data` passes. */
-export type Check = (data: unknown, ctx: RunContext, ann: Annotations | null) => boolean;
-
-export interface RunContext {
-  errors: ValidationError[];
-  /** Tokens of the current instance location; pushed and popped as checks descend. */
-  path: (string | number)[];
-  /** Record errors (false inside anyOf branches, not, contains: only the verdict counts there). */
-  record: boolean;
-  /** Keep checking after a failure (allErrors and recording). */
-  all: boolean;
-  /** Dynamic scope: schema resources entered, outermost first (kept only when $dynamicRef needs it). */
-  scope: Resource[];
-}
+export type { Check, RunContext } from './_schema-types.ts';
 
 /** `Value at "/a/0"`, or `Value at the root`: the subject of every message. */
 export function subject(ctx: RunContext, extra?: string | number): string {

@@ -4,23 +4,10 @@
 
 import { compileError } from './_compile-error.ts';
 import { escapePointerToken } from './_pointer.ts';
-import type { Check } from './_run-context.ts';
 import { resolveUri, splitFragment } from './_uri.ts';
-import type { Vocabulary } from './_vocabularies.ts';
+import type { Resource } from './_schema-types.ts';
 
-/** A schema resource: a document root or a subschema with `$id`. */
-export interface Resource {
-  uri: string;
-  root: unknown;
-  /** Schema location of the root: "" or "/..." in the compiled schema, "<uri>#..." elsewhere. */
-  location: string;
-  parent: Resource | null;
-  anchors: Map<string, object>;
-  dynamicAnchors: Map<string, object>;
-  /** Compiled `$dynamicAnchor` subschemas, filled in by the compiler. */
-  dynamicChecks: Map<string, { check: Check; resource: Resource }> | null;
-  vocabulary: Vocabulary | null;
-}
+export type { Resource } from './_schema-types.ts';
 
 /** Where a subschema stands: its base URI, its resource and its location. */
 export interface NodeInfo {

@@ -3,20 +3,11 @@
 // keywords are.
 
 import { compileError } from './_compile-error.ts';
-import { findResource, isObject, type Resource, type SchemaIndex } from './_schema-index.ts';
+import { findResource, isObject, type SchemaIndex } from './_schema-index.ts';
+import type { Resource, Vocabulary, VocabularyName } from './_schema-types.ts';
 import { splitFragment } from './_uri.ts';
 
-export type VocabularyName =
-  | 'core'
-  | 'applicator'
-  | 'unevaluated'
-  | 'validation'
-  | 'meta-data'
-  | 'format-annotation'
-  | 'format-assertion'
-  | 'content';
-
-export type Vocabulary = ReadonlySet<VocabularyName>;
+export type { Vocabulary, VocabularyName } from './_schema-types.ts';
 
 export const METASCHEMA_URI = 'https://json-schema.org/draft/2020-12/schema';
 const VOCABULARY_PREFIX = 'https://json-schema.org/draft/2020-12/vocab/';

@@ -1,0 +1,48 @@
+// The types the schema index, the run context and the vocabularies share: a schema resource
+// holds compiled checks and its vocabulary, and a check runs in a context that keeps the
+// resources entered. They refer to one another, so they live here, below the three files that
+// use them, instead of in those files importing each other in a circle.
+
+import type { Annotations } from './_annotations.ts';
+import type { ValidationError } from './types.ts';
+
+export type VocabularyName =
+  | 'core'
+  | 'applicator'
+  | 'unevaluated'
+  | 'validation'
+  | 'meta-data'
+  | 'format-annotation'
+  | 'format-assertion'
+  | 'content';
+
+export type Vocabulary = ReadonlySet<VocabularyName>;
+
+/** A schema resource: a document root or a subschema with `$id`. */
+export interface Resource {
+  uri: string;
+  root: unknown;
+  /** Schema location of the root: "" or "/..." in the compiled schema, "<uri>#..." elsewhere. */
+  location: string;
+  parent: Resource | null;
+  anchors: Map<string, object>;
+  dynamicAnchors: Map<string, object>;
+  /** Compiled `$dynamicAnchor` subschemas, filled in by the compiler. */
+  dynamicChecks: Map<string, { check: Check; resource: Resource }> | null;
+  vocabulary: Vocabulary | null;
+}
+
+/** One compiled schema or keyword: true when `data` passes. */
+export type Check = (data: unknown, ctx: RunContext, ann: Annotations | null) => boolean;
+
+export interface RunContext {
+  errors: ValidationError[];
+  /** Tokens of the current instance location; pushed and popped as checks descend. */
+  path: (string | number)[];
+  /** Record errors (false inside anyOf branches, not, contains: only the verdict counts there). */
+  record: boolean;
+  /** Keep checking after a failure (allErrors and recording). */
+  all: boolean;
+  /** Dynamic scope: schema resources entered, outermost first (kept only when $dynamicRef needs it). */
+  scope: Resource[];
+}
