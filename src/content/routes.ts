@@ -2,6 +2,7 @@
 // (nodes, versions, renditions, search, probes, the assistant's reference surface). The
 // manifest builds it without configuration; handlers then are never called.
 
+import { openApiRoute } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
 import type { ContentDeps } from './api-support.ts';
 import { nodeRoutes } from './node-routes.ts';
@@ -14,7 +15,8 @@ import { transcriptRoutes } from './transcript-references.ts';
 import { versionRoutes } from './version-routes.ts';
 
 export function contentRoutes(deps: ContentDeps, bridge: Bridge): Route[] {
-  return [...shareRoutes(deps), ...authRoutes(bridge), ...nodeRoutes(deps), ...versionRoutes(deps), ...searchRoutes(deps), ...probeRoutes(deps), ...transcriptRoutes(deps)];
+  const served = openApiRoute('/openapi.json', async () => (await import('./manifest.ts')).manifest);
+  return [...shareRoutes(deps), ...authRoutes(bridge), ...nodeRoutes(deps), ...versionRoutes(deps), ...searchRoutes(deps), ...probeRoutes(deps), ...transcriptRoutes(deps), served];
 }
 
 /** Stand-ins for the manifest's table: route factories only keep references, they call nothing. */

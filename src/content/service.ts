@@ -9,6 +9,7 @@ import type { ContentConfig } from './config.ts';
 import { openContentDatabase } from './database.ts';
 import { createBridge, repositoryAuthenticator, shareAuthenticator } from './oidc/bridge.ts';
 import { loopbackOnly } from './probes.ts';
+import { renderContentProblem } from './render-problem.ts';
 import { contentRoutes } from './routes.ts';
 
 export const SERVICE_NAME = 'content';
@@ -25,6 +26,7 @@ export async function createContentService(config: ContentConfig, options: { now
     routes: contentRoutes(deps, bridge),
     listeners: { main: { host: config.listen.host, port: config.listen.port } },
     authenticators: { repository: repositoryAuthenticator(bridge), share: shareAuthenticator(bridge), loopback: loopbackOnly },
+    renderProblem: renderContentProblem,
     log,
     ...(options.env && { env: options.env }),
     ...(options.now && { now: options.now }),

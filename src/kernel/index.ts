@@ -36,7 +36,8 @@ export type { RunServiceOptions } from './http/run-service.ts';
 
 export { versionTruth } from './version.ts';
 export { exportOpenApi } from './http/openapi.ts';
-export type { OpenApiInfo, OpenApiOptions } from './http/openapi.ts';
+export { openApiRoute } from './http/openapi-route.ts';
+export type { OpenApiInfo, OpenApiOptions, ErrorBody } from './http/openapi.ts';
 
 export { buildGovernanceManifest, buildStackContract, buildOpenApi, exposedSurfaces } from './manifest.ts';
 export type { ServiceManifest, ExecutableDeclaration, ListenerDeclaration, DependencyDeclaration, ConsumedSurface, HealthcheckDeclaration } from './manifest.ts';

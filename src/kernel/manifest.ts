@@ -4,6 +4,7 @@
 // manifest "matches the surface inventory" (seed 002) by construction.
 
 import { exportOpenApi } from './http/openapi.ts';
+import type { ErrorBody } from './http/openapi.ts';
 import type { Route } from './http/route.ts';
 
 export interface ListenerDeclaration {
@@ -90,6 +91,10 @@ export interface ServiceManifest {
   /** The export's `servers`; by default each declared listener at 127.0.0.1 and its default port. */
   openapiServers?: readonly { url: string; description?: string }[];
   securitySchemes: Record<string, Record<string, unknown>>;
+  /** Authenticators that check the peer, not a credential (see OpenApiOptions.peerChecks). */
+  peerChecks?: Readonly<Record<string, string>>;
+  /** Error bodies other than RFC 9457 (Frappe's, Alfresco's), by path; see OpenApiOptions.errorBodies. */
+  errorBodies?: readonly ErrorBody[];
   /** The route table (built without configuration: handlers are not called). */
   routes: readonly Route[];
   /** Healthchecks an orchestrator (systemd timers, compose) runs; absent when the seed names none. */
@@ -146,7 +151,14 @@ export function buildStackContract(manifests: readonly ServiceManifest[]): Recor
 
 /** The OpenAPI export of a manifest's route table. */
 export function buildOpenApi(manifest: ServiceManifest): Record<string, unknown> {
-  return exportOpenApi({ info: manifest.openapiInfo, routes: manifest.routes, securitySchemes: manifest.securitySchemes, servers: manifest.openapiServers ?? listenerServers(manifest) });
+  return exportOpenApi({
+    info: manifest.openapiInfo,
+    routes: manifest.routes,
+    securitySchemes: manifest.securitySchemes,
+    servers: manifest.openapiServers ?? listenerServers(manifest),
+    ...(manifest.peerChecks && { peerChecks: manifest.peerChecks }),
+    ...(manifest.errorBodies && { errorBodies: manifest.errorBodies }),
+  });
 }
 
 /** Each listener of the manifest's executables, once, at its default loopback address. */
