@@ -3,7 +3,8 @@
 // that holds the credentials, signatures, parameters and a body built from the declared schema
 // (the good case), and once with the credential, signature or body wrong (the error case). Each
 // answer's status, media type and body must be what the contract declares, checked with our own
-// JSON Schema validator. Each service also serves its export, deep-equal to the committed file.
+// JSON Schema validator, and every 401 carries WWW-Authenticate. Each service also serves its
+// export, deep-equal to the committed file.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,9 +79,9 @@ function routeIndex(manifest: ServiceManifest): Map<string, Route> {
 
 interface Call { method: string; url: string; headers: Record<string, string>; body?: string }
 
-async function call({ method, url, headers, body }: Call): Promise<Answer> {
+async function call({ method, url, headers, body }: Call): Promise<Answer & { challenge: string | null }> {
   const response = await fetch(url, { method: method.toUpperCase(), headers, ...(body !== undefined && { body }), redirect: 'manual', signal: AbortSignal.timeout(30_000) });
-  return { status: response.status, contentType: response.headers.get('content-type'), text: method === 'head' ? '' : await response.text() };
+  return { status: response.status, contentType: response.headers.get('content-type'), text: method === 'head' ? '' : await response.text(), challenge: response.headers.get('www-authenticate') };
 }
 
 function resolveRef(document: Json, value: unknown): Json | undefined {
@@ -192,7 +193,7 @@ test('every operation of every service answers as its contract declares, in a go
         operations++;
         const { good, bad, badMustFail } = plan(document, manifest.service, { good: base, secured }, template, method, operation, routes.get(`${method} ${template}`));
         for (const [label, request, mustFail] of [['good', good, false], ['error', bad, badMustFail]] as const) {
-          let answer: Answer;
+          let answer: Answer & { challenge: string | null };
           try {
             answer = await call(request);
           } catch (error) {
@@ -200,6 +201,8 @@ test('every operation of every service answers as its contract declares, in a go
             continue;
           }
           if (label === 'good' && answer.status < 400) succeeded++;
+          // RFC 9110 11.6.1: every 401 names a challenge.
+          if (answer.status === 401 && !answer.challenge) violations.push(`${manifest.service} ${label} ${request.method.toUpperCase()} ${template}: 401 without WWW-Authenticate`);
           // A browser route refuses a missing session with a redirect to its login: not a 2xx either.
           if (mustFail && answer.status < 300) violations.push(`${manifest.service} error ${request.method.toUpperCase()} ${template}: answered ${answer.status}, expected an error`);
           for (const v of answerViolations(document, template, label === 'good' ? method : request.method, answer)) violations.push(`${manifest.service} ${label} ${request.method.toUpperCase()} ${template}: ${v}`);
