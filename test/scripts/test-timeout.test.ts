@@ -14,7 +14,7 @@ test('npm test sets a per-test timeout of at most 10 minutes, and ends a file wh
   const script = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { test: string } }).scripts.test;
   const timeout = /node --test (?:[^"]*\s)?--test-timeout=(\d+)\s/.exec(script);
   assert.ok(timeout, `no --test-timeout in: ${script}`);
-  assert.ok(Number(timeout[1]) > 0 && Number(timeout[1]) <= 600_000, timeout[1]);
+  assert.ok(Number(timeout[1]) > 0 && Number(timeout[1]) <= 600_000, `--test-timeout=${timeout[1]}`);
   // The timeout fails the test; without --test-force-exit the server it left open would keep the run waiting.
   assert.match(script, /node --test [^"]*--test-force-exit/);
 });
