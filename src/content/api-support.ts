@@ -176,3 +176,6 @@ export function contentDisposition(name: string, attachment: boolean): string {
 function extValue(text: string): string {
   return encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
+
+/** A stored file's bytes, in the file's own media type, whole or a byte range. */
+export const FILE_BYTES = [{ status: 200, description: 'The bytes, in the file\'s own media type', contentType: '*/*' }, { status: 206, description: 'The requested byte range', contentType: '*/*' }];

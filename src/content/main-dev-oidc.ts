@@ -2,7 +2,7 @@
 // in to the share UI; loopback only, one fixed account. See src/content/dev-oidc/provider.ts.
 
 import { parseArgs } from 'node:util';
-import { isAirlockError, readConfig } from '../kernel/index.ts';
+import { isAirlockError, readConfig, SERVICE_HELP_FOOTER } from '../kernel/index.ts';
 import { startDevProvider } from './dev-oidc/provider.ts';
 
 const HELP = `Usage: content-dev-oidc [--listen HOST:PORT] [--help]
@@ -20,6 +20,8 @@ Environment:
   CONTENT_OIDC_AUDIENCE        audience of the access tokens (default: the client id)
 
 Prints one JSON "listening" line on stdout. Exit codes: 0 stopped, 2 configuration error.
+
+${SERVICE_HELP_FOOTER}
 `;
 
 const SPEC = {
@@ -32,11 +34,11 @@ const SPEC = {
 } as const;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  process.stdout.write(HELP);
+  process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify({ help: HELP }, null, 2)}\n` : HELP);
   process.exit(0);
 }
 try {
-  const { values } = parseArgs({ options: { listen: { type: 'string' } }, strict: true });
+  const { values } = parseArgs({ options: { listen: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
   const config = readConfig(SPEC, values.listen === undefined ? process.env : { ...process.env, CONTENT_DEV_OIDC_LISTEN: values.listen });
   const { server, issuer } = await startDevProvider({
     host: config.CONTENT_DEV_OIDC_LISTEN.host,

@@ -3,7 +3,21 @@
 // development OpenID provider that npm start runs (loopback only, not for production).
 
 import type { ServiceManifest } from '../kernel/index.ts';
+import { REPOSITORY_PREFIX } from './alfresco-shapes.ts';
 import { contentRoutes, UNCONFIGURED_BRIDGE, UNCONFIGURED_DEPS } from './routes.ts';
+
+/** Alfresco's error body: `{"error": {errorKey, statusCode, briefSummary, stackTrace, descriptionURL}}`. */
+const ALFRESCO_ERROR_SCHEMA = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['errorKey', 'statusCode', 'briefSummary', 'stackTrace', 'descriptionURL'],
+      properties: { errorKey: { type: 'string' }, statusCode: { type: 'integer' }, briefSummary: { type: 'string' }, stackTrace: { type: 'string' }, descriptionURL: { type: 'string' } },
+    },
+  },
+} as const;
 
 export const manifest: ServiceManifest = {
   service: 'content',
@@ -45,7 +59,11 @@ export const manifest: ServiceManifest = {
   securitySchemes: {
     repository: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A session cookie from the OIDC bridge, or a bearer access token (at+jwt) that CONTENT_OIDC_ISSUER issued for CONTENT_OIDC_AUDIENCE; 401 otherwise' },
     share: { type: 'apiKey', in: 'cookie', name: 'content_session', description: 'The OIDC bridge session; without it the UI redirects to /auth/oidc/login' },
-    loopback: { type: 'apiKey', in: 'header', name: 'X-Loopback-Only', description: 'No credential: loopback peers only (403 otherwise)' },
   },
+  peerChecks: { loopback: 'No credential: loopback peers only (403 otherwise)' },
+  errorBodies: [
+    { name: 'AlfrescoError', mediaType: 'application/json', schema: ALFRESCO_ERROR_SCHEMA, appliesTo: (path) => path.startsWith(REPOSITORY_PREFIX) },
+    { name: 'ErrorPage', mediaType: 'text/html; charset=utf-8', schema: { type: 'string', description: 'An HTML page saying what went wrong' } },
+  ],
   routes: contentRoutes(UNCONFIGURED_DEPS, UNCONFIGURED_BRIDGE),
 };

@@ -3,7 +3,7 @@
 
 import type { Route, RequestContext } from '../kernel/index.ts';
 import { listEnvelope } from './alfresco-shapes.ts';
-import { API_BASE, actorOf, alfrescoHandler, contentReply, jsonBodyReader, pagingOf, principalOf, queryFlag, uploadDeps, listingViewer } from './api-support.ts';
+import { API_BASE, actorOf, alfrescoHandler, contentReply, FILE_BYTES, jsonBodyReader, pagingOf, principalOf, queryFlag, uploadDeps, listingViewer } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { mediaTypeFor } from './mime-types.ts';
 import { readOrderBy, readWhere } from './listing-query.ts';
@@ -146,8 +146,8 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId`, auth: 'repository', summary: 'Get a node', params: NODE_ID, tags: ['nodes'], etag: false, handler: getNode },
     { method: 'PUT', path: `${API_BASE}/nodes/:nodeId`, auth: 'repository', summary: 'Update a node\'s name or properties', params: NODE_ID, tags: ['nodes'], request: { raw: true, schema: UPDATE_SCHEMA }, handler: updateNode },
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId/children`, auth: 'repository', summary: 'List a folder\'s children (skipCount, maxItems, orderBy, where, include, fields)', params: NODE_ID, tags: ['nodes'], etag: false, handler: listChildrenHandler },
-    { method: 'POST', path: `${API_BASE}/nodes/:nodeId/children`, auth: 'repository', summary: 'Upload a file (multipart field filedata; name, relativePath, autoRename, overwrite, majorVersion, comment) or create a folder (JSON)', params: NODE_ID, tags: ['nodes'], request: upload, handler: createChild },
-    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/content`, auth: 'repository', summary: 'Get a file\'s current content (attachment=false for inline)', params: NODE_ID, tags: ['nodes'], handler: getContent },
+    { method: 'POST', path: `${API_BASE}/nodes/:nodeId/children`, auth: 'repository', summary: 'Upload a file (multipart field filedata; name, relativePath, autoRename, overwrite, majorVersion, comment) or create a folder (JSON)', params: NODE_ID, tags: ['nodes'], request: upload, responses: [{ status: 201, description: 'Created: the node\'s entry', schema: { type: 'object', required: ['entry'] } }], handler: createChild },
+    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/content`, auth: 'repository', summary: 'Get a file\'s current content (attachment=false for inline)', params: NODE_ID, tags: ['nodes'], responses: FILE_BYTES, handler: getContent },
     { method: 'PUT', path: `${API_BASE}/nodes/:nodeId/content`, auth: 'repository', summary: 'Update a file\'s content as a new version (majorVersion, comment, name renames it too)', params: NODE_ID, tags: ['nodes'], request: { stream: true }, handler: updateContent },
   ];
 }

@@ -2,6 +2,7 @@
 // (nodes, versions, renditions, search, probes, the assistant's reference surface). The
 // manifest builds it without configuration; handlers then are never called.
 
+import { openApiRoute } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
 import { API_BASE, JS_API_BASE } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
@@ -16,7 +17,8 @@ import { trashcanRoutes } from './trashcan-routes.ts';
 import { versionRoutes } from './version-routes.ts';
 
 export function contentRoutes(deps: ContentDeps, bridge: Bridge): Route[] {
-  return withJsApiPaths([...shareRoutes(deps), ...authRoutes(bridge), ...nodeRoutes(deps), ...versionRoutes(deps), ...trashcanRoutes(deps), ...searchRoutes(deps), ...probeRoutes(deps), ...transcriptRoutes(deps)]);
+  const served = openApiRoute('/openapi.json', async () => (await import('./manifest.ts')).manifest);
+  return [...withJsApiPaths([...shareRoutes(deps), ...authRoutes(bridge), ...nodeRoutes(deps), ...versionRoutes(deps), ...trashcanRoutes(deps), ...searchRoutes(deps), ...probeRoutes(deps), ...transcriptRoutes(deps)]), served];
 }
 
 /** Every route under API_BASE once more under JS_API_BASE: the same handler, so the same answers. */

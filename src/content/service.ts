@@ -8,11 +8,11 @@ import { createBlobStore } from './blob-store.ts';
 import { CONTENT_SPEC } from './config.ts';
 import type { ContentConfig } from './config.ts';
 import { openContentDatabase } from './database.ts';
-import { renderRepositoryProblem } from './alfresco-shapes.ts';
 import { createBridge, repositoryAuthenticator, repositoryPrefixAuthenticator, shareAuthenticator } from './oidc/bridge.ts';
 import { permissionPolicy } from './permissions.ts';
 import { ensureSystemFolders } from './repository.ts';
 import { isProbePath, loopbackOnly } from './probes.ts';
+import { renderContentProblem } from './render-problem.ts';
 import { contentRoutes } from './routes.ts';
 
 export const SERVICE_NAME = 'content';
@@ -33,7 +33,7 @@ export async function createContentService(config: ContentConfig, options: { now
     routes: contentRoutes(deps, bridge),
     listeners: { main: { host: config.listen.host, port: config.listen.port, authenticate: 'repository-prefix' } },
     authenticators: { repository, 'repository-prefix': repositoryPrefixAuthenticator(repository, isProbePath), share: shareAuthenticator(bridge), loopback: loopbackOnly },
-    renderProblem: renderRepositoryProblem,
+    renderProblem: renderContentProblem,
     log,
     ...(options.env && { env: options.env }),
     ...(options.now && { now: options.now }),

@@ -4,7 +4,7 @@
 import { statement } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
 import { listEnvelope } from './alfresco-shapes.ts';
-import { API_BASE, actorOf, alfrescoHandler, contentDisposition, contentReply, jsonBodyReader, pagingOf, queryFlag, requireWriteScope } from './api-support.ts';
+import { API_BASE, actorOf, alfrescoHandler, contentDisposition, contentReply, FILE_BYTES, jsonBodyReader, pagingOf, queryFlag, requireWriteScope } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { CONTENT_EVENTS } from './database.ts';
 import { versionEntry } from './node-entry.ts';
@@ -112,12 +112,12 @@ export function versionRoutes(deps: ContentDeps): Route[] {
   return [
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId/versions`, auth: 'repository', summary: 'List a file\'s versions, newest first', params: PARAMS, tags: ['versions'], etag: false, handler: list },
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId/versions/:versionId`, auth: 'repository', summary: 'Get one version', params: PARAMS, tags: ['versions'], handler: one },
-    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/versions/:versionId/content`, auth: 'repository', summary: 'Get one version\'s content', params: PARAMS, tags: ['versions'], handler: content },
+    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/versions/:versionId/content`, auth: 'repository', summary: 'Get one version\'s content', params: PARAMS, tags: ['versions'], responses: FILE_BYTES, handler: content },
     { method: 'POST', path: `${API_BASE}/nodes/:nodeId/versions/:versionId/revert`, auth: 'repository', summary: 'Revert to a version: a new version with its content (majorVersion, comment)', params: PARAMS, tags: ['versions'], request: { ...json, optional: true, schema: REVERT_SCHEMA }, handler: revert },
-    { method: 'POST', path: `${API_BASE}/nodes/:nodeId/renditions`, auth: 'repository', summary: 'Create renditions ({"id":"text"} or a list); 202', params: PARAMS, tags: ['renditions'], request: { ...json, schema: RENDITION_SCHEMA }, handler: request },
+    { method: 'POST', path: `${API_BASE}/nodes/:nodeId/renditions`, auth: 'repository', summary: 'Create renditions ({"id":"text"} or a list); 202', params: PARAMS, tags: ['renditions'], responses: [{ status: 202, description: 'Accepted: the renditions are made in the background', empty: true }], request: { ...json, schema: RENDITION_SCHEMA }, handler: request },
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions`, auth: 'repository', summary: 'List renditions and their status', params: PARAMS, tags: ['renditions'], etag: false, handler: renditions },
     { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId`, auth: 'repository', summary: 'Get a rendition\'s status', params: PARAMS, tags: ['renditions'], etag: false, handler: rendition },
-    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId/content`, auth: 'repository', summary: 'Get a rendition\'s content (placeholder=true: a placeholder while it is not created)', params: PARAMS, tags: ['renditions'], handler: renditionContent },
+    { method: 'GET', path: `${API_BASE}/nodes/:nodeId/renditions/:renditionId/content`, auth: 'repository', summary: 'Get a rendition\'s content (placeholder=true: a placeholder while it is not created)', params: PARAMS, tags: ['renditions'], responses: FILE_BYTES, handler: renditionContent },
   ];
 }
 

@@ -2,12 +2,35 @@
 // governance-manifest.json, configs/stack-contract.json and its OpenAPI export. Healthchecks carry
 // seed 002's weak-host numbers (database 30 s, gateway 120 s; low-CPU 60 s and 180 s).
 
-import type { ServiceManifest } from '../kernel/index.ts';
+import type { ErrorBody, ServiceManifest } from '../kernel/index.ts';
+import { isFrappePath } from './frappe/render-problem.ts';
+import { MCP_AUTH } from './mcp/mount.ts';
 import { DATABASE_FILE, OPENAPI_INFO, OPENAPI_PATH, SERVICE_NAME } from './identity.ts';
 import { HEALTHZ_PATH, STATUS_PATH } from './health/routes.ts';
 import { erpRoutes } from './routes.ts';
 
 const MAIN = { name: 'main', port: 18030, env: 'ERP_LISTEN' };
+
+/** Frappe's error envelope (frappe/utils/response.py), what every error on a Frappe path is. */
+const FRAPPE_ERROR_SCHEMA = {
+  type: 'object',
+  required: ['exc_type', 'exception', '_server_messages'],
+  properties: {
+    exc_type: { type: 'string', description: 'The Frappe exception class, e.g. ValidationError' },
+    exception: { type: 'string', description: '"frappe.exceptions.<exc_type>: <text>"' },
+    _server_messages: { type: 'string', description: 'JSON text of a list of JSON texts, each {"message": ...}' },
+  },
+} as const;
+
+/**
+ * Errors on the Frappe paths are Frappe's envelope, with Frappe's status codes (a malformed or
+ * invalid argument is ValidationError, 417); /mcp's authenticator refuses in the same envelope.
+ * /healthz and /capability-inventory are Airlock's own and keep RFC 9457.
+ */
+const ERROR_BODIES: readonly ErrorBody[] = [
+  { name: 'FrappeError', mediaType: 'application/json', schema: FRAPPE_ERROR_SCHEMA, appliesTo: isFrappePath, statuses: { 400: 417, 422: 417 } },
+  { name: 'FrappeError', mediaType: 'application/json', schema: FRAPPE_ERROR_SCHEMA, appliesTo: (path) => path === '/mcp', onlyFor: [401, 403] },
+];
 
 export const manifest: ServiceManifest = {
   service: SERVICE_NAME,
@@ -35,9 +58,10 @@ export const manifest: ServiceManifest = {
   contracts: ['contracts/erp/support_normalization_rules_v1.json', 'contracts/erp/support_normalization_rules_v1.schema.json', 'contracts/erp/workboard_access_fact_v3.json'],
   openapiPath: OPENAPI_PATH,
   openapiInfo: OPENAPI_INFO,
+  errorBodies: ERROR_BODIES,
   securitySchemes: {
     frappe: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Frappe token auth "token <api_key>:<api_secret>" (ERP_API_KEYS), or the sid cookie from POST /api/method/login' },
-    erp_mcp: { type: 'apiKey', in: 'header', name: 'Authorization', description: '/mcp: the same Frappe token or sid cookie, after the Origin check (ERP_MCP_ALLOWED_ORIGINS)' },
+    [MCP_AUTH]: { type: 'apiKey', in: 'header', name: 'Authorization', description: '/mcp: the same Frappe token or sid cookie, after the Origin check (ERP_MCP_ALLOWED_ORIGINS)' },
   },
   healthchecks: [
     { name: 'database', probe: `http://127.0.0.1:18030${HEALTHZ_PATH}`, intervals: { default: 30, low_cpu: 60 } },

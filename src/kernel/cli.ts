@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsOptionsConfig } from 'node:util';
 import { exitQuietlyOnBrokenPipe } from './_broken-pipe.ts';
 import { AirlockError, isAirlockError } from './errors.ts';
-import { flushLogLines } from './log.ts';
+import { flushLogLines, LOG_LEVEL_HELP, logLevelFromEnv } from './log.ts';
 
 /** 0: every check passed. */
 export const EXIT_OK = 0;
@@ -110,10 +110,16 @@ export async function runCommand<O extends OptionSpecs>(
     return EXIT_USAGE;
   }
   if (parsed.values['help'] === true) {
-    io.stdout.write(formatHelp(spec));
+    io.stdout.write(parsed.values['json'] === true ? `${JSON.stringify({ help: formatHelp(spec) }, null, 2)}\n` : formatHelp(spec));
     return EXIT_OK;
   }
   const json = parsed.values['json'] === true;
+  const level = logLevelFromEnv(io.env);
+  if ('error' in level) {
+    if (json) io.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'usage', message: level.error, details: [] } }, null, 2)}\n`);
+    io.stderr.write(`${spec.name}: ${level.error}\n`);
+    return EXIT_USAGE;
+  }
   const context: CommandContext<O> = {
     values: parsed.values as OptionValues<O>,
     positionals: parsed.positionals,
@@ -229,6 +235,7 @@ export function formatHelp(spec: CommandSpec<OptionSpecs>): string {
     ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}${text}`),
     '',
     'Exit codes: 0 every check passed, 1 a check failed, 2 usage or environment error',
+    LOG_LEVEL_HELP,
     '',
   ];
   return lines.join('\n');

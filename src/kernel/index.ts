@@ -3,7 +3,7 @@
 export { AirlockError, isAirlockError } from './errors.ts';
 export type { AirlockErrorCode } from './errors.ts';
 
-export { createLogger, flushLogLines, REDACTED } from './log.ts';
+export { createLogger, flushLogLines, REDACTED, LOG_LEVEL_VARIABLE, LOG_LEVEL_HELP } from './log.ts';
 export type { Logger, LogLevel, LogFields, LoggerOptions } from './log.ts';
 
 export { readConfig, secretValues, parseListenAddress } from './config.ts';
@@ -29,14 +29,15 @@ export type { ProblemRenderer } from './http/pipeline.ts';
 export { isLoopbackHost, checkListenHost, ALLOW_NON_LOOPBACK_VARIABLE } from './http/loopback.ts';
 export { createService, MAIN_LISTENER, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './http/service.ts';
 export type { Service, ServiceOptions, ListenerOptions, ListeningLine, SchemaCompiler, AnswerInfo } from './http/service.ts';
-export { runService } from './http/run-service.ts';
+export { runService, SERVICE_HELP_FOOTER } from './http/run-service.ts';
 export { ACCESS_LOG_VARIABLE, ACCESS_LOG_MESSAGE, accessLogEnabled } from './http/access-log.ts';
 export { clientErrorReply } from './http/client-error.ts';
 export type { RunServiceOptions } from './http/run-service.ts';
 
 export { versionTruth } from './version.ts';
 export { exportOpenApi } from './http/openapi.ts';
-export type { OpenApiInfo, OpenApiOptions } from './http/openapi.ts';
+export { openApiRoute } from './http/openapi-route.ts';
+export type { OpenApiInfo, OpenApiOptions, ErrorBody } from './http/openapi.ts';
 
 export { buildGovernanceManifest, buildStackContract, buildOpenApi, exposedSurfaces } from './manifest.ts';
 export type { ServiceManifest, ExecutableDeclaration, ListenerDeclaration, DependencyDeclaration, ConsumedSurface, HealthcheckDeclaration } from './manifest.ts';

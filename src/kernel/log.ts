@@ -5,6 +5,23 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+/** The variable that sets the least level a logger writes, for every service and command. */
+export const LOG_LEVEL_VARIABLE = 'AIRLOCK_LOG_LEVEL';
+
+/** The --help line every service and command prints for AIRLOCK_LOG_LEVEL. */
+export const LOG_LEVEL_HELP = `${LOG_LEVEL_VARIABLE}: debug, info, warn or error, the least level logged on stderr (default: info)`;
+
+/**
+ * The level `env` names in AIRLOCK_LOG_LEVEL (any case, surrounding blanks ignored), undefined
+ * when unset or empty; a message saying what to set when it names no level.
+ */
+export function logLevelFromEnv(env: NodeJS.ProcessEnv): { level: LogLevel | undefined } | { error: string } {
+  const raw = env[LOG_LEVEL_VARIABLE]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return { level: undefined };
+  if (Object.hasOwn(LEVEL_RANK, raw)) return { level: raw as LogLevel };
+  return { error: `${LOG_LEVEL_VARIABLE} "${env[LOG_LEVEL_VARIABLE]!.slice(0, 32)}" names no level: set debug, info, warn or error` };
+}
+
 /** The replacement written instead of a secret's value. */
 export const REDACTED = '[redacted]';
 
@@ -30,7 +47,10 @@ export interface LoggerOptions {
   name?: string;
   /** The `service` field of each record, when set. */
   service?: string;
+  /** The least level written; AIRLOCK_LOG_LEVEL of `env`, else info. */
   level?: LogLevel;
+  /** Where AIRLOCK_LOG_LEVEL is read when `level` is not given; process.env by default. */
+  env?: NodeJS.ProcessEnv;
   secrets?: Iterable<string>;
   /** Where finished lines go (with their newline); stderr by default. */
   write?: (line: string) => void;
@@ -45,6 +65,12 @@ interface Shared {
   now: () => Date;
 }
 
+/** AIRLOCK_LOG_LEVEL's level, or info (a start refuses a value that names none: runService, runCommand). */
+function levelOf(env: NodeJS.ProcessEnv): LogLevel {
+  const read = logLevelFromEnv(env);
+  return 'level' in read && read.level !== undefined ? read.level : 'info';
+}
+
 /**
  * Creates a JSON-lines logger.
  *
@@ -55,7 +81,7 @@ interface Shared {
 export function createLogger(options: LoggerOptions = {}): Logger {
   const shared: Shared = {
     service: options.service,
-    minRank: LEVEL_RANK[options.level ?? 'info'],
+    minRank: LEVEL_RANK[options.level ?? levelOf(options.env ?? process.env)],
     secrets: new Set(),
     write: options.write ?? writeToStderr,
     now: options.now ?? (() => new Date()),

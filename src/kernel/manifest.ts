@@ -4,6 +4,7 @@
 // manifest "matches the surface inventory" (seed 002) by construction.
 
 import { exportOpenApi } from './http/openapi.ts';
+import type { ErrorBody } from './http/openapi.ts';
 import type { Route } from './http/route.ts';
 
 export interface ListenerDeclaration {
@@ -92,6 +93,10 @@ export interface ServiceManifest {
   /** Name on each path the listener(s) it is on (path-level `servers`): for a document over listeners that serve different paths. */
   openapiServersPerPath?: boolean;
   securitySchemes: Record<string, Record<string, unknown>>;
+  /** Authenticators that check the peer, not a credential (see OpenApiOptions.peerChecks). */
+  peerChecks?: Readonly<Record<string, string>>;
+  /** Error bodies other than RFC 9457 (Frappe's, Alfresco's), by path; see OpenApiOptions.errorBodies. */
+  errorBodies?: readonly ErrorBody[];
   /** The route table (built without configuration: handlers are not called). */
   routes: readonly Route[];
   /** Healthchecks an orchestrator (systemd timers, compose) runs; absent when the seed names none. */
@@ -155,6 +160,8 @@ export function buildOpenApi(manifest: ServiceManifest): Record<string, unknown>
     securitySchemes: manifest.securitySchemes,
     servers: manifest.openapiServers ?? [...servers.values()],
     ...(manifest.openapiServersPerPath && { listenerServers: Object.fromEntries(servers) }),
+    ...(manifest.peerChecks && { peerChecks: manifest.peerChecks }),
+    ...(manifest.errorBodies && { errorBodies: manifest.errorBodies }),
   });
 }
 

@@ -3,7 +3,7 @@
 // `mailbox` (messaging-mailbox) and `owner-readback` (messaging-owner-readback). The router, the
 // OpenAPI export and the manifest read it. No /readyz and no /metrics on the API (the seed).
 
-import { PROBLEM_TYPE } from '../kernel/index.ts';
+import { openApiRoute, PROBLEM_TYPE } from '../kernel/index.ts';
 import type { Handler, ResponseSpec, Route } from '../kernel/index.ts';
 import { DEFAULT_MAILBOX_MAX_PAYLOAD } from './config.ts';
 
@@ -51,6 +51,7 @@ const FAIL_CLOSED = problemResponse(503, 'OWNER_READBACK_API_TOKEN is not config
 
 export function messagingRoutes(handlers: MessagingHandlers, options: { maxPayloadBytes?: number } = {}): Route[] {
   return [
+    openApiRoute('/api/v1/openapi.json', async () => (await import('./manifest.ts')).manifest, { listener: API_LISTENER }),
     { method: 'GET', path: API_HEALTH_PATH, listener: API_LISTENER, auth: 'none', summary: 'Messaging API health: the bus and the mailbox adapter', tags: ['api'], responses: healthResponses('API health'), etag: false, handler: handlers.apiHealth },
     {
       method: 'GET',

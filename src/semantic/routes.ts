@@ -2,7 +2,7 @@
 // export (contracts/api/semantic_openapi_v1.json), the manifest and the CDC check all read it.
 // No endpoint takes query parameters: any is refused with 400 before the handler runs.
 
-import { problem, PROBLEM_TYPE } from '../kernel/index.ts';
+import { openApiRoute, problem, PROBLEM_TYPE } from '../kernel/index.ts';
 import type { Handler, ResponseSpec, Route } from '../kernel/index.ts';
 import { CONTEXT_SCHEMA, fixtureResponseSchema, HEALTH_SCHEMA, PROJECTION_SCHEMA, STATUS_SCHEMA, TOPOLOGY_SCHEMA } from './api-schemas.ts';
 import { FIXTURES } from './fixtures.ts';
@@ -115,6 +115,7 @@ export function semanticRoutes(handlers: SemanticHandlers): Route[] {
       responses: [{ status: 200, description: 'Synthetic receipt: asserted, never executed', schema: fixtureResponseSchema(fixture.name) }, QUERY_REFUSED],
       handler: handlers.fixture(fixture.name),
     })),
+    openApiRoute('/openapi.json', async () => (await import('./manifest.ts')).manifest),
   ];
   return routes.map((route) => ({ ...route, handler: refuseQuery(route.handler) }));
 }

@@ -103,6 +103,8 @@ export function createSemanticService(config: ApiConfig, options: SemanticServic
     routes: semanticRoutes(handlers),
     listeners: { main: config.listen },
     authenticators: createAuthenticators(config),
+    // The operator's credential is a header of its own, not a bearer token: the challenge names it (RFC 9110 11.6.1).
+    challenges: { operator: 'X-Semantic-Operator-Token realm="semantic"', projection: 'X-Semantic-Operator-Token realm="semantic"' },
     compileSchema: compileBodySchema,
     log,
     ...(options.env && { env: options.env }),

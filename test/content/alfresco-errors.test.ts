@@ -58,10 +58,10 @@ test('admitted: an unknown route is 404, a wrong method 405 with Allow, a wrong 
   assertAlfrescoError(malformed, 400);
   const big = await send(`${h.base}${SEARCH}`, { method: 'POST', headers: { ...bearer(), 'content-type': 'application/json' }, body: JSON.stringify({ query: { query: 'x'.repeat(70_000) } }) });
   assertAlfrescoError(big, 413);
-  // Outside /repository/ the kernel's RFC 9457 body stays.
+  // Outside /repository/ (the share UI and the login bridge, for browsers) it is a page, as the contract declares.
   const share = await send(`${h.base}/no-such-page`);
   assert.equal(share.status, 404);
-  assert.match(String(share.headers['content-type']), /^application\/problem\+json/);
+  assert.match(String(share.headers['content-type']), /^text\/html/);
 });
 
 test('handler errors carry logId too, and the js-api path serves the same API', async () => {

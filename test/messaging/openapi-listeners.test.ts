@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { buildOpenApi } from '../../src/kernel/index.ts';
 import { manifest } from '../../src/messaging/manifest.ts';
 
-type PathItem = { servers?: { url: string }[] } & Record<string, { security?: Record<string, unknown>[]; 'x-airlock-auth'?: Record<string, string>; responses: Record<string, unknown> }>;
+type PathItem = { servers?: { url: string }[] } & Record<string, { security?: Record<string, unknown>[]; 'x-airlock-listener-auth'?: Record<string, string>; responses: Record<string, unknown> }>;
 
 const committed = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'contracts', 'api', 'messaging_openapi_v1.json'), 'utf8')) as { paths: Record<string, PathItem> };
 
@@ -26,13 +26,13 @@ test('messaging OpenAPI: every path names the listener it is on', () => {
   assert.deepEqual(ports('/api/v1/evidence/plan-studio-review-transport'), ['18087']);
   assert.deepEqual(ports('/healthz'), ['18041', '18087']);
   const onApi = Object.keys(committed.paths).filter((path) => ports(path).includes('18040'));
-  assert.deepEqual(onApi.sort(), ['/api/v1/health', '/api/v1/status']);
+  assert.deepEqual(onApi.sort(), ['/api/v1/health', '/api/v1/openapi.json', '/api/v1/status']);
 });
 
 test("messaging OpenAPI: owner-readback's /healthz requires its Bearer token, the adapter's does not", () => {
   const healthz = committed.paths['/healthz']!['get']!;
-  assert.deepEqual(healthz['x-airlock-auth'], { mailbox: 'none', 'owner-readback': 'owner-token' });
-  assert.deepEqual(healthz.security, [{}, { 'owner-token': [] }]);
+  assert.deepEqual(healthz['x-airlock-listener-auth'], { mailbox: 'none', 'owner-readback': 'owner-token' });
+  assert.deepEqual(healthz.security, [{ 'owner-token': [] }, {}]);
   assert.ok(healthz.responses['401']);
   assert.deepEqual(committed.paths['/readyz']!['get']!.security, [{ 'owner-token': [] }]);
 });

@@ -25,7 +25,8 @@ const SEED_ENDPOINTS = [
 ];
 
 test('the route table serves exactly the seed endpoints, and the manifest exposes exactly the route table', () => {
-  assert.deepEqual(manifest.routes.map((r) => `${r.method} ${r.path}`).sort(), [...SEED_ENDPOINTS].sort());
+  // Beside the seed's endpoints, the service serves its own OpenAPI export (issue 29): the seed's file contract, over HTTP.
+  assert.deepEqual(manifest.routes.map((r) => `${r.method} ${r.path}`).sort(), [...SEED_ENDPOINTS, 'GET /openapi.json'].sort());
   const committed = readJson('governance-manifest.json')['services'].find((s: { service: string }) => s.service === 'semantic');
   assert.deepEqual(committed.exposed_surfaces, exposedSurfaces(manifest));
   assert.deepEqual(committed.consumed_surfaces.map((c: { owner: string }) => c.owner).sort(), manifest.consumed.map((c) => c.owner).sort());

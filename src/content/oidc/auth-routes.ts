@@ -42,6 +42,8 @@ function loginFailed(bridge: Bridge, context: RequestContext, init: { reason: st
   });
 }
 
+const HTML_PAGE = { status: 200, description: 'The page', contentType: 'text/html; charset=utf-8', schema: { type: 'string' } } as const;
+
 export function authRoutes(bridge: Bridge): Route[] {
   const login = async (context: RequestContext): Promise<Reply> => {
     let started;
@@ -155,10 +157,10 @@ export function authRoutes(bridge: Bridge): Route[] {
   const loggedOut = (): Reply => page({ title: 'Logged out', body: html`<p id="logged-out">You are logged out.</p><p><a href="${LOGIN_PATH}">Log in again</a></p>` });
 
   return [
-    { method: 'GET', path: LOGIN_PATH, auth: 'none', summary: 'Start an OIDC login (code flow, PKCE S256); return_to is a local path', tags: ['auth'], etag: false, handler: login },
-    { method: 'GET', path: CALLBACK_PATH, auth: 'none', summary: 'OIDC redirect URI: checks state, exchanges the code, validates the ID token, starts a session', tags: ['auth'], etag: false, handler: callback },
-    { method: 'GET', path: LOGOUT_PATH, auth: 'none', summary: 'A page with the logout form', tags: ['auth'], etag: false, handler: logoutPage },
-    { method: 'POST', path: LOGOUT_PATH, auth: 'none', summary: 'End the session here (CSRF token) and at the provider\'s end_session_endpoint', tags: ['auth'], request: { raw: true, maxBytes: 4096, contentTypes: ['application/x-www-form-urlencoded'] }, handler: logout },
-    { method: 'GET', path: LOGGED_OUT_PATH, auth: 'none', summary: 'Where the provider sends the browser after logout', tags: ['auth'], etag: false, handler: loggedOut },
+    { method: 'GET', path: LOGIN_PATH, auth: 'none', summary: 'Start an OIDC login (code flow, PKCE S256); return_to is a local path', tags: ['auth'], etag: false, responses: [{ status: 302, description: 'To the provider\'s authorization endpoint' }, { status: 503, description: 'The provider cannot be reached (a page)' }], handler: login },
+    { method: 'GET', path: CALLBACK_PATH, auth: 'none', summary: 'OIDC redirect URI: checks state, exchanges the code, validates the ID token, starts a session', tags: ['auth'], etag: false, responses: [{ status: 302, description: 'Signed in: to return_to' }, { status: 400, description: 'The login failed (a page saying why)' }], handler: callback },
+    { method: 'GET', path: LOGOUT_PATH, auth: 'none', summary: 'A page with the logout form', tags: ['auth'], etag: false, responses: [HTML_PAGE, { status: 302, description: 'No session: to the logged-out page' }], handler: logoutPage },
+    { method: 'POST', path: LOGOUT_PATH, auth: 'none', summary: 'End the session here (CSRF token) and at the provider\'s end_session_endpoint', tags: ['auth'], request: { raw: true, maxBytes: 4096, contentTypes: ['application/x-www-form-urlencoded'] }, responses: [{ ...HTML_PAGE, description: 'Logged out here: a page that continues at the provider\'s end_session_endpoint' }, { status: 303, description: 'No session, or no provider logout: to the logged-out page' }, { status: 403, description: 'The CSRF token is missing or wrong (a page)' }], handler: logout },
+    { method: 'GET', path: LOGGED_OUT_PATH, auth: 'none', summary: 'Where the provider sends the browser after logout', tags: ['auth'], etag: false, responses: [HTML_PAGE], handler: loggedOut },
   ];
 }

@@ -174,24 +174,27 @@ export function shareRoutes(deps: ContentDeps): Route[] {
 
   const multipart = { stream: true, contentTypes: ['multipart/form-data'] };
   const form = { raw: true, maxBytes: 16 * 1024, contentTypes: ['application/x-www-form-urlencoded'] };
-  const ui = { tags: ['share'], etag: false } as const;
+  const page = { status: 200, description: 'The page', contentType: 'text/html; charset=utf-8', schema: { type: 'string' } } as const;
+  const toLogin = { status: 302, description: 'No session: to the login (/auth/oidc/login?return_to=...)' } as const;
+  const ui = { tags: ['share'], etag: false, responses: [page, toLogin] } as const;
+  const write = { ...ui, responses: [{ status: 303, description: 'Done: to the page that shows it' }, toLogin] } as const;
   return [
-    { method: 'GET', path: '/', auth: 'share', summary: 'Into the share UI (through the login without a session)', ...ui, handler: home },
+    { method: 'GET', path: '/', auth: 'share', summary: 'Into the share UI (through the login without a session)', ...ui, responses: [{ status: 302, description: 'To /share/, or to the login without a session' }], handler: home },
     { method: 'GET', path: '/share/', auth: 'share', summary: 'Share UI: the root folder', ...ui, handler: root },
-    { method: 'GET', path: '/share/style.css', auth: 'none', summary: 'Share UI stylesheet', tags: ['share'], handler: style },
+    { method: 'GET', path: '/share/style.css', auth: 'none', summary: 'Share UI stylesheet', tags: ['share'], responses: [{ status: 200, description: 'The stylesheet', contentType: 'text/css; charset=utf-8', schema: { type: 'string' } }], handler: style },
     { method: 'GET', path: '/share/folder/:nodeId', auth: 'share', summary: 'Share UI: a folder', params: NODE, ...ui, handler: folder },
     { method: 'GET', path: '/share/file/:nodeId', auth: 'share', summary: 'Share UI: a file and its versions', params: NODE, ...ui, handler: file },
     { method: 'GET', path: '/share/search', auth: 'share', summary: 'Share UI: search results (q, skip)', ...ui, handler: search },
-    { method: 'POST', path: '/share/folder/:nodeId/upload', auth: 'share', summary: 'Share UI: upload a file (multipart, _csrf first)', params: NODE, ...ui, request: multipart, handler: upload },
-    { method: 'POST', path: '/share/folder/:nodeId/folder', auth: 'share', summary: 'Share UI: create a folder', params: NODE, ...ui, request: form, handler: newFolder },
-    { method: 'POST', path: '/share/file/:nodeId/version', auth: 'share', summary: 'Share UI: upload a new version (multipart, _csrf first)', params: NODE, ...ui, request: multipart, handler: newVersion },
-    { method: 'POST', path: '/share/folder/:nodeId/permissions', auth: 'share', summary: 'Share UI: grant or remove a role, or turn inheritance on or off (Coordinator only)', params: NODE, ...ui, request: form, handler: permissions },
+    { method: 'POST', path: '/share/folder/:nodeId/upload', auth: 'share', summary: 'Share UI: upload a file (multipart, _csrf first)', params: NODE, ...write, request: multipart, handler: upload },
+    { method: 'POST', path: '/share/folder/:nodeId/folder', auth: 'share', summary: 'Share UI: create a folder', params: NODE, ...write, request: form, handler: newFolder },
+    { method: 'POST', path: '/share/file/:nodeId/version', auth: 'share', summary: 'Share UI: upload a new version (multipart, _csrf first)', params: NODE, ...write, request: multipart, handler: newVersion },
+    { method: 'POST', path: '/share/folder/:nodeId/permissions', auth: 'share', summary: 'Share UI: grant or remove a role, or turn inheritance on or off (Coordinator only)', params: NODE, ...write, request: form, handler: permissions },
     { method: 'GET', path: '/share/node/:nodeId/delete', auth: 'share', summary: 'Share UI: confirm deleting a file or folder', params: NODE, ...ui, handler: confirmDelete },
-    { method: 'POST', path: '/share/node/:nodeId/delete', auth: 'share', summary: 'Share UI: delete a file or folder into the trashcan', params: NODE, ...ui, request: form, handler: deleteNode },
+    { method: 'POST', path: '/share/node/:nodeId/delete', auth: 'share', summary: 'Share UI: delete a file or folder into the trashcan', params: NODE, ...write, request: form, handler: deleteNode },
     { method: 'GET', path: '/share/trashcan', auth: 'share', summary: 'Share UI: your trashcan (skip)', ...ui, handler: trashcan },
-    { method: 'POST', path: '/share/trashcan/:nodeId/restore', auth: 'share', summary: 'Share UI: restore a deleted node where it was', params: NODE, ...ui, request: form, handler: restore },
+    { method: 'POST', path: '/share/trashcan/:nodeId/restore', auth: 'share', summary: 'Share UI: restore a deleted node where it was', params: NODE, ...write, request: form, handler: restore },
     { method: 'GET', path: '/share/trashcan/:nodeId/purge', auth: 'share', summary: 'Share UI: confirm deleting a node permanently', params: NODE, ...ui, handler: confirmPurge },
-    { method: 'POST', path: '/share/trashcan/:nodeId/purge', auth: 'share', summary: 'Share UI: delete a node permanently (its content too)', params: NODE, ...ui, request: form, handler: purge },
-    { method: 'POST', path: '/share/file/:nodeId/revert', auth: 'share', summary: 'Share UI: revert to a version', params: NODE, ...ui, request: form, handler: revert },
+    { method: 'POST', path: '/share/trashcan/:nodeId/purge', auth: 'share', summary: 'Share UI: delete a node permanently (its content too)', params: NODE, ...write, request: form, handler: purge },
+    { method: 'POST', path: '/share/file/:nodeId/revert', auth: 'share', summary: 'Share UI: revert to a version', params: NODE, ...write, request: form, handler: revert },
   ];
 }

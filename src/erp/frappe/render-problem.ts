@@ -9,6 +9,11 @@ import type { ExcType } from './envelope.ts';
 
 const FRAPPE_PATHS = ['/api/method/', '/api/resource/', '/api/resource'];
 
+/** The Frappe paths: /api/method/*, /api/resource[/*] and `/`, the command form (cmd=login, cmd=logout). */
+export function isFrappePath(path: string): boolean {
+  return path === '/' || FRAPPE_PATHS.some((prefix) => path === prefix || path.startsWith(prefix));
+}
+
 /** Kernel status -> Frappe class and the status Frappe answers with. */
 function classify(status: number): { excType: ExcType; status: number } {
   switch (status) {
@@ -46,7 +51,7 @@ function classify(status: number): { excType: ExcType; status: number } {
  */
 export function frappeProblemRenderer(signatureSchemes: ReadonlyMap<string, string>): (reply: Reply, context: RequestContext) => Reply {
   return (reply, context) => {
-    if (!FRAPPE_PATHS.some((prefix) => context.path === prefix || context.path.startsWith(prefix))) return reply;
+    if (!isFrappePath(context.path)) return reply;
     const problem = (reply.body ?? {}) as { title?: unknown; detail?: unknown };
     const text = typeof problem.detail === 'string' ? problem.detail : String(problem.title ?? 'Request refused');
     const { excType, status } = classify(reply.status);

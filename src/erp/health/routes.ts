@@ -2,7 +2,7 @@
 // (application/health+json) and /capability-inventory. There is no /version route: version truth
 // is in integration_status (seed 002 "Versioning").
 
-import { health, json, userVersion } from '../../kernel/index.ts';
+import { health, HEALTH_TYPE, json, userVersion } from '../../kernel/index.ts';
 import type { HealthCheck } from '../../kernel/index.ts';
 import { frappeMessage } from '../frappe/envelope.ts';
 import type { DepsRef, ErpRoute } from '../erp-route.ts';
@@ -22,6 +22,7 @@ export function healthRoutes(deps: DepsRef): ErpRoute[] {
       ...probe,
       path: HEALTHZ_PATH,
       summary: 'Liveness and database reachability (application/health+json)',
+      responses: [{ status: 200, description: 'Pass', contentType: HEALTH_TYPE, schema: { type: 'object', required: ['status', 'version', 'checks'] } }, { status: 503, description: 'Fail: the database does not answer', contentType: HEALTH_TYPE, schema: { type: 'object', required: ['status', 'version', 'checks'] } }],
       handler: () => {
         let database: HealthCheck;
         try {

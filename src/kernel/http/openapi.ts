@@ -1,6 +1,7 @@
 // OpenAPI 3.1 from a route table: the export is generated, never written by hand, so it cannot
 // drift from what the router serves. `/*` families expand into one path per member.
 
+import { isDeepStrictEqual } from 'node:util';
 import { PROBLEM_TYPE } from './reply.ts';
 import type { JsonSchema, ParameterSpec, Route } from './route.ts';
 
@@ -10,18 +11,45 @@ export interface OpenApiInfo {
   description?: string;
 }
 
+/**
+ * The error body of a service whose errors are not RFC 9457 problems: Frappe's envelope on the ERP
+ * service's Frappe paths, Alfresco's error body on the content repository. The export declares it
+ * for every error its paths answer, so a generated client reads the errors the service sends.
+ */
+export interface ErrorBody {
+  /** Its name under components.schemas, e.g. `FrappeError`. */
+  name: string;
+  /** The media type it is sent as, e.g. `application/json`. */
+  mediaType: string;
+  schema: JsonSchema;
+  /** Whether a route path (as the table writes it, `/a/:id`) answers its errors with it; every path when absent. */
+  appliesTo?: (path: string) => boolean;
+  /** Only these kernel statuses take it (an authenticator's 401 and 403, say); every error status when absent. */
+  onlyFor?: readonly number[];
+  /** A kernel status the service answers with another (Frappe answers 400 and 422 with 417). */
+  statuses?: Readonly<Record<number, number>>;
+}
+
 export interface OpenApiOptions {
   info: OpenApiInfo;
   routes: readonly Route[];
   /** Security scheme per authenticator name used by the routes (`none` needs none). */
   securitySchemes?: Record<string, Record<string, unknown>>;
+  /**
+   * Authenticators that ask for no credential but check the peer (loopback callers only): the
+   * operation then has no security requirement, and `x-airlock-peer-check` says what is checked.
+   * No invented header a generated client would have to send.
+   */
+  peerChecks?: Readonly<Record<string, string>>;
+  /** Error bodies other than RFC 9457, by path (the first that applies wins). */
+  errorBodies?: readonly ErrorBody[];
   /** Only routes of these listeners (all by default). */
   listeners?: readonly string[];
   servers?: readonly { url: string; description?: string }[];
   /**
    * A server per listener: each path item then names the servers of the listeners it is on
    * (OpenAPI's path-level `servers`), for a document that covers several listeners; an operation
-   * on listeners with different authentication lists each (`x-airlock-auth`).
+   * on listeners with different authentication lists each (`x-airlock-listener-auth`).
    */
   listenerServers?: Readonly<Record<string, { url: string; description?: string }>>;
 }
@@ -37,6 +65,30 @@ const PROBLEM_SCHEMA = {
     errors: { type: 'array', items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string' }, detail: { type: 'string' } } } },
   },
 } as const;
+
+/** Names the error bodies may take in components.schemas; a hoisted schema takes another. */
+const RESERVED_NAMES = new Set(['Problem', 'FrappeError', 'AlfrescoError']);
+
+const PROBLEM_BODY: ErrorBody = { name: 'Problem', mediaType: PROBLEM_TYPE, schema: PROBLEM_SCHEMA };
+
+/** How one operation's errors are declared: which body per status, and which status the service sends for a kernel status. */
+interface ErrorStyle {
+  response: (status: number | 'default', description: string) => Record<string, unknown>;
+  status: (status: number) => number;
+}
+
+function errorStyle(route: Route, options: OpenApiOptions, used: Map<string, JsonSchema>): ErrorStyle {
+  const bodyFor = (status: number | 'default') =>
+    options.errorBodies?.find((b) => (b.appliesTo === undefined || b.appliesTo(route.path)) && (b.onlyFor === undefined || (status !== 'default' && b.onlyFor.includes(status)))) ?? PROBLEM_BODY;
+  return {
+    response: (status, description) => {
+      const body = bodyFor(status);
+      used.set(body.name, body.schema);
+      return { description, content: { [body.mediaType]: { schema: { $ref: `#/components/schemas/${body.name}` } } } };
+    },
+    status: (status) => bodyFor(status).statuses?.[status] ?? status,
+  };
+}
 
 const STANDARD_ERRORS: Record<string, string> = {
   '400': 'Malformed JSON or nesting deeper than 64 levels',
@@ -54,9 +106,12 @@ export function exportOpenApi(options: OpenApiOptions): Record<string, unknown> 
   const paths: Record<string, Record<string, unknown>> = {};
   const hoisted = new Map<string, { name: string; schema: Record<string, unknown> }>();
   const usedSchemes = new Set<string>();
+  const usedErrors = new Map<string, JsonSchema>();
+  /** Per operation: the authenticator of each listener that serves it, and how its errors read. */
+  const served = new Map<Record<string, unknown>, { auth: Record<string, string>; errors: ErrorStyle }>();
   const routes = options.routes.filter((r) => !options.listeners || options.listeners.includes(r.listener ?? 'main'));
   for (const route of routes) {
-    if (route.auth !== 'none') usedSchemes.add(route.auth);
+    if (route.auth !== 'none' && options.peerChecks?.[route.auth] === undefined) usedSchemes.add(route.auth);
     for (const { path, member } of expandPath(route)) {
       const method = route.method.toLowerCase();
       const existing = paths[path]?.[method] as Record<string, unknown> | undefined;
@@ -64,13 +119,17 @@ export function exportOpenApi(options: OpenApiOptions): Record<string, unknown> 
         // The same operation served on another listener: one operation, both listeners named.
         const listeners = existing['x-airlock-listeners'] as string[];
         existing['x-airlock-listeners'] = [...new Set([...listeners, route.listener ?? 'main'])].sort();
-        if (options.listenerServers) mergeListenerAuth(existing, route);
+        served.get(existing)!.auth[route.listener ?? 'main'] = route.auth;
         continue;
       }
-      paths[path] = { ...paths[path], [method]: hoistIdentified(describeOperation(route, path, member), hoisted) };
+      const errors = errorStyle(route, options, usedErrors);
+      const operation = hoistIdentified(describeOperation(route, { path, member, errors, peerCheck: options.peerChecks?.[route.auth] }), hoisted);
+      served.set(operation, { auth: { [route.listener ?? 'main']: route.auth }, errors });
+      paths[path] = { ...paths[path], [method]: operation };
     }
   }
   if (options.listenerServers) for (const item of Object.values(paths)) item['servers'] = pathServers(item, options.listenerServers);
+  for (const [operation, { auth, errors }] of served) describeListenerAuth(operation, auth, errors, options);
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const schemes = Object.fromEntries([...usedSchemes].sort().map((name) => {
     const scheme = options.securitySchemes?.[name];
@@ -83,7 +142,10 @@ export function exportOpenApi(options: OpenApiOptions): Record<string, unknown> 
     ...(options.servers && { servers: options.servers }),
     paths: sortedPaths,
     components: {
-      schemas: { Problem: PROBLEM_SCHEMA, ...Object.fromEntries([...hoisted.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map((h) => [h.name, h.schema])) },
+      schemas: {
+        ...Object.fromEntries([...usedErrors].sort(([a], [b]) => (a < b ? -1 : 1))),
+        ...Object.fromEntries([...hoisted.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map((h) => [h.name, h.schema])),
+      },
       ...(usedSchemes.size > 0 && { securitySchemes: schemes }),
     },
   };
@@ -100,26 +162,22 @@ function pathServers(item: Record<string, unknown>, servers: Readonly<Record<str
 }
 
 /**
- * One method and path on two listeners with different authentication (messaging's mailbox
- * `/healthz`, open, and owner-readback's, behind a bearer token) is one OpenAPI operation: its
- * `security` lists each listener's requirement as an alternative (`{}` for none), and
- * `x-airlock-auth` says which listener requires which, so neither requirement is lost.
+ * An operation served on several listeners with different authenticators (governance's reads: no
+ * credential on the public platform listener, the operator token on the worker) declares each
+ * listener's, and its security lists the alternatives, `{}` among them when a listener asks for
+ * none: a client of the open listener is then not told to send a credential it does not need.
  */
-function mergeListenerAuth(operation: Record<string, unknown>, route: Route): void {
-  const listener = route.listener ?? 'main';
-  const security = operation['security'] as Record<string, unknown>[] | undefined;
-  const earlier = security === undefined ? 'none' : Object.keys(security[0]!)[0]!;
-  const byListener = (operation['x-airlock-auth'] as Record<string, string> | undefined)
-    ?? Object.fromEntries((operation['x-airlock-listeners'] as string[]).filter((l) => l !== listener).map((l) => [l, earlier]));
-  byListener[listener] = route.auth;
-  const kinds = [...new Set(Object.values(byListener))].sort();
-  if (kinds.length === 1) return;
-  operation['x-airlock-auth'] = Object.fromEntries(Object.entries(byListener).sort(([a], [b]) => (a < b ? -1 : 1)));
-  operation['security'] = kinds.map((auth) => (auth === 'none' ? {} : { [auth]: [] }));
-  if (!String(operation['summary']).includes(route.summary)) operation['summary'] = `${String(operation['summary'])}; ${route.summary}`;
+function describeListenerAuth(operation: Record<string, unknown>, auth: Record<string, string>, errors: ErrorStyle, options: OpenApiOptions): void {
+  const distinct = [...new Set(Object.values(auth))];
+  if (distinct.length < 2) return;
+  operation['x-airlock-listener-auth'] = Object.fromEntries(Object.entries(auth).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const credentials = distinct.filter((name) => name !== 'none' && options.peerChecks?.[name] === undefined).sort();
+  const open = credentials.length < distinct.length;
+  operation['security'] = [...credentials.map((name) => ({ [name]: [] })), ...(open ? [{}] : [])];
   const responses = operation['responses'] as Record<string, unknown>;
-  for (const response of route.responses ?? []) if (response.status >= 400) responses[String(response.status)] ??= problemResponse(`${response.description} (listener ${listener})`);
-  if (route.auth !== 'none') responses['401'] ??= problemResponse(`${STANDARD_ERRORS['401']!} (listener ${listener})`);
+  for (const status of credentials.length > 0 ? [401, 403] : []) {
+    responses[String(errors.status(status))] ??= errors.response(status, STANDARD_ERRORS[String(status)]!);
+  }
 }
 
 /**
@@ -139,7 +197,7 @@ function hoistIdentified(operation: Record<string, unknown>, hoisted: Map<string
         const base = id.split(/[:/#]/).filter(Boolean).at(-1)?.replace(/[^A-Za-z0-9._-]/g, '_') || 'Schema';
         const taken = new Set([...hoisted.values()].map((h) => h.name));
         let name = base;
-        for (let n = 2; taken.has(name) || name === 'Problem'; n++) name = `${base}_${n}`;
+        for (let n = 2; taken.has(name) || RESERVED_NAMES.has(name); n++) name = `${base}_${n}`;
         const { $id: _dropped, ...rest } = schema as Record<string, unknown>;
         entry = { name, schema: relocateRefs(rest, `#/components/schemas/${name}`) as Record<string, unknown> };
         hoisted.set(id, entry);
@@ -177,7 +235,15 @@ function expandPath(route: Route): { path: string; member?: string }[] {
   return route.members.map((member) => ({ path: `${prefix}${member}`, member }));
 }
 
-function describeOperation(route: Route, path: string, member: string | undefined): Record<string, unknown> {
+interface OperationPlace {
+  path: string;
+  member: string | undefined;
+  errors: ErrorStyle;
+  /** Set when the route's authenticator checks the peer, not a credential. */
+  peerCheck: string | undefined;
+}
+
+function describeOperation(route: Route, { path, member, errors: style, peerCheck }: OperationPlace): Record<string, unknown> {
   const operation: Record<string, unknown> = {
     operationId: route.operationId ? (member ? `${route.operationId}_${slug(member)}` : route.operationId) : slug(`${route.method} ${path}`),
     summary: member ? `${route.summary}: ${member}` : route.summary,
@@ -207,29 +273,53 @@ function describeOperation(route: Route, path: string, member: string | undefine
     };
   }
   const responses: Record<string, unknown> = {};
+  const addError = (status: number, description: string) => {
+    const key = String(style.status(status));
+    const existing = responses[key] as { description: string } | undefined;
+    if (existing === undefined) responses[key] = style.response(status, description);
+    else if (!existing.description.includes(description)) existing.description = `${existing.description}; ${description}`;
+  };
   for (const response of route.responses ?? [{ status: 200, description: 'OK' }]) {
-    // An error status declared without a body schema is answered as a problem, as every error is.
+    // An error status declared without a body is answered in the service's error body, as every error is.
     if (response.status >= 400 && response.schema === undefined && response.contentType === undefined) {
-      responses[String(response.status)] = problemResponse(response.description);
+      addError(response.status, response.description);
       continue;
     }
+    const bodiless = response.empty === true || response.status === 204 || response.status === 304 || (response.status >= 300 && response.status < 400 && response.schema === undefined && response.contentType === undefined);
     responses[String(response.status)] = {
       description: response.description,
-      ...(response.status !== 204 && response.status !== 304 && { content: { [response.contentType ?? 'application/json']: { schema: response.schema ?? {} } } }),
+      ...(response.status >= 300 && response.status < 400 && response.status !== 304 && { headers: { Location: { description: 'Where the client goes next', schema: { type: 'string' } } } }),
+      ...(!bodiless && { content: { [response.contentType ?? 'application/json']: { schema: response.schema ?? {} } } }),
     };
   }
   if (route.method === 'GET' && route.etag !== false) responses['304'] ??= { description: 'Not modified (If-None-Match matched the ETag)' };
   const errors = ['404'];
-  if (route.auth !== 'none') errors.push('401', '403');
+  if (route.auth !== 'none') errors.push(...(peerCheck === undefined ? ['401', '403'] : ['403']));
   if (route.request || route.idempotency) errors.push('400', '413', '415', '422');
   if (route.idempotency) errors.push('409');
   if (route.signature) errors.push('401');
-  for (const status of errors.sort()) responses[status] ??= problemResponse(STANDARD_ERRORS[status]!);
-  responses['default'] = problemResponse('Server error (logged once on uvicorn.error)');
+  for (const status of [...new Set(errors)].sort().map(Number)) {
+    const own = responses[String(status)] as { content?: Record<string, { schema: unknown }> } | undefined;
+    // A status the route declared with its own body may still come from the kernel or an
+    // authenticator, in the service's error body: the declaration admits both.
+    if (own?.content !== undefined && style.status(status) === status) admitErrorBody(own.content, style.response(status, ''));
+    else if (own === undefined || style.status(status) !== status) addError(status, STANDARD_ERRORS[status]!);
+  }
+  responses['default'] = style.response('default', 'Server error (logged once on uvicorn.error)');
   operation['responses'] = responses;
-  if (route.auth !== 'none') operation['security'] = [{ [route.auth]: [] }];
+  if (route.auth !== 'none' && peerCheck === undefined) operation['security'] = [{ [route.auth]: [] }];
+  if (peerCheck !== undefined) operation['x-airlock-peer-check'] = peerCheck;
   operation['x-airlock-listeners'] = [route.listener ?? 'main'];
   return operation;
+}
+
+/** Adds `error`'s media types to `content`; where both name one media type, either schema is admitted. */
+function admitErrorBody(content: Record<string, { schema: unknown }>, error: Record<string, unknown>): void {
+  for (const [media, { schema }] of Object.entries(error['content'] as Record<string, { schema: unknown }>)) {
+    const own = content[media];
+    if (own === undefined) content[media] = { schema };
+    else if (!isDeepStrictEqual(own.schema, schema) && !(own.schema as { anyOf?: unknown[] }).anyOf?.some((s) => isDeepStrictEqual(s, schema))) own.schema = { anyOf: [own.schema, schema] };
+  }
 }
 
 function parameter(name: string, where: 'path' | 'query', spec: ParameterSpec | undefined): Record<string, unknown> {
@@ -244,10 +334,6 @@ function parameter(name: string, where: 'path' | 'query', spec: ParameterSpec | 
     schema: (spec?.schema ?? { type: 'string' }) as JsonSchema,
     ...(spec?.example !== undefined && { example: spec.example }),
   };
-}
-
-function problemResponse(description: string): Record<string, unknown> {
-  return { description, content: { [PROBLEM_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } } };
 }
 
 function slug(text: string): string {

@@ -10,6 +10,7 @@ import type { StoredResponse } from '../store/index.ts';
 import { isAirlockError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { DEFAULT_BODY_LIMIT, checkContentType, parseJsonBody, readBody } from './body.ts';
+import { challengeFor, withChallenge } from './challenge.ts';
 import { PROBLEM_TYPE, problem } from './reply.ts';
 import type { Authenticator, Method, Reply, RequestContext, Route } from './route.ts';
 import type { Router } from './router.ts';
@@ -40,6 +41,10 @@ export interface PipelineOptions {
   now: () => number;
   /** Re-renders the kernel's RFC 9457 problem replies in another envelope (see ServiceOptions). */
   renderProblem?: ProblemRenderer;
+  /** The service's name, the realm of its challenges. */
+  service: string;
+  /** WWW-Authenticate challenge per authenticator name (Bearer by default; see ServiceOptions). */
+  challenges: Readonly<Record<string, string>>;
 }
 
 /** Turns a problem reply (404, 405, 401 signature, 413, 415, 400, 422, idempotency, 500) into the service's own error envelope. */
@@ -94,6 +99,8 @@ export async function handleRequest(request: IncomingMessage, response: ServerRe
     return;
   }
   if (options.renderProblem && reply.contentType === PROBLEM_TYPE) reply = renderProblem(options, reply, context);
+  // The authenticator that refused: the listener's when it ran first and no route was resolved, else the route's.
+  reply = withChallenge(reply, () => challengeFor({ service: options.service, auth: route?.auth !== undefined && route.auth !== 'none' ? route.auth : options.listenerAuth, route, challenges: options.challenges }));
   // Draining is read when the reply goes out, so a request that was in flight at close() closes too.
   // A streamed body the handler left unread is refused too: do not drain it, hang up after the reply.
   const close = refusedBody || headRefusal !== undefined || options.isDraining() || (context.bodyStream !== undefined && !request.complete);

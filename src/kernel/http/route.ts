@@ -111,7 +111,10 @@ export interface ResponseSpec {
   status: number;
   description: string;
   schema?: JsonSchema;
+  /** The media type sent; the range of every type when it is the stored file's own. */
   contentType?: string;
+  /** The answer has no body (a 202 with nothing to say); redirects, 204 and 304 never have one. */
+  empty?: true;
 }
 
 /** A path or query parameter as the export describes it. */

@@ -5,8 +5,8 @@
 import { parseArgs } from 'node:util';
 import { ignoreBrokenPipe } from '../_broken-pipe.ts';
 import { parseArgsSummary } from '../cli.ts';
-import { isAirlockError } from '../errors.ts';
-import { flushLogLines } from '../log.ts';
+import { AirlockError, isAirlockError } from '../errors.ts';
+import { flushLogLines, LOG_LEVEL_HELP, logLevelFromEnv } from '../log.ts';
 import type { Service } from './service.ts';
 
 export interface RunServiceOptions {
@@ -26,6 +26,13 @@ export interface RunServiceOptions {
   flags?: Record<string, { type: 'string' | 'boolean' }>;
 }
 
+/** What every service's --help ends with: the flags and the variable the kernel handles for it. */
+export const SERVICE_HELP_FOOTER = [
+  'Every service also takes:',
+  '  --json   --help, and a failed start, as one JSON document on stdout (the listening lines are JSON already)',
+  `  ${LOG_LEVEL_HELP}`,
+].join('\n');
+
 /** Flag values parsed from argv when RunServiceOptions.flags is given. */
 export type ServiceFlags = Record<string, string | boolean | undefined>;
 
@@ -41,17 +48,32 @@ export async function runService(build: (flags: ServiceFlags) => Service | Promi
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
   const exit = options.exit ?? ((code: number) => process.exit(code));
-  const argv = options.argv ?? process.argv.slice(2);
+  // --json is the kernel's, as it is every command's: a service's stdout is JSON lines anyway (one
+  // "listening" line per listener), and --json makes --help and a failed start one JSON document
+  // there too. It is taken out before the service's own parser reads the arguments.
+  const given = options.argv ?? process.argv.slice(2);
+  const json = given.includes('--json');
+  const argv = given.filter((arg) => arg !== '--json');
+  if (json && options.argv === undefined) process.argv = [...process.argv.slice(0, 2), ...argv];
   if (argv.includes('--help') || argv.includes('-h')) {
-    stdout.write(options.help ?? 'Starts the service; configuration comes from environment variables (see README).\n');
+    const help = `${(options.help ?? 'Starts the service; configuration comes from environment variables (see README).\n').trimEnd()}\n\n${SERVICE_HELP_FOOTER}\n`;
+    stdout.write(json ? `${JSON.stringify({ help }, null, 2)}\n` : help);
     exit(0);
     return undefined;
   }
-  /** The one stderr line of a failed start, after what was logged before the failure. */
+  /** The one stderr line of a failed start, after what was logged before the failure; with --json also one document on stdout. */
   const reportStartFailure = (error: unknown) => {
     flushLogLines();
-    stderr.write(`${startFailure(error)}\n`);
+    const text = startFailure(error);
+    if (json) stdout.write(`${JSON.stringify({ ok: false, error: { code: isAirlockError(error) ? error.code : 'start_failed', message: text.replace(/^Cannot start: /, '').split('\n')[0], details: isAirlockError(error) ? error.details : [] } }, null, 2)}\n`);
+    stderr.write(`${text}\n`);
   };
+  const level = logLevelFromEnv(process.env);
+  if ('error' in level) {
+    reportStartFailure(new AirlockError('config_invalid', level.error));
+    exit(2);
+    return undefined;
+  }
   let service: Service;
   try {
     const flags = options.flags === undefined

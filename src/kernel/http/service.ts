@@ -56,6 +56,12 @@ export interface ServiceOptions {
    * service speaks Frappe's). Handler replies of that content type pass through it too.
    */
   renderProblem?: ProblemRenderer;
+  /**
+   * The WWW-Authenticate challenge every 401 of an authenticator carries when its reply names none
+   * (RFC 9110), by authenticator name: `Bearer realm="<name>"` unless given here. A refused
+   * signature's is `Signature realm="<name>", scheme="<scheme>"`.
+   */
+  challenges?: Readonly<Record<string, string>>;
   /** Runs after the last connection closed: close databases here. */
   onClose?: () => void | Promise<void>;
   /**
@@ -149,6 +155,8 @@ export function createService(options: ServiceOptions): Service {
         isDraining: () => draining,
         now: options.now ?? Date.now,
         ...(options.renderProblem && { renderProblem: options.renderProblem }),
+        service: options.name,
+        challenges: options.challenges ?? {},
       });
     });
     // Malformed requests, oversized headers and timeouts: a problem body when the socket still can, never a crash.

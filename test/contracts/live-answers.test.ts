@@ -1,0 +1,217 @@
+// Every service's live answers against its own committed contract (issue 29): the dev stack runs
+// as `npm start` runs it, and every operation of every export is called twice, once as a client
+// that holds the credentials, signatures, parameters and a body built from the declared schema
+// (the good case), and once with the credential, signature or body wrong (the error case). Each
+// answer's status, media type and body must be what the contract declares, checked with our own
+// JSON Schema validator, and every 401 carries WWW-Authenticate. Each service also serves its
+// export, deep-equal to the committed file.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { signRequest } from '../../src/kernel/index.ts';
+import type { Route, ServiceManifest, SignatureScheme } from '../../src/kernel/index.ts';
+import { loadManifests } from '../../scripts/_generated-contracts.ts';
+import { sampleValue } from '../../scripts/_sweep/sample-value.ts';
+import { answerViolations, HTTP_METHODS } from './_answer-check.ts';
+import type { Answer } from './_answer-check.ts';
+import { sampleBody } from './_sample-body.ts';
+import { contentSession } from './_content-login.ts';
+import { startLiveStack } from './_live-stack.ts';
+import type { LiveStack } from './_live-stack.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+type Json = Record<string, unknown>;
+
+let stack: LiveStack;
+let manifests: ServiceManifest[];
+let contentCookie = '';
+
+before(async () => {
+  manifests = await loadManifests();
+  stack = await startLiveStack();
+  contentCookie = await contentSession(stack.urls.get('content/main')!, String(stack.secrets['content']!['dev_password']));
+}, { timeout: 120_000 });
+after(() => stack?.stop());
+
+/** The headers that carry `scheme`'s credential on the dev stack (its dev-secrets.json). */
+function credential(service: string, scheme: string): Record<string, string> {
+  const s = stack.secrets;
+  const bearer = (token: unknown) => ({ authorization: `Bearer ${String(token)}` });
+  switch (`${service}/${scheme}`) {
+    case 'agent-context/internal': return bearer(s['agent-context']!['token']);
+    case 'erp/frappe': case 'erp/erp_mcp': return { authorization: `token ${String(s['erp']!['api_key'])}:${String(s['erp']!['api_secret'])}` };
+    case 'messaging/owner-token': return bearer(s['messaging']!['owner_readback_api_token']);
+    case 'semantic/consumer': return bearer((s['semantic']!['consumer_tokens'] as Record<string, string>)['live-runtime-contract-check']);
+    case 'semantic/operator': case 'semantic/projection': return { 'x-semantic-operator-token': String(s['semantic']!['operator_token']) };
+    case 'content/repository': case 'content/share': return { cookie: contentCookie };
+    case 'governance/planning_reader': return bearer(s['governance']!['bff_token']);
+    default:
+      if (service === 'governance' && `${scheme}_token` in s['governance']!) return bearer(s['governance']![`${scheme}_token`]);
+      return {};
+  }
+}
+
+/** The secret a signed route of the dev stack is configured with, by its path. */
+function signingSecret(service: string, path: string): string | undefined {
+  const erp = stack.secrets['erp']!;
+  if (service === 'governance') return String(stack.secrets['governance']!['git_host_webhook_secret']);
+  if (service !== 'erp') return undefined;
+  if (path.endsWith('webhooks.payment_a')) return String(erp['payment_a_secret']);
+  if (path.endsWith('webhooks.payment_b')) return String(erp['payment_b_secret']);
+  if (path.endsWith('webhooks.website_contact_intake')) return String(erp['erp_api_shared_secret']);
+  if (path.endsWith('support_desk_inbound')) return String(erp['support_desk_secret']);
+  if (path.endsWith('webhooks.supplier_intake') || path.includes('callbacks.automation_')) return String(erp['automation_secret']);
+  return undefined;
+}
+
+/** Operation template (as the export writes it) -> its route, for `{ method } {template}`. */
+function routeIndex(manifest: ServiceManifest): Map<string, Route> {
+  const index = new Map<string, Route>();
+  for (const route of manifest.routes) {
+    const templated = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const paths = route.path.endsWith('/*') ? (route.members ?? []).map((m) => `${templated.slice(0, -1)}${m}`) : [templated];
+    for (const path of paths) index.set(`${route.method.toLowerCase()} ${path}`, route);
+  }
+  return index;
+}
+
+interface Call { method: string; url: string; headers: Record<string, string>; body?: string }
+
+async function call({ method, url, headers, body }: Call): Promise<Answer & { challenge: string | null }> {
+  const response = await fetch(url, { method: method.toUpperCase(), headers, ...(body !== undefined && { body }), redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+  return { status: response.status, contentType: response.headers.get('content-type'), text: method === 'head' ? '' : await response.text(), challenge: response.headers.get('www-authenticate') };
+}
+
+function resolveRef(document: Json, value: unknown): Json | undefined {
+  let node = value as Json | undefined;
+  for (let hops = 0; node && typeof node['$ref'] === 'string' && hops < 16; hops++) {
+    node = (node['$ref'] as string).slice(2).split('/').map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~')).reduce<unknown>((at, t) => (at as Json | undefined)?.[t], document) as Json | undefined;
+  }
+  return node;
+}
+
+interface Planned { good: Call; bad: Call; badMustFail: boolean }
+
+function plan(document: Json, service: string, bases: { good: string; secured: string | undefined }, template: string, method: string, operation: Json, route: Route | undefined): Planned {
+  const base = bases.good;
+  const parameters = (operation['parameters'] ?? []) as Json[];
+  const query = new URLSearchParams();
+  let path = template;
+  for (const parameter of parameters) {
+    if (parameter['in'] === 'header') continue;
+    const sample = sampleValue(parameter, (schema) => resolveRef(document, schema));
+    if (parameter['in'] === 'path') path = path.replace(`{${String(parameter['name'])}}`, encodeURIComponent(sample.ok ? sample.value : 'sample'));
+    else if (parameter['required'] === true && sample.ok) query.set(String(parameter['name']), sample.value);
+  }
+  const url = `${base}${path}${query.size > 0 ? `?${query}` : ''}`;
+  const requirements = (operation['security'] ?? []) as Json[];
+  const scheme = Object.keys(requirements[0] ?? {})[0];
+  const headers: Record<string, string> = { accept: 'application/json, */*', ...(scheme ? credential(service, scheme) : {}) };
+  if (path === '/mcp' || path === '/') Object.assign(headers, { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' });
+  const idempotency = parameters.some((p) => p['name'] === 'Idempotency-Key');
+  if (idempotency) headers['idempotency-key'] = `"${crypto.randomUUID()}"`;
+  const requestBody = operation['requestBody'] as Json | undefined;
+  let body: string | undefined;
+  if (requestBody) {
+    const [type, media] = Object.entries(requestBody['content'] as Record<string, Json>)[0]!;
+    const sample = sampleBody(document, media['schema']);
+    if (type === 'application/x-www-form-urlencoded') {
+      body = new URLSearchParams(Object.entries((sample ?? {}) as Json).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+    } else if (type.startsWith('multipart/')) {
+      const boundary = 'airlock-contract-test';
+      body = `--${boundary}\r\nContent-Disposition: form-data; name="filedata"; filename="sample.txt"\r\nContent-Type: text/plain\r\n\r\nsample\r\n--${boundary}--\r\n`;
+      headers['content-type'] = `${type}; boundary=${boundary}`;
+    } else body = JSON.stringify(sample ?? {});
+    headers['content-type'] ??= type;
+  }
+  if (route?.signature) {
+    const secret = signingSecret(service, path);
+    if (secret !== undefined) {
+      Object.assign(headers, signRequest(route.signature.scheme as SignatureScheme, { rawBody: Buffer.from(body ?? ''), secret, now: Math.floor(Date.now() / 1000), id: `msg_${crypto.randomUUID()}` }));
+    }
+  }
+  const good: Call = { method, url, headers, ...(body !== undefined && { body }) };
+  // The error case: the credential or signature left out, else a body of the wrong type, else a method the path lacks.
+  const stripped = Object.fromEntries(Object.entries(headers).filter(([name]) => !['authorization', 'cookie', 'x-semantic-operator-token', 'x-signature', 'stripe-signature', 'webhook-signature', 'x-hub-signature-256'].includes(name)));
+  // An operation open on one listener and secured on another is refused without the credential on the secured one.
+  if (scheme && bases.secured !== undefined) return { good, bad: { ...good, url: good.url.replace(base, bases.secured), headers: stripped }, badMustFail: true };
+  if ((scheme && !requirements.some((r) => Object.keys(r).length === 0)) || route?.signature) return { good, bad: { ...good, headers: stripped }, badMustFail: true };
+  if (requestBody) return { good, bad: { ...good, headers: { ...headers, 'content-type': 'application/x-airlock-undeclared' }, body: 'not a declared type' }, badMustFail: true };
+  const missing = ['patch', 'put', 'delete'].find((m) => !(m in (document['paths'] as Record<string, Json>)[template]!))!;
+  return { good, bad: { method: missing, url, headers }, badMustFail: true };
+}
+
+/** Seed 002 on the ERP service: "No OpenAPI export exists"; its contract is a repository file only. */
+const NOT_SERVED = new Set(['erp']);
+
+test('every service the seeds let serve its OpenAPI export serves it, deep-equal to the committed file', async () => {
+  for (const manifest of manifests) {
+    if (NOT_SERVED.has(manifest.service)) {
+      assert.equal(findServedExport(manifest, JSON.parse(readFileSync(join(ROOT, manifest.openapiPath), 'utf8')) as Json), undefined, `${manifest.service} must not serve an export`);
+      continue;
+    }
+    const committed = JSON.parse(readFileSync(join(ROOT, manifest.openapiPath), 'utf8')) as Json;
+    const served = findServedExport(manifest, committed);
+    assert.ok(served, `${manifest.service} declares no route that serves its export`);
+    const answer = await call({ method: 'get', url: served.url, headers: { accept: 'application/json' } });
+    assert.equal(answer.status, 200, `${manifest.service}: GET ${served.url}`);
+    assert.deepEqual(JSON.parse(answer.text), committed, `${manifest.service}: the served export differs from ${manifest.openapiPath}`);
+  }
+});
+
+/** The route of `committed` whose summary says it serves this export, and its bound URL. */
+function findServedExport(manifest: ServiceManifest, committed: Json): { url: string } | undefined {
+  for (const [template, item] of Object.entries(committed['paths'] as Record<string, Json>)) {
+    const get = item['get'] as Json | undefined;
+    if (!get || !template.endsWith('/openapi.json')) continue;
+    const listener = (get['x-airlock-listeners'] as string[]).map((l) => stack.urls.get(`${manifest.service}/${l}`)).find(Boolean);
+    if (listener) return { url: `${listener}${template}` };
+  }
+  return undefined;
+}
+
+test('every operation of every service answers as its contract declares, in a good and an error case', async () => {
+  const violations: string[] = [];
+  const tally: string[] = [];
+  for (const manifest of manifests) {
+    const document = JSON.parse(readFileSync(join(ROOT, manifest.openapiPath), 'utf8')) as Json;
+    const routes = routeIndex(manifest);
+    let operations = 0;
+    let succeeded = 0;
+    for (const [template, item] of Object.entries(document['paths'] as Record<string, Json>)) {
+      for (const [method, operation] of Object.entries(item) as [string, Json][]) {
+        if (!HTTP_METHODS.includes(method)) continue; // path-level servers or parameters
+        const urlOf = (listener: string) => stack.urls.get(`${manifest.service}/${listener}`);
+        const base = ((operation['x-airlock-listeners'] ?? ['main']) as string[]).map(urlOf).find(Boolean);
+        const byListener = operation['x-airlock-listener-auth'] as Record<string, string> | undefined;
+        const secured = byListener && Object.entries(byListener).filter(([, auth]) => auth !== 'none').map(([l]) => urlOf(l)).find(Boolean);
+        if (base === undefined) {
+          violations.push(`${manifest.service} ${method.toUpperCase()} ${template}: no listener of ${JSON.stringify(operation['x-airlock-listeners'])} is running`);
+          continue;
+        }
+        operations++;
+        const { good, bad, badMustFail } = plan(document, manifest.service, { good: base, secured }, template, method, operation, routes.get(`${method} ${template}`));
+        for (const [label, request, mustFail] of [['good', good, false], ['error', bad, badMustFail]] as const) {
+          let answer: Answer & { challenge: string | null };
+          try {
+            answer = await call(request);
+          } catch (error) {
+            violations.push(`${manifest.service} ${label} ${method.toUpperCase()} ${template}: no answer: ${(error as Error).message}`);
+            continue;
+          }
+          if (label === 'good' && answer.status < 400) succeeded++;
+          // RFC 9110 11.6.1: every 401 names a challenge.
+          if (answer.status === 401 && !answer.challenge) violations.push(`${manifest.service} ${label} ${request.method.toUpperCase()} ${template}: 401 without WWW-Authenticate`);
+          // A browser route refuses a missing session with a redirect to its login: not a 2xx either.
+          if (mustFail && answer.status < 300) violations.push(`${manifest.service} error ${request.method.toUpperCase()} ${template}: answered ${answer.status}, expected an error`);
+          for (const v of answerViolations(document, template, label === 'good' ? method : request.method, answer)) violations.push(`${manifest.service} ${label} ${request.method.toUpperCase()} ${template}: ${v}`);
+        }
+      }
+    }
+    tally.push(`${manifest.service}: ${operations} operations, ${succeeded} good cases answered below 400`);
+  }
+  process.stderr.write(`${tally.join('\n')}\n`);
+  assert.equal(violations.length, 0, `${violations.length} answers differ from their contract:\n${violations.join('\n')}`);
+});
