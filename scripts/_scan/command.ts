@@ -34,7 +34,7 @@ export const scanAndFixCommand = defineCommand({
   summary: 'Runs an executor command on each open issue of a Gitea-compatible repository (or an issues file), filtered and ordered by severity',
   description: [
     'Issues: GET <base-url>/api/v1/repos/<repo-owner>/<repo-name>/issues (open, not pull requests, every page: Link rel="next",',
-    'else X-Total-Count, else until an empty page), authenticated with',
+    'else X-Total-Count, else until an empty page; a full page is never taken for the last), authenticated with',
     'SCAN_AND_FIX_TOKEN (or SCAN_AND_FIX_TOKEN_FILE) as "Authorization: token", or HTTP Basic with --user; or --issues-file.',
     'The executor runs as sh -c CMD with the issue JSON on stdin and SCAN_ISSUE_NUMBER, SCAN_ISSUE_TITLE, SCAN_ISSUE_URL,',
     `SCAN_ISSUE_LABELS set; it is killed after --executor-timeout seconds (at least ${MIN_EXECUTOR_TIMEOUT_SECONDS}). Each outcome is appended`,

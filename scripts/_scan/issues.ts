@@ -69,7 +69,8 @@ const PAGE = 50;
  * Open issues (not pull requests) from the API, every page; or the one issue `only` (undefined
  * when the repository has no such issue). The end of the list is where the server says it is:
  * the last page by its `Link` header (rel="next" is followed), else the `X-Total-Count` reached,
- * else an empty page. Never a short page: Gitea caps the page size below what was asked.
+ * else an empty page; and a page the headers call the last must be short (or empty) too, else
+ * the next is read. A short page alone is no end: Gitea caps the page size below what was asked.
  */
 export async function fetchIssues(source: ApiSource, only?: number): Promise<Issue[] | undefined> {
   const repoUrl = `${source.baseUrl}/api/v1/repos/${encodeURIComponent(source.owner)}/${encodeURIComponent(source.repo)}`;
@@ -82,6 +83,8 @@ export async function fetchIssues(source: ApiSource, only?: number): Promise<Iss
   const byNumber = new Map<number, Issue>();
   let url: string | undefined = `${repoUrl}/issues?${query}`;
   let listed = 0;
+  /** The server's page size: the first page's length (Gitea caps what was asked). */
+  let pageSize: number | undefined;
   for (let page = 1; url !== undefined; page++) {
     if (page > MAX_PAGES) throw new AirlockError('environment', `${repoUrl}/issues has more than ${MAX_PAGES} pages: stopped without scanning the rest (narrow it with --since or --labels)`);
     const answer = await getJson(url, source);
@@ -93,7 +96,11 @@ export async function fetchIssues(source: ApiSource, only?: number): Promise<Iss
       const issue = toIssue(raw, `page ${page} issue ${i}`);
       byNumber.set(issue.number, issue); // An issue that moved between pages while we read is kept once.
     }
-    url = nextPage(answer.headers, { url, repoUrl, page, listed, empty: batch.length === 0 });
+    pageSize ??= batch.length;
+    const next = nextPage(answer.headers, { url, repoUrl, page, listed, empty: batch.length === 0 });
+    // Headers that call a full page the last may count something else than the list holds (Gitea
+    // 1.9 counted issues while listing pull requests too): only a short or empty page ends it.
+    url = next === undefined && batch.length > 0 && batch.length >= pageSize ? pageAfter(url, page) : next;
   }
   return [...byNumber.values()];
 }
@@ -112,8 +119,12 @@ function nextPage(headers: Headers, at: { url: string; repoUrl: string; page: nu
   }
   const total = Number(headers.get('x-total-count') ?? Number.NaN);
   if (Number.isInteger(total) && at.listed >= total) return undefined;
-  const following = new URL(at.url);
-  following.searchParams.set('page', String(at.page + 1));
+  return pageAfter(at.url, at.page);
+}
+
+function pageAfter(url: string, page: number): string {
+  const following = new URL(url);
+  following.searchParams.set('page', String(page + 1));
   return following.href;
 }
 

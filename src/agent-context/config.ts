@@ -45,7 +45,11 @@ export function loadAgentContextConfig(env: NodeJS.ProcessEnv, overrides: { list
   const problems: string[] = [];
   // Set but only commas and blanks: no token at all, so every internal route would refuse everyone.
   if (tokens.length === 0) problems.push('AGENT_CONTEXT_TOKEN: holds no token (only commas and blanks); set one, or comma-separated ones to rotate');
-  if (governanceUrl !== undefined && !values.AGENT_CONTEXT_ALLOW_NON_LOOPBACK_UPSTREAMS && !isLoopbackHost(new URL(governanceUrl).hostname)) {
+  const upstream = governanceUrl === undefined ? undefined : new URL(governanceUrl);
+  // fetch() refuses such a URL, and the reason, naming it, would reach the open /ready.
+  if (upstream !== undefined && (upstream.username !== '' || upstream.password !== '')) {
+    problems.push('GOVERNANCE_URL: credentials in the URL are not used (and would be shown where it is named); give the operator token in AGENT_CONTEXT_SERVICE_AUTH_TOKEN');
+  } else if (upstream !== undefined && !values.AGENT_CONTEXT_ALLOW_NON_LOOPBACK_UPSTREAMS && !isLoopbackHost(upstream.hostname)) {
     problems.push(`GOVERNANCE_URL: "${governanceUrl}" is not a loopback URL; set AGENT_CONTEXT_ALLOW_NON_LOOPBACK_UPSTREAMS=1 to opt in`);
   }
   if (problems.length > 0) {

@@ -110,7 +110,7 @@ export function busConfig(values: ConfigValues<typeof BUS_SPEC & typeof DATA_SPE
   };
 }
 
-/** The API's observer and recovery settings; cross-variable bounds are refused like single ones. */
+/** The API's observer and recovery settings and its adapter URL; cross-variable bounds are refused like single ones. */
 export function laneConfig(values: ConfigValues<typeof API_SPEC>): { observers: ObserverDefaults; recovery: RecoveryConfig } {
   const problems: string[] = [];
   if (values.MESSAGING_OBSERVER_IDLE_INTERVAL_SECONDS < values.MESSAGING_OBSERVER_INTERVAL_SECONDS) {
@@ -118,6 +118,11 @@ export function laneConfig(values: ConfigValues<typeof API_SPEC>): { observers: 
   }
   if (values.MESSAGING_RECOVERY_MAX_BACKOFF_SECONDS < values.MESSAGING_RECOVERY_INTERVAL_SECONDS) {
     problems.push(`MESSAGING_RECOVERY_MAX_BACKOFF_SECONDS: ${values.MESSAGING_RECOVERY_MAX_BACKOFF_SECONDS} is below the recovery interval ${values.MESSAGING_RECOVERY_INTERVAL_SECONDS}`);
+  }
+  // The open /api/v1/status and /api/v1/health name the adapter's URL (and fetch() refuses one with credentials).
+  const adapter = new URL(values.MESSAGING_MAILBOX_URL);
+  if (adapter.username !== '' || adapter.password !== '') {
+    problems.push('MESSAGING_MAILBOX_URL: credentials in the URL are not used (the adapter\'s /healthz is open) and would be shown in status and health; remove them');
   }
   if (problems.length > 0) throw new AirlockError('config_invalid', `Invalid configuration: ${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}`, { details: problems });
   return {

@@ -35,3 +35,11 @@ test('loadAgentContextConfig() refuses a non-loopback governance URL unless opte
 test('loadAgentContextConfig() treats a blank service auth token as unset (the live path fails closed)', () => {
   assert.equal(loadAgentContextConfig({ AGENT_CONTEXT_TOKEN: 'a', AGENT_CONTEXT_SERVICE_AUTH_TOKEN: '   ' }).serviceAuthToken, '');
 });
+
+test('loadAgentContextConfig() refuses credentials written in GOVERNANCE_URL without showing them (they would reach the open /ready)', () => {
+  for (const url of ['http://ops:pw-SECRET-1@127.0.0.1:18011', 'http://pw-SECRET-1@127.0.0.1:18011', 'http://ops:pw-SECRET-1@10.0.0.8:18011']) {
+    const found = problems({ AGENT_CONTEXT_TOKEN: 'a', GOVERNANCE_URL: url }).join('\n');
+    assert.match(found, /GOVERNANCE_URL: .*credentials/, url);
+    assert.doesNotMatch(found, /pw-SECRET-1/, url);
+  }
+});

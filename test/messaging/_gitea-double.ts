@@ -26,6 +26,11 @@ export interface GiteaDoubleOptions {
   user?: string;
   /** The origin its Link headers name (Gitea's ROOT_URL); the request's own by default. */
   linkOrigin?: string;
+  /**
+   * The count its paging headers are computed from, when it differs from what the list holds:
+   * Gitea 1.9 counted issues alone while listing pull requests among them (go-gitea/gitea#7299).
+   */
+  headerCount?: number;
 }
 
 export async function startGiteaDouble(options: GiteaDoubleOptions): Promise<GiteaDouble> {
@@ -56,9 +61,10 @@ export async function startGiteaDouble(options: GiteaDoubleOptions): Promise<Git
     const slice = options.issues.slice((page - 1) * limit, page * limit);
     const paging = options.paging ?? 'link+total';
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (paging.includes('total')) headers['x-total-count'] = String(options.issues.length);
+    const counted = options.headerCount ?? options.issues.length;
+    if (paging.includes('total')) headers['x-total-count'] = String(counted);
     if (paging.includes('link')) {
-      const last = Math.max(1, Math.ceil(options.issues.length / limit));
+      const last = Math.max(1, Math.ceil(counted / limit));
       const at = (n: number) => {
         const linked = new URL(url.pathname + url.search, options.linkOrigin ?? `http://${req.headers.host}`);
         linked.searchParams.set('page', String(n));

@@ -80,6 +80,17 @@ describe('jhf-shuttle tail --durable on JetStream', () => {
     assert.equal(last.status, 1);
   });
 
+  test('a second jhf-shuttle tail on a --durable name another tail is bound to is refused (exit 2), not a second copy of every message', { timeout: 30_000 }, async () => {
+    const env = { AIRLOCK_DATA_DIR: mkdtempSync(join(tmpdir(), 'airlock-shuttle-js-')), NATS_URL: nats.url };
+    const first = runCaptured(tailCommand, ['shared', '--durable', 'shared-test', '--count', '1', '--timeout-ms', '10000', '--json'], env);
+    await new Promise((r) => setTimeout(r, 700));
+    const second = await runCaptured(tailCommand, ['shared', '--durable', 'shared-test', '--count', '1', '--timeout-ms', '3000', '--json'], env);
+    assert.equal(second.status, 2, second.stdout);
+    assert.match(second.stderr, /"shared-test" is in use by another subscriber/);
+    assert.equal((await runCaptured(publishCommand, ['shared', '--data', 'one', '--msg-id', 'shared-1'], env)).status, 0);
+    assert.equal((await first).status, 0);
+  });
+
   test('jhf-shuttle tail --durable --count N with a backlog prints N and leaves the rest unacknowledged for the next run', { timeout: 60_000 }, async () => {
     const env = { AIRLOCK_DATA_DIR: mkdtempSync(join(tmpdir(), 'airlock-shuttle-js-')), NATS_URL: nats.url };
     const tail = (count: number, timeoutMs: number) => runCaptured(tailCommand, ['backlog', '--durable', 'backlog-test', '--count', String(count), '--timeout-ms', String(timeoutMs), '--json'], env);

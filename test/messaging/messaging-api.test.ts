@@ -145,6 +145,8 @@ describe('messaging API configuration bounds', () => {
     ['a recovery backoff above 300 s', { MESSAGING_RECOVERY_MAX_BACKOFF_SECONDS: '301' }, /above the maximum 300/],
     ['recovery jitter above 3 s', { MESSAGING_RECOVERY_JITTER_SECONDS: '4' }, /above the maximum 3/],
     ['a non-number', { MESSAGING_OBSERVER_INTERVAL_SECONDS: 'soon' }, /not a whole number/],
+    // The open /api/v1/status and /api/v1/health name this URL: its credentials would be shown there.
+    ['credentials in MESSAGING_MAILBOX_URL', { MESSAGING_MAILBOX_URL: 'http://ops:pw-SECRET-1@127.0.0.1:18041' }, /^(?![\s\S]*pw-SECRET-1)[\s\S]*MESSAGING_MAILBOX_URL: credentials/],
   ];
   for (const [what, env, reason] of cases) {
     test(`createMessagingApi() refuses ${what}`, async () => {

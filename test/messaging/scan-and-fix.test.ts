@@ -150,6 +150,24 @@ describe('scan_and_fix reads every page, whatever the server caps a page at', ()
   }
 });
 
+describe('scan_and_fix reads on past a full page that paging headers call the last', () => {
+  // 100 issues and 40 pull requests listed, headers counting the 100 issues alone (Gitea 1.9).
+  const listed = Array.from({ length: 140 }, (_, i) => (i % 7 === 3 ? { ...issue(i + 1, []), pull_request: { merged: false } } : issue(i + 1, [])));
+  const issues = listed.filter((i) => !('pull_request' in i)).map((i) => i['number']);
+  for (const paging of ['link+total', 'link', 'total'] as const) {
+    test(`headers "${paging}" counting fewer than the list holds: every issue is still scanned`, async () => {
+      const gitea = await startGiteaDouble({ owner: 'ops', repo: 'airlock', token: 'gitea-token', issues: listed, maxLimit: 30, paging, headerCount: 100 });
+      try {
+        const result = await scan(['--base-url', gitea.url, '--repo-owner', 'ops', '--repo-name', 'airlock', '--dry-run'], { SCAN_AND_FIX_TOKEN: 'gitea-token' });
+        assert.equal(result.status, 0, result.stderr);
+        assert.deepEqual(result.json.selected.map((i: any) => i.number), issues);
+      } finally {
+        await gitea.close();
+      }
+    });
+  }
+});
+
 test('a Link rel="next" on another origin is not followed (the token would go there): exit 2, no silent cut', async () => {
   const many = Array.from({ length: 65 }, (_, i) => issue(i + 1, []));
   const gitea = await startGiteaDouble({ owner: 'ops', repo: 'airlock', token: 'gitea-token', issues: many, maxLimit: 30, linkOrigin: 'http://elsewhere.invalid' });

@@ -106,6 +106,9 @@ export function createJetStream(client: NatsClient): JetStream {
         },
       });
       if (created.error) throw new AirlockError('bus_unavailable', `JetStream refused consumer "${options.durable}": ${created.error.description ?? 'error'}`);
+      // A push consumer delivers every message to each subscription on its deliver subject: a second
+      // subscriber would get (and ack) a copy of everything, so it is refused, as NATS clients do.
+      if (created['push_bound'] === true) throw new AirlockError('bus_unavailable', `Durable consumer "${options.durable}" is in use by another subscriber: stop it first, or use another name`);
       // Each ack is a request: the server answers once the consumer has taken it (JetStream's
       // "ack ack"), so stop() can wait until every delivered message is acknowledged for good
       // and a subscriber that exits right after its last message does not get it again next time.
