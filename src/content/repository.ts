@@ -228,8 +228,10 @@ function insertNode(sqlite: DatabaseSync, tx: Transaction, options: { parentId: 
   const id = randomUUID();
   const at = new Date().toISOString();
   const by = userJson(options.user);
+  // What the repository makes for itself has no owner: no user, whatever their subject, owns it.
+  const owner = options.user === SYSTEM_ACTOR ? null : options.user.id;
   statement(sqlite, 'INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(id, options.parentId, options.name, nameKey(options.name), options.folder ? 'cm:folder' : 'cm:content', options.folder ? 1 : 0, at, by, at, by, JSON.stringify(options.properties), options.user.id);
+    .run(id, options.parentId, options.name, nameKey(options.name), options.folder ? 'cm:folder' : 'cm:content', options.folder ? 1 : 0, at, by, at, by, JSON.stringify(options.properties), owner);
   indexNode(sqlite, { nodeId: id, name: options.name, metadata: metadataText(options.properties), body: '' });
   tx.append(CONTENT_EVENTS, { node_id: id, action: 'created', payload: { actor: options.user.id, parent_id: options.parentId, name: options.name, node_type: options.folder ? 'cm:folder' : 'cm:content' } });
   return id;
