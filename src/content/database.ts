@@ -94,6 +94,7 @@ function permissionsMigration(sqlite: DatabaseSync): void {
     ALTER TABLE nodes ADD COLUMN inherit_permissions INTEGER NOT NULL DEFAULT 1;
     ALTER TABLE nodes ADD COLUMN name_key TEXT;
     UPDATE nodes SET owner = json_extract(created_by, '$.id');
+    UPDATE nodes SET owner = NULL WHERE owner = 'System';
     CREATE TABLE permissions (
       node_id TEXT NOT NULL REFERENCES nodes (id),
       authority TEXT NOT NULL,
@@ -110,8 +111,8 @@ function permissionsMigration(sqlite: DatabaseSync): void {
   if (homes) {
     const grant = statement(sqlite, 'INSERT OR IGNORE INTO permissions (node_id, authority, role) VALUES (?, ?, ?)');
     sqlite.prepare('UPDATE nodes SET inherit_permissions = 0 WHERE id = ? OR parent_id = ?').run(String(homes['id']), String(homes['id']));
-    // Its first user made it: the repository owns it now, as it owns the folders it makes itself.
-    sqlite.prepare(`UPDATE nodes SET owner = 'System' WHERE id = ?`).run(String(homes['id']));
+    // Its first user made it: now nobody owns it, as nobody owns the folders the repository makes.
+    sqlite.prepare('UPDATE nodes SET owner = NULL WHERE id = ?').run(String(homes['id']));
     grant.run(String(homes['id']), 'GROUP_EVERYONE', 'Consumer');
     for (const home of statement(sqlite, 'SELECT id, name FROM nodes WHERE parent_id = ?').all(String(homes['id']))) grant.run(String(home['id']), String(home['name']), 'Coordinator');
   }
@@ -124,7 +125,7 @@ export async function openContentDatabase(path: string, options: { now?: () => D
   if (exists === undefined) {
     await store.write((sqlite, tx) => {
       const at = store.now().toISOString();
-      statement(sqlite, `INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties, owner) VALUES (?, NULL, 'Company Home', 'company home', 'cm:folder', 1, ?, ?, ?, ?, '{}', 'System')`)
+      statement(sqlite, `INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties, owner) VALUES (?, NULL, 'Company Home', 'company home', 'cm:folder', 1, ?, ?, ?, ?, '{}', NULL)`)
         .run(ROOT_NODE_ID, at, SYSTEM_USER, at, SYSTEM_USER);
       indexNode(sqlite, { nodeId: ROOT_NODE_ID, name: 'Company Home', metadata: '', body: '' });
       tx.append(CONTENT_EVENTS, { node_id: ROOT_NODE_ID, action: 'created', payload: { actor: 'System', name: 'Company Home', node_type: 'cm:folder' } });

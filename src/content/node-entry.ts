@@ -20,8 +20,8 @@ export interface NodeRow {
   modified_by: string;
   properties: string;
   version_label: string | null;
-  /** The creator: Alfresco's owner, who holds every permission on the node. */
-  owner: string;
+  /** The creator: Alfresco's owner, who holds every permission on the node; null for what the repository made itself. */
+  owner: string | null;
   /** 1 when the node inherits its parent's permissions (Alfresco's isInheritanceEnabled). */
   inherit_permissions: number;
   /** The name's NFC form in lower case: unique among a folder's children. */

@@ -25,7 +25,7 @@ const GRANTS: Record<Role, readonly Permission[]> = {
 
 export const EVERYONE = 'GROUP_EVERYONE';
 // Group names as providers write them, Keycloak's paths ("/team/writers") included.
-const AUTHORITY = /^(GROUP_[A-Za-z0-9._@:/ -]{1,200}|[A-Za-z0-9._@:|-]{1,255})$/;
+const AUTHORITY = /^(GROUP_[A-Za-z0-9._@:/ -]{1,200}|(?!GROUP_)[A-Za-z0-9._@:|-]{1,255})$/;
 
 /** Who is asking: the subject and the groups the provider names in its `groups` claim. */
 export interface Accessor {
@@ -55,7 +55,8 @@ export function permissionPolicy(config: { writersGroup: string | undefined; coo
 
 /** The authorities a caller acts as: itself, GROUP_EVERYONE and GROUP_<name> for each group. */
 export function authoritiesOf(who: Accessor): Set<string> {
-  return new Set([who.id, EVERYONE, ...who.groups.map((group) => `GROUP_${group}`)]);
+  // A subject spelled like a group ("GROUP_admins") acts as no user: it must not pass for that group.
+  return new Set([...(who.id.startsWith('GROUP_') ? [] : [who.id]), EVERYONE, ...who.groups.map((group) => `GROUP_${group}`)]);
 }
 
 export function localGrants(sqlite: DatabaseSync, nodeId: string): Grant[] {

@@ -139,13 +139,24 @@ export async function resolveNodeId(store: Store, id: string, user: UserRef): Pr
 
 function homeFolderId(sqlite: DatabaseSync, subject: string): string | undefined {
   const homes = childNamed(sqlite, ROOT_NODE_ID, USER_HOMES);
-  return homes === undefined ? undefined : childNamed(sqlite, homes.id, subject)?.id;
+  return homes === undefined ? undefined : exactHome(sqlite, homes.id, subject);
+}
+
+/**
+ * The home named exactly `subject`. Subjects are case-sensitive and names are not: a home whose
+ * name differs only in case is another user's, and is never handed out (409).
+ */
+function exactHome(sqlite: DatabaseSync, homesId: string, subject: string): string | undefined {
+  const row = statement(sqlite, 'SELECT id, name FROM nodes WHERE parent_id = ? AND name_key = ? AND archived_at IS NULL').get(homesId, nameKey(subject));
+  if (row === undefined) return undefined;
+  if (row['name'] !== subject) throw new RepositoryError(409, `No home folder for subject "${subject}": the home "${String(row['name'])}" of another subject differs only in case (ask the operator)`);
+  return String(row['id']);
 }
 
 /** User Homes is readable by everyone and writable by nobody; each home grants its user Coordinator and inherits nothing. */
 function ensureHome(sqlite: DatabaseSync, tx: Transaction, user: UserRef): string {
   const homes = ensureFolder(sqlite, tx, { parentId: ROOT_NODE_ID, name: USER_HOMES, user: SYSTEM_ACTOR, isolated: [[EVERYONE, 'Consumer']] });
-  return ensureFolder(sqlite, tx, { parentId: homes, name: user.id, user: SYSTEM_ACTOR, isolated: [[user.id, 'Coordinator']] });
+  return exactHome(sqlite, homes, user.id) ?? ensureFolder(sqlite, tx, { parentId: homes, name: user.id, user: SYSTEM_ACTOR, isolated: [[user.id, 'Coordinator']] });
 }
 
 /** Shared Files, as Alfresco makes it: under Company Home, where every user may add content. */
@@ -228,8 +239,10 @@ function insertNode(sqlite: DatabaseSync, tx: Transaction, options: { parentId: 
   const id = randomUUID();
   const at = new Date().toISOString();
   const by = userJson(options.user);
+  // What the repository makes for itself has no owner: no user, whatever their subject, owns it.
+  const owner = options.user === SYSTEM_ACTOR ? null : options.user.id;
   statement(sqlite, 'INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(id, options.parentId, options.name, nameKey(options.name), options.folder ? 'cm:folder' : 'cm:content', options.folder ? 1 : 0, at, by, at, by, JSON.stringify(options.properties), options.user.id);
+    .run(id, options.parentId, options.name, nameKey(options.name), options.folder ? 'cm:folder' : 'cm:content', options.folder ? 1 : 0, at, by, at, by, JSON.stringify(options.properties), owner);
   indexNode(sqlite, { nodeId: id, name: options.name, metadata: metadataText(options.properties), body: '' });
   tx.append(CONTENT_EVENTS, { node_id: id, action: 'created', payload: { actor: options.user.id, parent_id: options.parentId, name: options.name, node_type: options.folder ? 'cm:folder' : 'cm:content' } });
   return id;

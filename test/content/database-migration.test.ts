@@ -30,7 +30,8 @@ test('the permissions migration isolates the homes an older release made and key
   const store = await openContentDatabase(path);
   t.after(() => store.close());
   const node = (id: string) => statement(store.sqlite, 'SELECT * FROM nodes WHERE id = ?').get(id) as unknown as NodeRow;
-  assert.equal(node('homes').owner, 'System');
+  assert.equal(node('homes').owner, null, 'nobody owns it');
+  assert.equal(node(ROOT_NODE_ID).owner, null);
   assert.equal(node('home-ada').inherit_permissions, 0);
   assert.equal(node('cafe').name_key, 'caf\u00e9.txt');
   const policy = permissionPolicy({ writersGroup: 'writers', coordinatorsGroup: undefined });

@@ -228,3 +228,18 @@ test('relativePath does not tell another user which names a home holds: 403 at t
   assert.equal(existing.status, 403);
   assert.equal(missing.status, 403, 'the same answer whether the name exists or not');
 });
+
+test('a subject named like the repository or like a group gains nothing by it', async () => {
+  const adaHome = (await call('ada', 'GET', `${API}/nodes/-my-`)).body!['entry'];
+  assert.equal((await call('System', 'GET', `${API}/nodes/${adaHome.id}`)).status, 403, '"System" owns none of the folders the repository made');
+  assert.equal((await call('System', 'PUT', `${API}/nodes/-shared-`, { permissions: { locallySet: [{ authorityId: 'System', name: 'Coordinator' }] } })).status, 403);
+  assert.equal((await call('GROUP_writers', 'POST', `${API}/nodes/-root-/children`, { name: 'by-a-group-named-subject', nodeType: 'cm:folder' })).status, 403, 'a subject "GROUP_writers" is not the group');
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${adaHome.id}`, { permissions: { locallySet: [{ authorityId: 'GROUP_', name: 'Consumer' }] } })).status, 400);
+});
+
+test('-my- of a subject that differs from another only in case is refused (409), never the other one\'s home', async () => {
+  assert.equal((await call('erin', 'GET', `${API}/nodes/-my-`)).status, 200);
+  const clash = await call('Erin', 'GET', `${API}/nodes/-my-`);
+  assert.equal(clash.status, 409);
+  assert.match(clash.body!['error'].briefSummary, /differs only in case/);
+});
