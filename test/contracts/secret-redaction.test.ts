@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { ServiceManifest } from '../../src/kernel/index.ts';
 import { loadManifests } from '../../scripts/_generated-contracts.ts';
 import { sampleValue } from '../../scripts/_sweep/sample-value.ts';
+import { resolveRef } from './_sample-body.ts';
 import { startLiveStack } from './_live-stack.ts';
 import type { LiveStack } from './_live-stack.ts';
 
@@ -67,14 +68,6 @@ function carriers(secrets: readonly string[], turn: number): { headers: Record<s
     json: JSON.stringify({ token: one, password: one, pwd: one, secret: all, usr: one, api_secret: one }),
     form: new URLSearchParams({ usr: 'dev@airlock.local', pwd: one, token: one, cmd: 'login' }).toString(),
   };
-}
-
-function resolveRef(document: Json, value: unknown): Json | undefined {
-  let node = value as Json | undefined;
-  for (let hops = 0; node && typeof node['$ref'] === 'string' && hops < 16; hops++) {
-    node = (node['$ref'] as string).slice(2).split('/').map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~')).reduce<unknown>((at, t) => (at as Json | undefined)?.[t], document) as Json | undefined;
-  }
-  return node;
 }
 
 /** Calls every operation of `manifest`'s contract carrying its secrets; the texts that came back. */
