@@ -9,12 +9,20 @@ const FORMATS: Record<string, string> = {
   uuid: '01890a5d-ac96-774b-bcce-b302099a8057', ipv4: '127.0.0.1', hostname: 'example.org',
 };
 
+/** `value` with its document-local `$ref`s followed (at most 16 hops). */
+export function resolveRef(document: Json, value: unknown): Json | undefined {
+  let node = value as Json | undefined;
+  for (let hops = 0; node && typeof node['$ref'] === 'string' && hops < 16; hops++) {
+    node = (node['$ref'] as string).slice(2).split('/').map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~')).reduce<unknown>((at, t) => (at as Json | undefined)?.[t], document) as Json | undefined;
+  }
+  return node;
+}
+
 export function sampleBody(document: Json, schema: unknown, depth = 0): unknown {
   if (depth > 12 || typeof schema !== 'object' || schema === null) return schema === false ? undefined : {};
   let node = schema as Json;
   if (typeof node['$ref'] === 'string' && node['$ref'].startsWith('#/')) {
-    const target = node['$ref'].slice(2).split('/').map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~')).reduce<unknown>((at, t) => (at as Json | undefined)?.[t], document);
-    node = { ...(target as Json), ...Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$ref')) };
+    node = { ...resolveRef(document, { $ref: node['$ref'] }), ...Object.fromEntries(Object.entries(node).filter(([k]) => k !== '$ref')) };
   }
   if ('const' in node) return node['const'];
   if (node['example'] !== undefined) return node['example'];

@@ -14,6 +14,7 @@ import { signRequest } from '../../src/kernel/index.ts';
 import type { Route, ServiceManifest, SignatureScheme } from '../../src/kernel/index.ts';
 import { loadManifests } from '../../scripts/_generated-contracts.ts';
 import { sampleValue } from '../../scripts/_sweep/sample-value.ts';
+import { resolveRef } from './_sample-body.ts';
 import { answerViolations, HTTP_METHODS } from './_answer-check.ts';
 import type { Answer } from './_answer-check.ts';
 import { sampleBody } from './_sample-body.ts';
@@ -82,14 +83,6 @@ interface Call { method: string; url: string; headers: Record<string, string>; b
 async function call({ method, url, headers, body }: Call): Promise<Answer & { challenge: string | null }> {
   const response = await fetch(url, { method: method.toUpperCase(), headers, ...(body !== undefined && { body }), redirect: 'manual', signal: AbortSignal.timeout(30_000) });
   return { status: response.status, contentType: response.headers.get('content-type'), text: method === 'head' ? '' : await response.text(), challenge: response.headers.get('www-authenticate') };
-}
-
-function resolveRef(document: Json, value: unknown): Json | undefined {
-  let node = value as Json | undefined;
-  for (let hops = 0; node && typeof node['$ref'] === 'string' && hops < 16; hops++) {
-    node = (node['$ref'] as string).slice(2).split('/').map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~')).reduce<unknown>((at, t) => (at as Json | undefined)?.[t], document) as Json | undefined;
-  }
-  return node;
 }
 
 interface Planned { good: Call; bad: Call; badMustFail: boolean }
