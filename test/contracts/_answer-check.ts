@@ -5,6 +5,7 @@
 import { MIMEType } from 'node:util';
 import { compileSchema } from '../../src/kernel/index.ts';
 import type { SchemaValidator } from '../../src/kernel/index.ts';
+import { HTTP_METHODS } from '../../scripts/_semantic/openapi-operations.ts';
 
 type Json = Record<string, unknown>;
 
@@ -48,14 +49,12 @@ function essence(contentType: string | null): string | undefined {
  * when nothing is. An operation-less answer (a 405 for a method the path lacks) is judged by the
  * path's first operation's `default` response: the service's error body.
  */
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
 export function answerViolations(document: Json, template: string, method: string, answer: Answer): string[] {
   const item = (document['paths'] as Record<string, Json>)[template];
   if (!item) return [`the contract has no path "${template}"`];
   const declared = item[method] as Json | undefined;
   // A path item also holds non-operation members (path-level `servers`, `parameters`).
-  const first = Object.keys(item).find((key) => HTTP_METHODS.includes(key))!;
+  const first = Object.keys(item).find((key) => (HTTP_METHODS as readonly string[]).includes(key))!;
   const operation = declared ?? (item[first] as Json);
   const operationPointer = `/paths/${token(template)}/${declared ? method : first}`;
   const responses = operation['responses'] as Record<string, Json>;

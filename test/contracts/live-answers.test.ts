@@ -15,7 +15,8 @@ import type { Route, ServiceManifest, SignatureScheme } from '../../src/kernel/i
 import { loadManifests } from '../../scripts/_generated-contracts.ts';
 import { sampleValue } from '../../scripts/_sweep/sample-value.ts';
 import { resolveRef } from './_sample-body.ts';
-import { answerViolations, HTTP_METHODS } from './_answer-check.ts';
+import { answerViolations } from './_answer-check.ts';
+import { HTTP_METHODS } from '../../scripts/_semantic/openapi-operations.ts';
 import type { Answer } from './_answer-check.ts';
 import { sampleBody } from './_sample-body.ts';
 import { contentSession } from './_content-login.ts';
@@ -175,7 +176,7 @@ test('every operation of every service answers as its contract declares, in a go
     let succeeded = 0;
     for (const [template, item] of Object.entries(document['paths'] as Record<string, Json>)) {
       for (const [method, operation] of Object.entries(item) as [string, Json][]) {
-        if (!HTTP_METHODS.includes(method)) continue; // path-level servers or parameters
+        if (!(HTTP_METHODS as readonly string[]).includes(method)) continue; // path-level servers or parameters
         const urlOf = (listener: string) => stack.urls.get(`${manifest.service}/${listener}`);
         const base = ((operation['x-airlock-listeners'] ?? ['main']) as string[]).map(urlOf).find(Boolean);
         const byListener = operation['x-airlock-listener-auth'] as Record<string, string> | undefined;
