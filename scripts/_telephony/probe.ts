@@ -26,7 +26,7 @@ export async function httpGet(url: string, options: { timeoutMs: number; headers
   }
   let text: string;
   try {
-    text = await response.text();
+    text = await readBounded(response, MAX_ANSWER_BYTES);
   } catch (error) {
     throw new Unreachable(`Cannot read the answer of "${url}": ${(error as Error).message}`);
   }
@@ -38,6 +38,23 @@ export async function httpGet(url: string, options: { timeoutMs: number; headers
     json = undefined;
   }
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, json, headers: response.headers };
+}
+
+/** Far more than any answer checked here (the governance OpenAPI export is about 320 KB). */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** The body as UTF-8 text, refused once it grows past `limit`: an endless answer must not fill memory until the timeout. */
+async function readBounded(response: Response, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += chunk.length;
+    // Leaving the loop cancels the stream (and closes the connection).
+    if (size > limit) break;
+    chunks.push(Buffer.from(chunk));
+  }
+  if (size > limit) throw new Error(`answered more than ${limit} bytes: not read further`);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Whether a TCP connection to host:port opens within the timeout; the reason when not. */
