@@ -4,6 +4,7 @@
 // the check to judge.
 
 import { connect } from 'node:net';
+import { readResponseBounded } from '../_read-response-bounded.ts';
 
 export class Unreachable extends Error {}
 
@@ -26,7 +27,7 @@ export async function httpGet(url: string, options: { timeoutMs: number; headers
   }
   let text: string;
   try {
-    text = await readBounded(response, MAX_ANSWER_BYTES);
+    text = await readResponseBounded(response, MAX_ANSWER_BYTES);
   } catch (error) {
     throw new Unreachable(`Cannot read the answer of "${url}": ${(error as Error).message}`);
   }
@@ -42,20 +43,6 @@ export async function httpGet(url: string, options: { timeoutMs: number; headers
 
 /** Far more than any answer checked here (the governance OpenAPI export is about 320 KB). */
 const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
-
-/** The body as UTF-8 text, refused once it grows past `limit`: an endless answer must not fill memory until the timeout. */
-async function readBounded(response: Response, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += chunk.length;
-    // Leaving the loop cancels the stream (and closes the connection).
-    if (size > limit) break;
-    chunks.push(Buffer.from(chunk));
-  }
-  if (size > limit) throw new Error(`answered more than ${limit} bytes: not read further`);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /** Whether a TCP connection to host:port opens within the timeout; the reason when not. */
 export function tcpOpen(host: string, port: number, timeoutMs: number): Promise<{ open: boolean; reason: string }> {
