@@ -2,6 +2,7 @@
 // {repo}/issues, paged, or one issue by number) or a JSON file of the same issue objects.
 
 import { AirlockError, readFileBounded } from '../../src/kernel/index.ts';
+import { readResponseBounded } from '../_read-response-bounded.ts';
 
 export interface Issue {
   number: number;
@@ -129,6 +130,8 @@ function pageAfter(url: string, page: number): string {
 }
 
 const NOT_FOUND = Symbol('not found');
+/** A page of 50 issues is well below 1 MiB; an answer past this is not an issues page. */
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 async function getJson(url: string, source: ApiSource, options: { notFound?: boolean } = {}): Promise<{ body: unknown; headers: Headers } | typeof NOT_FOUND> {
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -143,7 +146,13 @@ async function getJson(url: string, source: ApiSource, options: { notFound?: boo
     const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${source.timeoutMs} ms` : ((error as { cause?: Error }).cause?.message ?? (error as Error).message);
     throw new AirlockError('environment', `Cannot reach ${shown}: ${reason}`);
   }
-  const text = await res.text();
+  let text: string;
+  try {
+    text = await readResponseBounded(res, MAX_ANSWER_BYTES);
+  } catch (error) {
+    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${source.timeoutMs} ms` : (error as Error).message;
+    throw new AirlockError('environment', `${shown} ${reason}`);
+  }
   if (res.status === 404 && options.notFound) return NOT_FOUND;
   if (!res.ok) throw new AirlockError('environment', `${shown} answered ${res.status}${res.status === 401 || res.status === 403 ? ': check SCAN_AND_FIX_TOKEN and --user' : ''}`);
   try {

@@ -6,6 +6,7 @@
 import { defineCommand, EXIT_FAILED, EXIT_OK, readConfig, wholeNumberOption } from '../../src/kernel/index.ts';
 import { BUS_SPEC, DATA_SPEC } from '../../src/messaging/config.ts';
 import { busFromEnv } from './bus-from-env.ts';
+import { splitCredentials } from './url-credentials.ts';
 
 export const pingCommand = defineCommand({
   name: 'jhf-shuttle ping',
@@ -33,13 +34,9 @@ interface PingResult {
 }
 
 async function probeMonitor(base: string, timeoutMs: number): Promise<PingResult> {
-  const url = `${base.replace(/\/+$/, '')}/healthz`;
-  const shown = new URL(url);
-  shown.username = '';
-  shown.password = '';
-  const target = shown.href;
+  const { url: target, headers } = splitCredentials(`${base.replace(/\/+$/, '')}/healthz`);
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+    const res = await fetch(target, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
     const text = (await res.text()).slice(0, 200);
     return { ok: res.status === 200, probe: 'nats-monitor', target, detail: `answered ${res.status} ${text.trim()}` };
   } catch (error) {

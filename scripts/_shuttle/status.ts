@@ -4,6 +4,7 @@
 import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK } from '../../src/kernel/index.ts';
 import { DEFAULT_API_LISTEN } from '../../src/messaging/config.ts';
 import { API_STATUS_PATH } from '../../src/messaging/routes.ts';
+import { splitCredentials } from './url-credentials.ts';
 
 export const statusCommand = defineCommand({
   name: 'jhf-shuttle status',
@@ -13,10 +14,10 @@ export const statusCommand = defineCommand({
     'timeout-ms': { type: 'string', description: 'How long to wait for the answer', default: '3000', valueName: 'MS' },
   },
   async run({ values, json, print, printJson }) {
-    const url = `${values['api-url'].replace(/\/+$/, '')}${API_STATUS_PATH}`;
+    const { url, headers } = splitCredentials(`${values['api-url'].replace(/\/+$/, '')}${API_STATUS_PATH}`);
     let body: { bus?: { kind?: string; connected?: boolean; target?: string }; mailbox_adapter?: { reachable?: boolean; url?: string }; observers?: unknown[]; recovery?: { last_recovery?: unknown } };
     try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(Number(values['timeout-ms']) || 3000) });
+      const res = await fetch(url, { headers, signal: AbortSignal.timeout(Number(values['timeout-ms']) || 3000) });
       if (!res.ok) throw new Error(`answered ${res.status}`);
       body = (await res.json()) as typeof body;
     } catch (error) {

@@ -4,6 +4,7 @@
 // the check to judge.
 
 import { connect } from 'node:net';
+import { readResponseBounded } from '../_read-response-bounded.ts';
 
 export class Unreachable extends Error {}
 
@@ -26,7 +27,7 @@ export async function httpGet(url: string, options: { timeoutMs: number; headers
   }
   let text: string;
   try {
-    text = await response.text();
+    text = await readResponseBounded(response, MAX_ANSWER_BYTES);
   } catch (error) {
     throw new Unreachable(`Cannot read the answer of "${url}": ${(error as Error).message}`);
   }
@@ -39,6 +40,9 @@ export async function httpGet(url: string, options: { timeoutMs: number; headers
   }
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, json, headers: response.headers };
 }
+
+/** Far more than any answer checked here (the governance OpenAPI export is about 320 KB). */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 /** Whether a TCP connection to host:port opens within the timeout; the reason when not. */
 export function tcpOpen(host: string, port: number, timeoutMs: number): Promise<{ open: boolean; reason: string }> {

@@ -103,7 +103,7 @@ async function publishMessage(context: RequestContext, publish: MailboxPublisher
   const { record } = outcome;
   if (outcome.kind === 'conflict') {
     return problem(422, 'Nats-Msg-Id reused with another body or mailbox', {
-      detail: `Nats-Msg-Id "${msgId}" was published to mailbox "${record.mailbox}" with a body of SHA-256 ${record.sha256} (evidence_seq ${record.seq}); this body's is ${outcome.sha256}: nothing published. Use a new Nats-Msg-Id for a new message`,
+      detail: `Nats-Msg-Id "${msgId}" was published to mailbox "${record.mailbox}" with a body of SHA-256 ${record.sha256} (evidence_seq ${record.seq}); this ${record.mailbox === mailbox ? `body's is ${outcome.sha256}` : `request is for mailbox "${mailbox}" (ids are one namespace over all mailboxes)`}: nothing published. Use a new Nats-Msg-Id for a new message`,
     });
   }
   // A repeat is answered from the first publication's record, which names the body the bus holds.

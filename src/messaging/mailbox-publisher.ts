@@ -36,7 +36,7 @@ export interface PublicationRecord {
 
 export type PublicationOutcome =
   | { kind: 'published'; record: PublicationRecord }
-  /** The id and body were already published: nothing sent again, the first publication's record. */
+  /** The id and body were already published to this mailbox: nothing sent again, the first publication's record. */
   | { kind: 'repeat'; record: PublicationRecord }
   /** The id was already published with another body or to another mailbox: nothing sent or recorded. */
   | { kind: 'conflict'; record: PublicationRecord; sha256: string };

@@ -120,7 +120,8 @@ function readObserversFile(path: string): string {
 async function probeHealthz(url: string): Promise<{ ok: boolean; error?: string }> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
-    await res.arrayBuffer();
+    // The status line is the answer; its body is not read (an endless one would hold the probe).
+    await res.body?.cancel();
     return res.ok ? { ok: true } : { ok: false, error: `answered ${res.status}` };
   } catch (error) {
     return { ok: false, error: (error as Error).name === 'TimeoutError' ? `no answer within ${PROBE_TIMEOUT_MS} ms` : `unreachable: ${(error as Error).message}` };

@@ -5,9 +5,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { pingCommand } from '../../scripts/_shuttle/ping.ts';
 import { publishCommand } from '../../scripts/_shuttle/publish.ts';
 import { statusCommand } from '../../scripts/_shuttle/status.ts';
 import { tailCommand } from '../../scripts/_shuttle/tail.ts';
@@ -85,6 +88,23 @@ test('jhf-shuttle tail --count with --timeout-ms exits 1 when the messages do no
   const dir = mkdtempSync(join(tmpdir(), 'airlock-shuttle-'));
   const result = await runCaptured(tailCommand, ['quiet', '--count', '1', '--timeout-ms', '200'], env(dir));
   assert.equal(result.status, 1);
+});
+
+test('jhf-shuttle status and ping send credentials written in their URL as HTTP Basic (as curl would) and never show them', async (t) => {
+  const seen: (string | undefined)[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers.authorization);
+    res.writeHead(req.url === '/healthz' ? 200 : 503, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => server.close());
+  const base = `http://ops:pw-SECRET-1@127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const basic = `Basic ${Buffer.from('ops:pw-SECRET-1').toString('base64')}`;
+  const status = await runCaptured(statusCommand, ['--api-url', base], {});
+  const ping = await runCaptured(pingCommand, [], { NATS_MONITOR_URL: base });
+  assert.deepEqual([status.status, ping.status], [2, 0], status.stderr + ping.stderr);
+  assert.deepEqual(seen, [basic, basic]);
+  for (const out of [status, ping]) assert.doesNotMatch(out.stdout + out.stderr, /pw-SECRET-1/);
 });
 
 test('jhf-shuttle status exits 2 when the messaging API does not answer', async () => {

@@ -3,6 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -103,6 +105,28 @@ describe('messaging API', () => {
     } finally {
       await dead.close();
     }
+  });
+
+  test('GET /api/v1/status takes the adapter probe\'s status line and does not read its body (an endless one held it for the 3 s limit)', async (t) => {
+    const chunk = Buffer.alloc(1 << 20, 0x20);
+    const flood = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/health+json' });
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+      };
+      res.on('drain', pump);
+      req.on('close', () => res.destroy());
+      pump();
+    });
+    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+    t.after(() => flood.close());
+    const api2 = await createMessagingApi({ env: { AIRLOCK_DATA_DIR: dir, MESSAGING_MAILBOX_URL: `http://127.0.0.1:${(flood.address() as AddressInfo).port}` }, listen: '127.0.0.1:0', timers: MANUAL_TIMERS });
+    await api2.listen();
+    t.after(() => api2.close());
+    const started = Date.now();
+    const body = (await send(`${api2.url()}/api/v1/status`)).json() as Record<string, any>;
+    assert.equal(body['mailbox_adapter'].reachable, true);
+    assert.ok(Date.now() - started < 1500, `took ${Date.now() - started} ms`);
   });
 
   test('a second messaging API on the same database does not observe a target the first one observes; it takes over once the first stops', async () => {

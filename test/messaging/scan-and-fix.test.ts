@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -166,6 +168,26 @@ describe('scan_and_fix reads on past a full page that paging headers call the la
       }
     });
   }
+});
+
+test('an endless answer from the API is exit 2 once it passes 32 MiB, not memory until the 30 s timeout', async (t) => {
+  const chunk = Buffer.alloc(1 << 20, 0x20);
+  const flood = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk));
+    };
+    res.on('drain', pump);
+    req.on('close', () => res.destroy());
+    pump();
+  });
+  await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+  t.after(() => flood.close());
+  const started = Date.now();
+  const result = await scan(['--base-url', `http://127.0.0.1:${(flood.address() as AddressInfo).port}`, '--repo-owner', 'ops', '--repo-name', 'airlock', '--dry-run'], { SCAN_AND_FIX_TOKEN: 'gitea-token' });
+  assert.equal(result.status, 2);
+  assert.match(result.stderr, /answered more than 33554432 bytes/);
+  assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`);
 });
 
 test('a Link rel="next" on another origin is not followed (the token would go there): exit 2, no silent cut', async () => {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -146,6 +147,27 @@ test('telephony_verify: an unreachable dependency is a failed check naming it, e
   assert.equal(text.code, 1);
   assert.match(text.stdout, new RegExp(`^FAIL agent-runtime:/healthz: Cannot reach "${dead}/healthz": `, 'm'));
   assert.match(text.stdout, /^FAILED: agent-runtime:\/healthz$/m);
+});
+
+test('telephony_verify stops reading an answer at 16 MiB: an endless body is a failed check naming it, not memory until the timeout', async (t) => {
+  const chunk = Buffer.alloc(1 << 20, 0x61);
+  const flood = createHttpServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk));
+    };
+    res.on('drain', pump);
+    req.on('close', () => res.destroy());
+    pump();
+  });
+  await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+  t.after(() => flood.close());
+  const started = Date.now();
+  const result = await verify([...all(), '--agent-runtime-url', `http://127.0.0.1:${(flood.address() as AddressInfo).port}`, '--timeout-ms', '20000', '--json']);
+  assert.equal(result.code, 1, result.stderr);
+  assert.deepEqual(result.json().failed, ['agent-runtime:/healthz']);
+  assert.match(result.json().checks.find((c: { check: string }) => c.check === 'agent-runtime:/healthz').detail, /more than 16777216 bytes/);
+  assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
 });
 
 test('telephony_verify refuses a URL flag with credentials in it (exit 2) and never shows them', async () => {
