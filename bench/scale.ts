@@ -1,4 +1,4 @@
-// npm run bench:scale -- [SERVICE...] [--rows N[,N...]] [--json] [--read-ms N] [--data-dir DIR]
+// npm run bench:scale -- [SERVICE...] [--rows N[,N...]] [--json] [--read-ms N] [--data-dir DIR] [--bundle] [--grow direct|http]
 // Issue 24: grows each service's evidence through its real write path to each size and measures,
 // at each size, every read route's latency, readiness while 8 clients run the heaviest read, CPU
 // per idle second, start-up time, bytes on disk per business event and verify_evidence_chain's
@@ -39,6 +39,7 @@ const command = defineCommand({
     rows: { type: 'string', default: '10000,100000,1000000', valueName: 'N[,N...]', description: 'Sizes to measure at, ascending' },
     'read-ms': { type: 'string', default: '1500', valueName: 'N', description: 'Milliseconds each read route is timed' },
     'data-dir': { type: 'string', valueName: 'DIR', description: 'Where the databases grow (default: a temporary directory, removed after)' },
+    bundle: { type: 'boolean', description: 'Start the bundled executable (dist/bin, npm run build) instead of the TypeScript entry' },
     grow: { type: 'string', default: 'direct', valueName: 'direct|http', description: 'Grow through the service\'s write functions in this process (direct), or through HTTP to the running service' },
   },
   async run({ values, positionals, json, print, printJson }) {
@@ -56,7 +57,7 @@ const command = defineCommand({
       const dataDir = values['data-dir'] === undefined ? mkdtempSync(join(tmpdir(), `airlock-scale-${name}-`)) : join(values['data-dir'], name);
       try {
         for (const rows of sizes) {
-          const record = await measureAt(profile, dataDir, { rows, readMs, grow });
+          const record = await measureAt(profile, dataDir, { rows, readMs, grow, bundle: values.bundle === true });
           records.push(record);
           if (!json) print(describe(record));
         }
@@ -70,7 +71,7 @@ const command = defineCommand({
   },
 });
 
-async function measureAt(profile: ScaleProfile, dataDir: string, options: { rows: number; readMs: number; grow: 'direct' | 'http' }): Promise<SizeRecord> {
+async function measureAt(profile: ScaleProfile, dataDir: string, options: { rows: number; readMs: number; grow: 'direct' | 'http'; bundle: boolean }): Promise<SizeRecord> {
   const { rows, readMs } = options;
   const growStarted = performance.now();
   let grown;
@@ -88,7 +89,7 @@ async function measureAt(profile: ScaleProfile, dataDir: string, options: { rows
   const growSeconds = (performance.now() - growStarted) / 1000;
   let service;
   // Start-up is timed on a restart over the grown database, as an operator would see it.
-  service = await startService(profile, dataDir);
+  service = await startService(profile, dataDir, { bundle: options.bundle });
   try {
     const idle = await idleCpuMsPerSecond(service.pid, 3000);
     const reads: Latency[] = [];

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { listEvidenceTables, openDatabaseReadOnly, verifyChainParallel } from '../../src/kernel/index.ts';
 import { cpuMs } from '../lib/child-server.ts';
 import { runLoad } from '../lib/load.ts';
@@ -21,9 +22,11 @@ export interface RunningService {
 }
 
 /** Starts the profile's service as its own process; resolves at its listening line. */
-export function startService(profile: ScaleProfile, dataDir: string): Promise<RunningService> {
+export function startService(profile: ScaleProfile, dataDir: string, options: { bundle?: boolean } = {}): Promise<RunningService> {
+  const entry = options.bundle === true ? fileURLToPath(new URL(`../../dist/bin/${profile.bundle}`, import.meta.url)) : profile.entry;
+  if (!existsSync(entry)) throw new Error(`Cannot start ${profile.service}: ${entry} does not exist (run npm run build for --bundle)`);
   const started = performance.now();
-  const child = spawn(process.execPath, [profile.entry], { env: { ...process.env, ...profile.env(dataDir) }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [entry], { env: { ...process.env, ...profile.env(dataDir) }, stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     const onExit = (code: number | null) => reject(new Error(`${profile.service} exited with ${code} before listening`));

@@ -24,6 +24,8 @@ export interface ScaleProfile {
   businessEvent: string;
   /** The service's entry, started as `node <entry>` with the profile's environment. */
   entry: string;
+  /** Its bundle under dist/bin/ (`npm run build`), started instead with --bundle. */
+  bundle: string;
   env(dataDir: string): Record<string, string>;
   /** The database file under the data directory. */
   database(dataDir: string): string;

@@ -79,6 +79,7 @@ export function erpProfile(): ScaleProfile {
     service: 'erp',
     businessEvent: 'integration event',
     entry: fileURLToPath(new URL('../../../src/erp/main.ts', import.meta.url)),
+    bundle: 'erp-api.mjs',
     env: (dataDir) => ({ ...SECRETS, ERP_API_KEYS: API_KEY_PAIR, AIRLOCK_DATA_DIR: dataDir, ERP_LISTEN: '127.0.0.1:0' }),
     database: (dataDir) => join(dataDir, 'erp.sqlite'),
     async grow(url, target) {
