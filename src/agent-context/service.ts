@@ -21,7 +21,7 @@ import type { WriteName } from './routes.ts';
 import { healthReply, manifestEntry, readyReply, versionReply } from './self-description.ts';
 import { createServiceMetrics } from './service-metrics.ts';
 import type { ServiceMetrics } from './service-metrics.ts';
-import { controlState, persistentAgents } from './state.ts';
+import { controlState, createAgentsFold } from './state.ts';
 import { memoByCommits } from './state-cache.ts';
 import { countRows, databaseBytes } from './database.ts';
 import { CONTROL_PAUSE, CONTROL_RESUME, PATCH_APPLY, PATCH_ROLLBACK, PROPOSAL_REVIEW, PROPOSAL_WRITE, RUN_DISPATCH, RUN_RESULT } from './writes.ts';
@@ -66,8 +66,9 @@ export function createAgentContextService(config: AgentContextConfig, options: A
   const store = openAgentContextDatabase(config.databasePath, config.dataDir, { now: () => new Date(now()) });
   const startedAt = now();
   let governance: GovernanceClient | undefined;
+  const agentsFold = createAgentsFold();
   const folds = {
-    agents: memoByCommits(() => store, (s) => persistentAgents(s.sqlite)),
+    agents: memoByCommits(() => store, (s) => agentsFold.advance(s.sqlite)),
     control: memoByCommits(() => store, (s) => controlState(s.sqlite)),
     rows: memoByCommits(() => store, countRows),
     bytes: memoByCommits(() => store, databaseBytes),
