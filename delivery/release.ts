@@ -4,9 +4,9 @@
 // of every executable and healthcheck, install.sh, an SBOM (CycloneDX 1.5) and SHA256SUMS.
 
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { createHash, hash } from 'node:crypto';
+import { existsSync, globSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
 // @ts-ignore -- build.mjs is plain JavaScript without declarations.
@@ -25,12 +25,12 @@ interface ReleaseFile {
 }
 
 /** Files under `dir` (relative to root), recursively, sorted. */
-function filesUnder(root: string, dir: string): string[] {
-  const full = join(root, dir);
-  if (!existsSync(full)) return [];
-  return readdirSync(full, { recursive: true, encoding: 'utf8' })
-    .map((name) => join(dir, name))
-    .filter((path) => statSync(join(root, path)).isFile())
+export function filesUnder(root: string, dir: string): string[] {
+  // fs.globSync's `**` skips dot-files and dot-folders (an editor's .swp, a .DS_Store) that a
+  // recursive readdir would have shipped in the archive.
+  return globSync(`${dir}/**`, { cwd: root, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)))
     .sort();
 }
 
@@ -43,7 +43,7 @@ function commitTime(root: string): number {
   }
 }
 
-export async function release(options: { root?: string; outdir?: string } = {}): Promise<{ archive: string; files: ReleaseFile[]; version: string }> {
+export async function release(options: { root?: string; outdir?: string } = {}): Promise<{ archive: string; files: ReleaseFile[]; version: string; sha256: string }> {
   const root = options.root ?? ROOT;
   const outdir = options.outdir ?? join(root, 'dist');
   if (process.platform !== 'linux') throw new Error(`Releases are made for linux; this is ${process.platform}`);
@@ -89,19 +89,30 @@ export async function release(options: { root?: string; outdir?: string } = {}):
   rmSync(dirname(archive), { recursive: true, force: true });
   mkdirSync(dirname(archive), { recursive: true });
   writeFileSync(archive, tarGzip(entries, mtime));
-  return { archive, files, version: metadata.version };
+  return { archive, files, version: metadata.version, sha256: writeChecksum(archive) };
+}
+
+/**
+ * Writes `<archive>.sha256` beside the archive in `sha256sum` format (`sha256sum -c` checks it in
+ * that folder) and returns the hex digest: the value an operator compares on the air-gapped host.
+ */
+export function writeChecksum(archive: string): string {
+  const digest = hash('sha256', readFileSync(archive), 'hex');
+  writeFileSync(`${archive}.sha256`, `${digest}  ${basename(archive)}\n`);
+  return digest;
 }
 
 if (import.meta.main) {
   const { values } = parseArgs({ options: { help: { type: 'boolean', short: 'h' } } });
   if (values.help) {
-    process.stdout.write('Usage: npm run release\n\nBuilds the bundles and the standalone binary on the pinned Node, then writes\ndist/release/airlock-<version>-linux-<arch>.tar.gz (the same bytes for the same commit).\nExit codes: 0 written, 1 failed\n');
+    process.stdout.write('Usage: npm run release\n\nBuilds the bundles and the standalone binary on the pinned Node, then writes\ndist/release/airlock-<version>-linux-<arch>.tar.gz (the same bytes for the same commit),\nprints its SHA-256 and writes it beside the archive as <archive>.sha256.\nExit codes: 0 written, 1 failed\n');
   } else {
     const started = performance.now();
     try {
-      const { archive, files } = await release();
+      const { archive, files, sha256 } = await release();
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       process.stdout.write(`Wrote ${relative(process.cwd(), archive)} (${files.length} files, ${(statSync(archive).size / 1e6).toFixed(1)} MB) in ${seconds} s\n`);
+      process.stdout.write(`SHA-256 ${sha256}  (also in ${relative(process.cwd(), archive)}.sha256; compare it on the target host with sha256sum -c)\n`);
     } catch (error) {
       process.stderr.write(`release: ${(error as Error).message}\n`);
       process.exitCode = 1;

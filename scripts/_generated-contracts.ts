@@ -1,7 +1,7 @@
 // The files generated from the services' manifests and route tables, with their text, so that
 // `npm run contracts` writes them and a test fails when the committed copies drift.
 
-import { readdirSync, existsSync } from 'node:fs';
+import { globSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildGovernanceManifest, buildOpenApi, buildStackContract } from '../src/kernel/index.ts';
 import type { ServiceManifest } from '../src/kernel/index.ts';
@@ -11,11 +11,10 @@ export const ROOT = join(import.meta.dirname, '..');
 
 /** Every src/<service>/manifest.ts, loaded. */
 export async function loadManifests(root = ROOT): Promise<ServiceManifest[]> {
-  const src = join(root, 'src');
   const manifests: ServiceManifest[] = [];
-  for (const folder of readdirSync(src).sort()) {
-    const file = join(src, folder, 'manifest.ts');
-    if (folder === 'kernel' || !existsSync(file)) continue;
+  for (const path of globSync('src/*/manifest.ts', { cwd: root }).sort()) {
+    if (path === join('src', 'kernel', 'manifest.ts')) continue; // the kernel's manifest types, not a service
+    const file = join(root, path);
     const module = (await import(file)) as { manifest?: ServiceManifest };
     if (!module.manifest) throw new TypeError(`${file} does not export "manifest"`);
     manifests.push(module.manifest);

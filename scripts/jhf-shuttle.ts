@@ -4,6 +4,7 @@
 
 import { EXIT_OK, EXIT_USAGE, main, runService } from '../src/kernel/index.ts';
 import { createMessagingApi } from '../src/messaging/messaging-api.ts';
+import { pingCommand } from './_shuttle/ping.ts';
 import { publishCommand } from './_shuttle/publish.ts';
 import { statusCommand } from './_shuttle/status.ts';
 import { tailCommand } from './_shuttle/tail.ts';
@@ -16,6 +17,7 @@ Commands:
   publish MAILBOX   publish one message to mailbox.<MAILBOX> and wait until the bus holds it
   tail [MAILBOX]    print messages as they arrive, each Nats-Msg-Id once
   status            the messaging API's status; exit 1 when the bus or the adapter is down
+  ping              probe the bus itself (nats-server's monitoring /healthz with NATS_MONITOR_URL); exit 1 when down
   serve             run the messaging API (as messaging-api; --listen HOST:PORT or MESSAGING_LISTEN)
 
 "jhf-shuttle COMMAND --help" shows a command's options. Every command takes --json.
@@ -35,6 +37,9 @@ switch (verb) {
   case 'status':
     await main(statusCommand, rest);
     break;
+  case 'ping':
+    await main(pingCommand, rest);
+    break;
   case 'serve':
     await runService((flags) => {
       const listen = flags['listen'];
@@ -52,10 +57,10 @@ switch (verb) {
     process.exitCode = verb === undefined ? EXIT_USAGE : EXIT_OK;
     break;
   case '--json':
-    process.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'usage', message: 'Name a command: publish, tail, status or serve', details: [] } })}\n`);
+    process.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'usage', message: 'Name a command: publish, tail, status, ping or serve', details: [] } })}\n`);
     process.exitCode = EXIT_USAGE;
     break;
   default:
-    process.stderr.write(`jhf-shuttle: unknown command "${verb}": use publish, tail, status or serve\n`);
+    process.stderr.write(`jhf-shuttle: unknown command "${verb}": use publish, tail, status, ping or serve\n`);
     process.exitCode = EXIT_USAGE;
 }

@@ -3,7 +3,7 @@
 // is not a workflow export.
 
 import { AirlockError, defineCommand, EXIT_FAILED, EXIT_OK, readFileBounded, usageError } from '../../src/kernel/index.ts';
-import { CHECKS, checkWorkflows, DEFAULT_CALLBACK_MARKERS, readWorkflowExport } from '../../src/messaging/n8n-checks.ts';
+import { CHECKS, checkWorkflows, DEFAULT_CALLBACK_MARKERS, readWorkflowExports } from '../../src/messaging/n8n-checks.ts';
 import type { WorkflowExport } from '../../src/messaging/n8n-checks.ts';
 
 /** n8n workflow exports are kilobytes to a few megabytes; a bigger file is not one (and /dev/zero must not hang). */
@@ -15,6 +15,8 @@ export const n8nExpertCommand = defineCommand({
   positionals: '[check] FILE...',
   description: [
     `Checks: ${CHECKS.join(', ')}. Webhook paths must be unique across all FILEs given.`,
+    'A FILE is one workflow (the editor\'s download, n8n export:workflow --separate or --backup) or the JSON array n8n export:workflow --all writes.',
+    'Credentials: a password-, token-, secret- or key-named parameter or header (key-value lists, JSON headers such as jsonHeaders) holding a literal; an "=" value without {{ }} is a literal too.',
     `A callback to our service is an HTTP Request node whose URL contains ${DEFAULT_CALLBACK_MARKERS.join(' or ')} (or a --callback-marker); it must send X-Signature (computed by an expression) and X-Signature-Timestamp.`,
   ].join('\n'),
   options: {
@@ -35,9 +37,9 @@ export const n8nExpertCommand = defineCommand({
       } catch (error) {
         throw new AirlockError('environment', `"${file}" is not JSON: ${(error as Error).message}`);
       }
-      const read = readWorkflowExport(file, parsed);
-      if (!read.workflow) throw new AirlockError('environment', `"${file}": ${read.problem}`);
-      workflows.push(read.workflow);
+      const read = readWorkflowExports(file, parsed);
+      if (!read.workflows) throw new AirlockError('environment', `"${file}": ${read.problem}`);
+      workflows.push(...read.workflows);
     }
     const findings = checkWorkflows(workflows, { callbackMarkers: [...DEFAULT_CALLBACK_MARKERS, ...(values['callback-marker'] ?? [])] });
     if (json) printJson({ ok: findings.length === 0, checks: CHECKS, files: workflows.map((w) => ({ file: w.file, workflow: w.name, nodes: w.nodes.length })), findings });

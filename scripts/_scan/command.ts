@@ -14,18 +14,34 @@ import { DEFAULT_EXCLUDE_LABELS, DEFAULT_SEVERITY_ORDER, selectIssues } from './
 
 const list = (text: string) => text.split(',').map((s) => s.trim()).filter((s) => s !== '');
 
+/** --base-url (or https://--host) without its credentials, which are returned apart and never shown. */
+function apiOf(baseUrl: string | undefined, host: string | undefined): { baseUrl: string; user: string | undefined; password: string | undefined } {
+  const base = baseUrl ?? (host === undefined ? undefined : `https://${host}`);
+  if (base === undefined) usageError('Give --base-url or --host (a Gitea-compatible API), or --issues-file');
+  const shown = base.replace(/\/\/[^@/?#]*@/, '//***@');
+  if (!URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol)) usageError(`--base-url "${shown}" is not an http(s) URL`);
+  const url = new URL(base);
+  const user = url.username === '' ? undefined : decodeURIComponent(url.username);
+  const password = url.password === '' ? undefined : decodeURIComponent(url.password);
+  url.username = '';
+  url.password = '';
+  if (url.search !== '' || url.hash !== '') usageError(`--base-url "${url.origin}${url.pathname}" must not carry a query or fragment`);
+  return { baseUrl: url.href.replace(/\/+$/, ''), user, password };
+}
+
 export const scanAndFixCommand = defineCommand({
   name: 'scan_and_fix',
   summary: 'Runs an executor command on each open issue of a Gitea-compatible repository (or an issues file), filtered and ordered by severity',
   description: [
-    'Issues: GET <base-url>/api/v1/repos/<repo-owner>/<repo-name>/issues (open, not pull requests, all pages), authenticated with',
+    'Issues: GET <base-url>/api/v1/repos/<repo-owner>/<repo-name>/issues (open, not pull requests, every page: Link rel="next",',
+    'else X-Total-Count, else until an empty page), authenticated with',
     'SCAN_AND_FIX_TOKEN (or SCAN_AND_FIX_TOKEN_FILE) as "Authorization: token", or HTTP Basic with --user; or --issues-file.',
     'The executor runs as sh -c CMD with the issue JSON on stdin and SCAN_ISSUE_NUMBER, SCAN_ISSUE_TITLE, SCAN_ISSUE_URL,',
     `SCAN_ISSUE_LABELS set; it is killed after --executor-timeout seconds (at least ${MIN_EXECUTOR_TIMEOUT_SECONDS}). Each outcome is appended`,
     'to --outcomes as one JSON line. Exit 1 when an executor failed or timed out.',
   ].join('\n'),
   options: {
-    issue: { type: 'string', description: 'Work on this issue number only', valueName: 'N' },
+    issue: { type: 'string', description: 'Work on this issue number only (exit 1 when the repository or file has no such issue)', valueName: 'N' },
     'dry-run': { type: 'boolean', description: 'Show what would run; run and record nothing' },
     'max-issues': { type: 'string', description: 'At most N issues (0 = all)', default: '0', valueName: 'N' },
     since: { type: 'string', description: 'Only issues updated at or after this ISO 8601 time', valueName: 'TIME' },
@@ -36,8 +52,8 @@ export const scanAndFixCommand = defineCommand({
     user: { type: 'string', description: 'Gitea login: authenticate with HTTP Basic USER:token instead of "Authorization: token"', valueName: 'USER' },
     'repo-owner': { type: 'string', description: 'Repository owner (default: --user)', valueName: 'OWNER' },
     'repo-name': { type: 'string', description: 'Repository name', valueName: 'NAME' },
-    'base-url': { type: 'string', description: 'Base URL of the Gitea-compatible API (without /api/v1)', valueName: 'URL' },
-    'issues-file': { type: 'string', description: 'Read issues from this JSON file (an array of Gitea issue objects) instead of the API', valueName: 'FILE' },
+    'base-url': { type: 'string', description: 'Base URL of the Gitea-compatible API (without /api/v1); credentials in it are used and never shown', valueName: 'URL' },
+    'issues-file': { type: 'string', description: 'Read issues from this JSON file (an array of Gitea issue objects) instead of the API (not with --base-url or --host)', valueName: 'FILE' },
     'executor-cmd': { type: 'string', description: 'Command run per issue (required unless --dry-run)', valueName: 'CMD' },
     'executor-timeout': { type: 'string', description: `Seconds before an executor is killed (at least ${MIN_EXECUTOR_TIMEOUT_SECONDS})`, default: String(MIN_EXECUTOR_TIMEOUT_SECONDS), valueName: 'S' },
     outcomes: { type: 'string', description: 'JSON-lines file the outcomes are appended to (default: $AIRLOCK_DATA_DIR/scan_and_fix-outcomes.jsonl)', valueName: 'FILE' },
@@ -59,19 +75,29 @@ export const scanAndFixCommand = defineCommand({
     let issues: Issue[];
     let source: string;
     if (values['issues-file'] !== undefined) {
+      const api = (['base-url', 'host', 'repo-owner', 'repo-name'] as const).filter((flag) => values[flag] !== undefined);
+      if (api.length > 0) usageError(`Give --issues-file or the API (${api.map((f) => `--${f}`).join(', ')}), not both: which issues would be scanned is otherwise unclear`);
       issues = readIssuesFile(values['issues-file']);
       if (only !== undefined) issues = issues.filter((i) => i.number === only);
       source = values['issues-file'];
     } else {
-      const base = values['base-url'] ?? (values.host === undefined ? undefined : `https://${values.host}`);
-      if (base === undefined) usageError('Give --base-url or --host (a Gitea-compatible API), or --issues-file');
-      if (!URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol)) usageError(`--base-url "${base}" is not an http(s) URL`);
-      const owner = values['repo-owner'] ?? values.user;
+      const api = apiOf(values['base-url'], values.host);
+      const owner = values['repo-owner'] ?? values.user ?? api.user;
       if (owner === undefined || values['repo-name'] === undefined) usageError('Give --repo-owner (or --user) and --repo-name');
-      const token = readConfig({ SCAN_AND_FIX_TOKEN: { type: 'secret', description: 'Gitea API token' } }, io.env).SCAN_AND_FIX_TOKEN;
-      const baseUrl = base.replace(/\/+$/, '');
-      issues = await fetchIssues({ baseUrl, owner, repo: values['repo-name'], token, user: values.user, since: values.since, timeoutMs: 30_000 }, only);
-      source = `${baseUrl}/${owner}/${values['repo-name']}`;
+      const configured = readConfig({ SCAN_AND_FIX_TOKEN: { type: 'secret', description: 'Gitea API token' } }, io.env).SCAN_AND_FIX_TOKEN;
+      // Credentials written in --base-url are used as curl would (user:password as HTTP Basic, a
+      // lone user part as the token) unless --user or SCAN_AND_FIX_TOKEN say otherwise; they are
+      // never printed, logged or recorded.
+      const token = configured ?? api.password ?? (api.user !== undefined && values.user === undefined ? api.user : undefined);
+      const user = values.user ?? (configured === undefined && api.password !== undefined ? api.user : undefined);
+      issues = (await fetchIssues({ baseUrl: api.baseUrl, owner, repo: values['repo-name'], token, user, since: values.since, timeoutMs: 30_000 }, only)) ?? [];
+      source = `${api.baseUrl}/${owner}/${values['repo-name']}`;
+    }
+    if (only !== undefined && issues.length === 0) {
+      const said = `Issue #${only} is not in ${source}: nothing to work on`;
+      if (json) printJson({ ok: false, dry_run: dryRun, source, error: said, selected: [], excluded: [], outcomes: [] });
+      else io.stderr.write(`scan_and_fix: ${said}\n`);
+      return EXIT_FAILED;
     }
     const { selected, excluded } = selectIssues(issues, {
       labels: values.labels === undefined ? [] : list(values.labels),

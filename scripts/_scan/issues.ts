@@ -25,7 +25,6 @@ export interface ApiSource {
   timeoutMs: number;
 }
 
-const PAGE = 50;
 /** An issues file of 10,000 issues with long bodies stays far below this; /dev/zero must not hang. */
 const MAX_ISSUES_FILE_BYTES = 64 * 1024 * 1024;
 const MAX_PAGES = 200;
@@ -63,41 +62,82 @@ export function readIssuesFile(path: string): Issue[] {
   return list.map((raw, i) => toIssue(raw, `--issues-file issue ${i}`));
 }
 
-/** Open issues (not pull requests) from the API, all pages; or the one issue `only`. */
-export async function fetchIssues(source: ApiSource, only?: number): Promise<Issue[]> {
+/** Asked per page; Gitea answers at most its MAX_RESPONSE_ITEMS (50 by default, often 30), so a short page is not the end. */
+const PAGE = 50;
+
+/**
+ * Open issues (not pull requests) from the API, every page; or the one issue `only` (undefined
+ * when the repository has no such issue). The end of the list is where the server says it is:
+ * the last page by its `Link` header (rel="next" is followed), else the `X-Total-Count` reached,
+ * else an empty page. Never a short page: Gitea caps the page size below what was asked.
+ */
+export async function fetchIssues(source: ApiSource, only?: number): Promise<Issue[] | undefined> {
   const repoUrl = `${source.baseUrl}/api/v1/repos/${encodeURIComponent(source.owner)}/${encodeURIComponent(source.repo)}`;
-  if (only !== undefined) return [toIssue(await getJson(`${repoUrl}/issues/${only}`, source), `issue ${only}`)];
-  const issues: Issue[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const query = new URLSearchParams({ state: 'open', type: 'issues', page: String(page), limit: String(PAGE) });
-    if (source.since !== undefined) query.set('since', source.since);
-    const batch = await getJson(`${repoUrl}/issues?${query}`, source);
-    if (!Array.isArray(batch)) throw new AirlockError('environment', `${repoUrl}/issues did not answer a JSON array`);
+  if (only !== undefined) {
+    const one = await getJson(`${repoUrl}/issues/${only}`, source, { notFound: true });
+    return one === NOT_FOUND ? undefined : [toIssue(one.body, `issue ${only}`)];
+  }
+  const query = new URLSearchParams({ state: 'open', type: 'issues', page: '1', limit: String(PAGE) });
+  if (source.since !== undefined) query.set('since', source.since);
+  const byNumber = new Map<number, Issue>();
+  let url: string | undefined = `${repoUrl}/issues?${query}`;
+  let listed = 0;
+  for (let page = 1; url !== undefined; page++) {
+    if (page > MAX_PAGES) throw new AirlockError('environment', `${repoUrl}/issues has more than ${MAX_PAGES} pages: stopped without scanning the rest (narrow it with --since or --labels)`);
+    const answer = await getJson(url, source);
+    if (answer === NOT_FOUND || !Array.isArray(answer.body)) throw new AirlockError('environment', `${repoUrl}/issues did not answer a JSON array`);
+    const batch = answer.body as unknown[];
+    listed += batch.length;
     for (const [i, raw] of batch.entries()) {
       if (typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>)['pull_request']) continue;
-      issues.push(toIssue(raw, `page ${page} issue ${i}`));
+      const issue = toIssue(raw, `page ${page} issue ${i}`);
+      byNumber.set(issue.number, issue); // An issue that moved between pages while we read is kept once.
     }
-    if (batch.length < PAGE) break;
+    url = nextPage(answer.headers, { url, repoUrl, page, listed, empty: batch.length === 0 });
   }
-  return issues;
+  return [...byNumber.values()];
 }
 
-async function getJson(url: string, source: ApiSource): Promise<unknown> {
+/** The next page's URL, or undefined at the end of the list. */
+function nextPage(headers: Headers, at: { url: string; repoUrl: string; page: number; listed: number; empty: boolean }): string | undefined {
+  if (at.empty) return undefined;
+  const link = headers.get('link');
+  if (link !== null) {
+    const next = /<([^>]*)>\s*;[^,]*\brel="?next"?/i.exec(link)?.[1];
+    if (next === undefined) return undefined;
+    const resolved = new URL(next, at.url);
+    // The token goes with every request: it must not be sent to another host than --base-url's.
+    if (resolved.origin !== new URL(at.repoUrl).origin) throw new AirlockError('environment', `${at.repoUrl}/issues links its next page on another origin (${resolved.origin}): not followed`);
+    return resolved.href;
+  }
+  const total = Number(headers.get('x-total-count') ?? Number.NaN);
+  if (Number.isInteger(total) && at.listed >= total) return undefined;
+  const following = new URL(at.url);
+  following.searchParams.set('page', String(at.page + 1));
+  return following.href;
+}
+
+const NOT_FOUND = Symbol('not found');
+
+async function getJson(url: string, source: ApiSource, options: { notFound?: boolean } = {}): Promise<{ body: unknown; headers: Headers } | typeof NOT_FOUND> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (source.token !== undefined) {
     headers['authorization'] = source.user !== undefined ? `Basic ${Buffer.from(`${source.user}:${source.token}`).toString('base64')}` : `token ${source.token}`;
   }
+  const shown = url.split('?')[0];
   let res: Response;
   try {
-    res = await fetch(url, { headers, signal: AbortSignal.timeout(source.timeoutMs) });
+    res = await fetch(url, { headers, signal: AbortSignal.timeout(source.timeoutMs), redirect: 'error' });
   } catch (error) {
-    throw new AirlockError('environment', `Cannot reach ${url.split('?')[0]}: ${(error as Error).message}`);
+    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${source.timeoutMs} ms` : ((error as { cause?: Error }).cause?.message ?? (error as Error).message);
+    throw new AirlockError('environment', `Cannot reach ${shown}: ${reason}`);
   }
   const text = await res.text();
-  if (!res.ok) throw new AirlockError('environment', `${url.split('?')[0]} answered ${res.status}${res.status === 401 || res.status === 403 ? ': check SCAN_AND_FIX_TOKEN and --user' : ''}`);
+  if (res.status === 404 && options.notFound) return NOT_FOUND;
+  if (!res.ok) throw new AirlockError('environment', `${shown} answered ${res.status}${res.status === 401 || res.status === 403 ? ': check SCAN_AND_FIX_TOKEN and --user' : ''}`);
   try {
-    return JSON.parse(text);
+    return { body: JSON.parse(text), headers: res.headers };
   } catch {
-    throw new AirlockError('environment', `${url.split('?')[0]} did not answer JSON`);
+    throw new AirlockError('environment', `${shown} did not answer JSON`);
   }
 }

@@ -34,14 +34,15 @@ export const tailCommand = defineCommand({
       if (count !== undefined && received >= count) done?.(EXIT_OK);
     };
     let done: ((code: number) => void) | undefined;
+    let subscription: { unsubscribe(): void | Promise<void> };
     if (values.durable !== undefined) {
       try {
-        await bus.subscribeDurable(subject, values.durable, onMessage);
+        subscription = await bus.subscribeDurable(subject, values.durable, onMessage);
       } catch (error) {
         await close();
         throw error;
       }
-    } else bus.subscribe(subject, onMessage);
+    } else subscription = bus.subscribe(subject, onMessage);
     return new Promise<number>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       let finished = false;
@@ -51,7 +52,10 @@ export const tailCommand = defineCommand({
         clearTimeout(timer);
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
-        void close().then(() => resolve(code));
+        // Unsubscribing first (synchronously) takes no further message; a durable subscription
+        // then waits until the server confirmed the acks of the printed ones, so that the next
+        // run with the same --durable name does not print them again.
+        void Promise.resolve(subscription.unsubscribe()).then(close).then(() => resolve(code));
       };
       const onSignal = () => finish(EXIT_OK);
       process.once('SIGINT', onSignal);

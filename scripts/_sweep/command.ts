@@ -27,9 +27,10 @@ examples, else a value derived from the schema. 429 is retried with backoff, hon
 
 Classes: ok (2xx); sample_dependent (404 or 422 where the sweep supplied a value: not a failure);
 auth_required (401 or 403 on an operation that declares security: not a failure, the sweep sends
-no credential); not_ready (503 from a .../readiness route: its documented "not ready", e.g. a
-subsystem whose owner is missing; not a failure). Failures: unexpected_status, rate_limited (429 after the retries), server_error
-(5xx), transport_error (refused, reset, timeout), unresolved_parameter.
+no credential). Failures: unexpected_status, rate_limited (429 after the retries), server_error
+(any 5xx, a readiness route's 503 included), transport_error (refused, reset, timeout),
+unresolved_parameter. With --allow-not-ready, a 503 from a readiness route (.../readiness,
+/production-readiness/...) is not_ready instead: its documented "not ready", not a failure.
 
 Exit codes: 0 green, 1 a failure was recorded, 2 usage error or unreachable target or unusable
 export. See docs/sweep.md for the evidence file format.`;
@@ -50,6 +51,7 @@ export function createSweepCommand(dependencies: SweepDependencies = {}) {
       'batch-sleep-seconds': { type: 'string', valueName: 'S', default: '20', description: 'Length of that pause' },
       'retry-429': { type: 'string', valueName: 'N', default: '2', description: 'Retries of a request answered 429' },
       'timeout-seconds': { type: 'string', valueName: 'S', default: '10', description: 'Deadline of one request (connect, headers and body)' },
+      'allow-not-ready': { type: 'boolean', description: 'Tolerate a readiness route\'s 503 (fail-closed "not ready") as not_ready; without it every 5xx fails the sweep' },
       output: { type: 'string', valueName: 'FILE', description: 'Write the JSON evidence file there (atomically)' },
       include: { type: 'string', valueName: 'GLOB', multiple: true, description: 'Sweep only path templates matching GLOB (* within a segment, ** across)' },
       exclude: { type: 'string', valueName: 'GLOB', multiple: true, description: 'Skip path templates matching GLOB' },
@@ -62,6 +64,7 @@ export function createSweepCommand(dependencies: SweepDependencies = {}) {
         batch_sleep_seconds: parseNumber('batch-sleep-seconds', values['batch-sleep-seconds'], { min: 0 }),
         retry_429: parseNumber('retry-429', values['retry-429'], { integer: true, min: 0 }),
         timeout_seconds: parseNumber('timeout-seconds', values['timeout-seconds'], { min: 0.001 }),
+        allow_not_ready: values['allow-not-ready'] === true,
         include: values.include ?? [],
         exclude: values.exclude ?? [],
       };
@@ -91,6 +94,7 @@ export function createSweepCommand(dependencies: SweepDependencies = {}) {
         retry429: settings.retry_429,
         timeoutMs,
         reachable: values.openapi === undefined,
+        allowNotReady: settings.allow_not_ready,
         onResult: (result, done) => {
           bar.tick(done);
           batchLine(result, done);

@@ -13,6 +13,8 @@ export interface SweepSettings {
   batch_sleep_seconds: number;
   retry_429: number;
   timeout_seconds: number;
+  /** --allow-not-ready was given: readiness 503s were tolerated as not_ready. */
+  allow_not_ready: boolean;
   include: string[];
   exclude: string[];
 }

@@ -43,6 +43,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** The target already answered (the export came from it): a refused connection is then a failure, not exit 2. */
   reachable?: boolean;
+  /** --allow-not-ready: a readiness route's 503 does not fail the run. */
+  allowNotReady?: boolean;
   /** Called after each operation, with how many are done. */
   onResult?: (result: SweptRequest, done: number) => void;
 }
@@ -88,7 +90,7 @@ async function sweepOne(operation: PlannedOperation, path: string, options: RunO
     }
     options.state.answered = true;
     const done = { ...base, status: outcome.status, latency_ms: outcome.latencyMs, attempts: attempt };
-    if (outcome.status !== 429) return { ...done, class: classifyStatus(outcome.status, operation) };
+    if (outcome.status !== 429) return { ...done, class: classifyStatus(outcome.status, { ...operation, allowNotReady: options.allowNotReady === true }) };
     if (attempt > options.retry429) {
       return { ...done, class: 'rate_limited', detail: `Still 429 after ${options.retry429} retr${options.retry429 === 1 ? 'y' : 'ies'}` };
     }

@@ -1,18 +1,16 @@
 // Embedded defaults for `npm start`: a generated AGENT_CONTEXT_TOKEN kept in var/dev-secrets.json
-// (mode 0600, other services' entries preserved), wired to the governance service npm start also
-// runs: GOVERNANCE_URL is its worker listener and the service auth token is its operator token
-// (taken from governance's own dev defaults, so both agree whichever starts first). No secret
-// appears in a curl line: each line reads its token from the secrets file when it runs.
+// (mode 0600, other services' entries preserved). The wiring to the governance service npm start
+// also runs (GOVERNANCE_URL, AGENT_CONTEXT_SERVICE_AUTH_TOKEN) is scripts/start.ts's: a service
+// knows nothing of another. No secret appears in a curl line: each line reads its token from the
+// secrets file when it runs.
 
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../kernel/index.ts';
-import { governanceDevDefaults } from '../governance/dev-defaults.ts';
 import { SERVICE_NAME } from './identity.ts';
 
 const BASE = 'http://127.0.0.1:18050';
-const GOVERNANCE_WORKER = 'http://127.0.0.1:18011';
 
 /**
  * Prepares `varDir` and returns agent-context's environment and the curl lines to print.
@@ -24,7 +22,6 @@ const GOVERNANCE_WORKER = 'http://127.0.0.1:18011';
 export function agentContextDevDefaults(varDir: string): { env: Record<string, string>; curl: string[] } {
   const dir = resolve(varDir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const governance = governanceDevDefaults(dir).env;
   const secretsPath = join(dir, 'dev-secrets.json');
   const all = existsSync(secretsPath) ? (JSON.parse(readFileSync(secretsPath, 'utf8')) as Record<string, unknown>) : {};
   const mine = (all[SERVICE_NAME] ?? {}) as Record<string, unknown>;
@@ -33,11 +30,7 @@ export function agentContextDevDefaults(varDir: string): { env: Record<string, s
   const bearer = `-H "Authorization: Bearer $(node -p 'require(process.argv[1])["${SERVICE_NAME}"].token' '${secretsPath.replace(/'/g, `'\\''`)}')"`;
   const authority = (intent: string) => `"authority_context":{"role":"operator","module_key":"agent-runtime-control","action_intent":"${intent}","actor":"dev-operator"}`;
   return {
-    env: {
-      AGENT_CONTEXT_TOKEN: token,
-      AGENT_CONTEXT_SERVICE_AUTH_TOKEN: governance['GOVERNANCE_OPERATOR_TOKEN']!,
-      GOVERNANCE_URL: GOVERNANCE_WORKER,
-    },
+    env: { AGENT_CONTEXT_TOKEN: token },
     curl: [
       `curl -sS ${BASE}/ready`,
       `curl -sS ${BASE}/metrics`,

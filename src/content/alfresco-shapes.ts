@@ -2,7 +2,7 @@
 // clients and operators need no new manual: the error body, the list envelope with its
 // pagination, and the timestamp format ("2026-01-19T10:01:58.913+0000").
 
-import type { Reply } from '../kernel/index.ts';
+import type { Reply, RequestContext } from '../kernel/index.ts';
 
 /** Alfresco keeps the member but never shows a stack trace; neither do we. */
 export const STACK_TRACE_NOTE = 'For security reasons the stack trace is no longer displayed, but the property is kept for previous versions';
@@ -17,6 +17,7 @@ const ERROR_KEYS: Record<number, string> = {
   409: 'framework.exception.ConstraintViolated',
   413: 'framework.exception.RequestEntityTooLarge',
   415: 'framework.exception.UnsupportedMediaType',
+  416: 'framework.exception.RangeNotSatisfiable',
   422: 'framework.exception.InvalidArgument',
   503: 'framework.exception.ServiceUnavailable',
 };
@@ -41,6 +42,27 @@ export function alfrescoError(status: number, briefSummary: string, headers?: Re
     },
     ...(headers && { headers }),
   };
+}
+
+/** Alfresco's error body carries `logId`: here the request id (X-Request-Id), which the service's log lines name too. */
+export function withLogId(reply: Reply, logId: string): Reply {
+  const error = (reply.body as { error?: unknown } | undefined)?.error;
+  if (reply.raw !== undefined || reply.stream !== undefined || error === null || typeof error !== 'object') return reply;
+  return { ...reply, body: { error: { ...error, logId } } };
+}
+
+/** Paths where every answer is the repository's: Alfresco's error body, never the kernel's RFC 9457 one. */
+export const REPOSITORY_PREFIX = '/repository/';
+
+/**
+ * The kernel's own problem replies (an unknown route, 405, 413, 415, a malformed body, a 500)
+ * re-rendered, under /repository/, as Alfresco's error body with the same status and headers.
+ */
+export function renderRepositoryProblem(reply: Reply, context: RequestContext): Reply {
+  if (!context.path.startsWith(REPOSITORY_PREFIX)) return reply;
+  const problem = (reply.body ?? {}) as { title?: unknown; detail?: unknown };
+  const summary = typeof problem.detail === 'string' ? problem.detail : typeof problem.title === 'string' ? problem.title : `HTTP ${reply.status}`;
+  return withLogId(alfrescoError(reply.status, summary, reply.headers), context.requestId);
 }
 
 export interface Paging {

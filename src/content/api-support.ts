@@ -4,16 +4,24 @@
 
 import { compileSchema, isAirlockError, parseJsonBody } from '../kernel/index.ts';
 import type { Handler, JsonSchema, Logger, Reply, RequestContext, Store } from '../kernel/index.ts';
-import { alfrescoError, readPaging } from './alfresco-shapes.ts';
+import { alfrescoError, readPaging, withLogId } from './alfresco-shapes.ts';
 import type { Paging } from './alfresco-shapes.ts';
 import { chooseRange } from './byte-range.ts';
 import type { BlobStore } from './blob-store.ts';
 import type { ContentConfig } from './config.ts';
-import type { UserRef } from './node-entry.ts';
+import type { NodeRow, UserRef } from './node-entry.ts';
 import type { UploadDeps } from './upload.ts';
-import { RepositoryError } from './repository.ts';
+import { authoritiesOf, readableBy, requirePermission } from './permissions.ts';
+import type { Permission, PermissionPolicy } from './permissions.ts';
+import type { Actor } from './repository.ts';
+import { RepositoryError } from './repository-error.ts';
 
 export const API_BASE = '/repository/api/-default-/public/repository/versions/1';
+/**
+ * The same API at the path Alfresco's own JavaScript client builds: @alfresco/js-api fixes the
+ * service segment "alfresco" (contextRoot "repository" gives this base), so it works unchanged.
+ */
+export const JS_API_BASE = '/repository/api/-default-/public/alfresco/versions/1';
 export const SEARCH_PATH = '/repository/api/-default-/public/search/versions/1/search';
 
 export interface ContentDeps {
@@ -21,6 +29,7 @@ export interface ContentDeps {
   blobs: BlobStore;
   config: ContentConfig;
   log: Logger;
+  policy: PermissionPolicy;
 }
 
 /** What the upload code takes of the service's dependencies. */
@@ -28,11 +37,44 @@ export function uploadDeps(deps: ContentDeps): UploadDeps {
   return { store: deps.store, blobs: deps.blobs, maxUploadBytes: deps.config.maxUploadBytes, indexTextBytes: deps.config.indexTextBytes };
 }
 
-/** Who the bridge admitted: the OIDC subject, and the session's CSRF token when it came by session. */
+/** Who the bridge admitted: the OIDC subject and groups, the session's CSRF token when it came by session, the token's scopes when by bearer. */
 export interface ContentPrincipal extends UserRef {
   via: 'session' | 'bearer';
+  groups: string[];
   sessionId?: string;
   csrf?: string;
+  /** A bearer token's scopes (`scope` or `scp`); a session has none and needs none. */
+  scopes?: string[];
+}
+
+const WRITES: ReadonlySet<Permission> = new Set(['create', 'update', 'delete', 'changePermissions']);
+
+/**
+ * Refuses a write by a bearer token without the write scope (RFC 6750 insufficient_scope). A
+ * session is a person at the share UI or Alfresco's own web clients: scopes do not apply to it.
+ */
+export function requireWriteScope(deps: ContentDeps, principal: ContentPrincipal): void {
+  if (principal.via !== 'bearer' || principal.scopes?.includes(deps.config.writeScope)) return;
+  throw new RepositoryError(403, `The bearer token lacks the scope "${deps.config.writeScope}" that every write needs`, {
+    'www-authenticate': `Bearer realm="content", error="insufficient_scope", scope="${deps.config.writeScope}"`,
+  });
+}
+
+/** The request's principal as the repository's Actor: each permission checked, each write also against the token's scope. */
+export function actorOf(deps: ContentDeps, context: RequestContext): Actor & ContentPrincipal {
+  const principal = principalOf(context);
+  return {
+    ...principal,
+    require(sqlite, node, permission) {
+      if (WRITES.has(permission)) requireWriteScope(deps, principal);
+      requirePermission(sqlite, deps.policy, node, principal, permission);
+    },
+  };
+}
+
+/** The viewer of a folder's listing: its id, its authorities, and whether the folder passes read on to the children that inherit (permissions.ts). */
+export function listingViewer(deps: ContentDeps, principal: ContentPrincipal, folder: NodeRow): { id: string; authorities: string[]; inheritsRead: boolean } {
+  return { id: principal.id, authorities: [...authoritiesOf(principal)], inheritsRead: readableBy(deps.store.sqlite, deps.policy, principal).passesOn(folder) };
 }
 
 export function principalOf(context: RequestContext): ContentPrincipal {
@@ -45,10 +87,10 @@ export function principalOf(context: RequestContext): ContentPrincipal {
 export function alfrescoHandler(handler: Handler): Handler {
   return async (context) => {
     try {
-      return await handler(context);
+      return withLogId(await handler(context), context.requestId);
     } catch (error) {
       const reply = errorReply(error);
-      if (reply) return reply;
+      if (reply) return withLogId(reply, context.requestId);
       throw error;
     }
   };
@@ -58,10 +100,10 @@ export function alfrescoHandler(handler: Handler): Handler {
 export function errorReply(error: unknown): Reply | undefined {
   // The store wraps what a write closure throws; the repository's own refusal is the cause.
   if (isAirlockError(error, 'store_write')) {
-    if (error.cause instanceof RepositoryError) return alfrescoError(error.cause.status, error.cause.message);
+    if (error.cause instanceof RepositoryError) return alfrescoError(error.cause.status, error.cause.message, error.cause.headers);
     if (/UNIQUE constraint failed: nodes\.parent_id, nodes\.name/.test(error.message)) return alfrescoError(409, 'Duplicate child name not allowed');
   }
-  if (error instanceof RepositoryError) return alfrescoError(error.status, error.message);
+  if (error instanceof RepositoryError) return alfrescoError(error.status, error.message, error.headers);
   if (isAirlockError(error, 'malformed_json') || isAirlockError(error, 'too_deep')) return alfrescoError(400, error.message);
   if (isAirlockError(error, 'body_too_large')) return alfrescoError(413, error.message);
   return undefined;

@@ -3,7 +3,7 @@
 // is held whole in memory; a stream over the size limit is cut and its temporary file removed.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
@@ -38,7 +38,13 @@ export interface BlobStore {
   /** The blob's bytes, or those from `range.start` to `range.end` inclusive. */
   open(sha256: string, range?: { start: number; end: number }): Readable;
   path(sha256: string): string;
+  /** Where a purge puts a blob it is removing until its rows are gone for good (tmp/purge-<sha256>). */
+  asidePath(sha256: string): string;
   has(sha256: string): Promise<boolean>;
+  /** Every blob on disk, by digest (the start's reclaim walks them). */
+  digests(): Iterable<string>;
+  /** Deletes a blob no version names. */
+  remove(sha256: string): void;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -49,16 +55,28 @@ export const WRITE_BUFFER_BYTES = 256 * 1024;
 export function createBlobStore(root: string, options: { syncDirectory?: (path: string) => Promise<void> } = {}): BlobStore {
   const syncDirectory = options.syncDirectory ?? fsyncDirectory;
   const tmp = join(root, 'tmp');
-  // Whatever tmp/ holds at start is a partial upload of a process that died (SIGKILL, power
-  // loss): no row names it and nobody will finish it, so it would only fill the disk.
-  rmSync(tmp, { recursive: true, force: true });
+  // Whatever else tmp/ holds at start is a partial upload of a process that died (SIGKILL, power
+  // loss): no row names it and nobody will finish it, so it would only fill the disk. A blob a
+  // purge moved aside (purge-<sha>) stays for the start's reclaim (blob-reclaim.ts) to judge.
   mkdirSync(tmp, { recursive: true, mode: 0o700 });
+  for (const entry of readdirSync(tmp)) if (!entry.startsWith('purge-')) rmSync(join(tmp, entry), { recursive: true, force: true });
   const pathOf = (sha256: string) => {
     if (!SHA256.test(sha256)) throw new TypeError(`Not a SHA-256 hex digest: "${sha256}"`);
     return join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   };
   return {
     path: pathOf,
+    asidePath: (sha256) => join(tmp, `purge-${pathOf(sha256).slice(-64)}`),
+    *digests() {
+      for (const a of readdirSync(root)) {
+        if (!/^[0-9a-f]{2}$/.test(a)) continue;
+        for (const b of readdirSync(join(root, a))) {
+          if (!/^[0-9a-f]{2}$/.test(b)) continue;
+          for (const name of readdirSync(join(root, a, b))) if (SHA256.test(name)) yield name;
+        }
+      }
+    },
+    remove: (sha256) => rmSync(pathOf(sha256), { force: true }),
     open: (sha256, range) => createReadStream(pathOf(sha256), range && { start: range.start, end: range.end }),
     async has(sha256) {
       try {

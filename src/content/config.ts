@@ -17,6 +17,9 @@ export const CONTENT_SPEC = {
   CONTENT_OIDC_CLIENT_SECRET: { type: 'secret', required: true, description: 'the client secret (client_secret_basic)' },
   CONTENT_OIDC_AUDIENCE: { type: 'string', description: 'the audience bearer access tokens must name (default: the client id)' },
   CONTENT_OIDC_SCOPES: { type: 'string', default: 'openid profile email', description: 'scopes requested at login' },
+  CONTENT_WRITE_SCOPE: { type: 'string', default: 'api:write', description: 'the scope a bearer access token needs for any write (403 insufficient_scope otherwise)' },
+  CONTENT_COMPANY_HOME_WRITERS: { type: 'string', description: 'the group (from the provider\'s groups claim) that is Collaborator on Company Home (unset: nobody writes there but its coordinators)' },
+  CONTENT_COMPANY_HOME_COORDINATORS: { type: 'string', description: 'the group that is Coordinator on Company Home: deletes anything there and sets permissions (unset: nobody)' },
   CONTENT_SESSION_TTL_SECONDS: { type: 'int', default: 28800, min: 60, max: 604800, description: 'session lifetime' },
   CONTENT_MAX_UPLOAD_BYTES: { type: 'int', default: 536870912, min: 1, description: 'largest upload accepted (413 beyond)' },
   CONTENT_INDEX_TEXT_BYTES: { type: 'int', default: 1048576, min: 0, max: 16777216, description: 'bytes of text content indexed for full-text search' },
@@ -37,6 +40,9 @@ export interface ContentConfig {
   clientSecret: string;
   audience: string;
   scopes: string;
+  writeScope: string;
+  writersGroup: string | undefined;
+  coordinatorsGroup: string | undefined;
   sessionTtlSeconds: number;
   maxUploadBytes: number;
   indexTextBytes: number;
@@ -59,6 +65,9 @@ export function loadContentConfig(env: NodeJS.ProcessEnv, overrides: { listen?: 
     clientSecret: values.CONTENT_OIDC_CLIENT_SECRET,
     audience: values.CONTENT_OIDC_AUDIENCE ?? values.CONTENT_OIDC_CLIENT_ID,
     scopes: values.CONTENT_OIDC_SCOPES,
+    writeScope: values.CONTENT_WRITE_SCOPE,
+    writersGroup: values.CONTENT_COMPANY_HOME_WRITERS,
+    coordinatorsGroup: values.CONTENT_COMPANY_HOME_COORDINATORS,
     sessionTtlSeconds: values.CONTENT_SESSION_TTL_SECONDS,
     maxUploadBytes: values.CONTENT_MAX_UPLOAD_BYTES,
     indexTextBytes: values.CONTENT_INDEX_TEXT_BYTES,

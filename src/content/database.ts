@@ -4,6 +4,7 @@
 
 import { defineEvidenceTable, openDatabase, statement } from '../kernel/index.ts';
 import type { Migration, Store } from '../kernel/index.ts';
+import type { DatabaseSync } from 'node:sqlite';
 import { SEARCH_ROWS_MIGRATION, indexNode } from './search-index.ts';
 
 export const ROOT_NODE_ID = 'company-home';
@@ -66,7 +67,53 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   { name: 'search index rows by node id', up: SEARCH_ROWS_MIGRATION },
+  { name: 'permissions, owners, case-insensitive NFC names, session groups', up: permissionsMigration },
+  {
+    // The trashcan (trashcan.ts): archived nodes keep their rows until purged; archive_root is the node DELETE named.
+    name: 'trashcan',
+    up: `
+      ALTER TABLE nodes ADD COLUMN archived_at TEXT;
+      ALTER TABLE nodes ADD COLUMN archived_by TEXT;
+      ALTER TABLE nodes ADD COLUMN archiver TEXT;
+      ALTER TABLE nodes ADD COLUMN archive_root TEXT;
+      CREATE INDEX nodes_archive_root ON nodes (archive_root) WHERE archive_root IS NOT NULL;
+      CREATE INDEX nodes_archiver ON nodes (archiver, archived_at) WHERE archive_root = id;
+      CREATE INDEX versions_sha256 ON versions (sha256);
+    `,
+  },
 ];
+
+/**
+ * Adds Alfresco's permission model to a database made before it: each node's owner (its
+ * creator), an inheritance flag, local grants, and a name key (NFC, lower case) that makes
+ * names unique in a folder as Alfresco's cm:name is. Homes made before keep their user alone.
+ */
+function permissionsMigration(sqlite: DatabaseSync): void {
+  sqlite.exec(`
+    ALTER TABLE nodes ADD COLUMN owner TEXT;
+    ALTER TABLE nodes ADD COLUMN inherit_permissions INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE nodes ADD COLUMN name_key TEXT;
+    UPDATE nodes SET owner = json_extract(created_by, '$.id');
+    CREATE TABLE permissions (
+      node_id TEXT NOT NULL REFERENCES nodes (id),
+      authority TEXT NOT NULL,
+      role TEXT NOT NULL,
+      PRIMARY KEY (node_id, authority, role)
+    ) STRICT;
+    ALTER TABLE sessions ADD COLUMN groups TEXT NOT NULL DEFAULT '[]';
+  `);
+  const update = statement(sqlite, 'UPDATE nodes SET name_key = ? WHERE id = ?');
+  for (const row of statement(sqlite, 'SELECT id, name FROM nodes').iterate()) update.run(String(row['name']).normalize('NFC').toLowerCase(), String(row['id']));
+  // The old index made "Report.txt" and "report.txt" two names; the key makes them one (checked in each write unit).
+  sqlite.exec(`DROP INDEX nodes_name_in_parent; CREATE INDEX nodes_name_key ON nodes (parent_id, name_key);`);
+  const homes = statement(sqlite, `SELECT id FROM nodes WHERE parent_id = ? AND name = 'User Homes'`).get(ROOT_NODE_ID);
+  if (homes) {
+    const grant = statement(sqlite, 'INSERT OR IGNORE INTO permissions (node_id, authority, role) VALUES (?, ?, ?)');
+    sqlite.prepare('UPDATE nodes SET inherit_permissions = 0 WHERE id = ? OR parent_id = ?').run(String(homes['id']), String(homes['id']));
+    grant.run(String(homes['id']), 'GROUP_EVERYONE', 'Consumer');
+    for (const home of statement(sqlite, 'SELECT id, name FROM nodes WHERE parent_id = ?').all(String(homes['id']))) grant.run(String(home['id']), String(home['name']), 'Coordinator');
+  }
+}
 
 /** Opens the database and makes sure the root folder ("Company Home") exists. */
 export async function openContentDatabase(path: string, options: { now?: () => Date } = {}): Promise<Store> {
@@ -75,7 +122,7 @@ export async function openContentDatabase(path: string, options: { now?: () => D
   if (exists === undefined) {
     await store.write((sqlite, tx) => {
       const at = store.now().toISOString();
-      statement(sqlite, `INSERT INTO nodes (id, parent_id, name, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES (?, NULL, 'Company Home', 'cm:folder', 1, ?, ?, ?, ?, '{}')`)
+      statement(sqlite, `INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties, owner) VALUES (?, NULL, 'Company Home', 'company home', 'cm:folder', 1, ?, ?, ?, ?, '{}', 'System')`)
         .run(ROOT_NODE_ID, at, SYSTEM_USER, at, SYSTEM_USER);
       indexNode(sqlite, { nodeId: ROOT_NODE_ID, name: 'Company Home', metadata: '', body: '' });
       tx.append(CONTENT_EVENTS, { node_id: ROOT_NODE_ID, action: 'created', payload: { actor: 'System', name: 'Company Home', node_type: 'cm:folder' } });

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { ensureDevSecrets } from '../kernel/index.ts';
 import { DEFAULT_LISTEN } from './config.ts';
+import { DEV_GROUP } from './dev-oidc/provider.ts';
 
 export const DEV_OIDC_LISTEN = '127.0.0.1:18069';
 export const DEV_CLIENT_ID = 'airlock-content-dev';
@@ -29,6 +30,7 @@ export function contentDevDefaults(varDir: string): { env: Record<string, string
     CONTENT_OIDC_CLIENT_SECRET: secrets.client_secret,
     CONTENT_DEV_OIDC_LISTEN: DEV_OIDC_LISTEN,
     CONTENT_DEV_OIDC_PASSWORD: secrets.dev_password,
+    CONTENT_COMPANY_HOME_WRITERS: DEV_GROUP,
     CONTENT_OWNER_ISSUE_REF: 'dev:issue-19',
     CONTENT_BLOCKED_PROGRAM_REF: 'dev:none',
   };

@@ -20,6 +20,16 @@ export interface NodeRow {
   modified_by: string;
   properties: string;
   version_label: string | null;
+  /** The creator: Alfresco's owner, who holds every permission on the node. */
+  owner: string;
+  /** 1 when the node inherits its parent's permissions (Alfresco's isInheritanceEnabled). */
+  inherit_permissions: number;
+  /** The name's NFC form in lower case: unique among a folder's children. */
+  name_key: string;
+  /** Set while the node is in the trashcan (trashcan.ts). */
+  archived_at?: string | null;
+  archived_by?: string | null;
+  archive_root?: string | null;
 }
 
 export interface VersionRow {

@@ -3,18 +3,22 @@
 
 import type { Route, RequestContext } from '../kernel/index.ts';
 import { listEnvelope } from './alfresco-shapes.ts';
-import { API_BASE, alfrescoHandler, contentReply, jsonBodyReader, pagingOf, principalOf, queryFlag, uploadDeps } from './api-support.ts';
+import { API_BASE, actorOf, alfrescoHandler, contentReply, jsonBodyReader, pagingOf, principalOf, queryFlag, uploadDeps, listingViewer } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { mediaTypeFor } from './mime-types.ts';
 import { nodeEntry } from './node-entry.ts';
+import type { NodeRow } from './node-entry.ts';
+import { PERMISSIONS_SCHEMA, allowableOperations, permissionsMember, permissionsOn, setPermissions } from './permissions.ts';
+import type { PermissionsBody } from './permissions.ts';
 import { indexedText } from './renditions.ts';
-import { RepositoryError, addVersion, createFolder, currentVersion, findPath, listChildren, nameProblem, requireFolder, requireNode, resolveNodeId, updateMetadata } from './repository.ts';
+import { RepositoryError, addVersion, createFolder, currentVersion, findPath, listChildren, nameProblem, nodeFor, requireFolder, requireNode, resolveNodeId, updateMetadata } from './repository.ts';
+import type { Actor } from './repository.ts';
 import { readFlag, storeBody, uploadFile } from './upload.ts';
 import { storeRenditions } from './version-routes.ts';
 
 const NODE_ID = { nodeId: { description: 'A node id, or the alias -root- (Company Home) or -my- (your home folder)', example: '-root-' } };
 const PROPERTIES_SCHEMA = { type: 'object', maxProperties: 64, propertyNames: { pattern: '^[a-z][a-zA-Z0-9]*:[A-Za-z][A-Za-z0-9_]*$' }, additionalProperties: { type: ['string', 'null'], maxLength: 65536 } };
-const UPDATE_SCHEMA = { type: 'object', additionalProperties: false, minProperties: 1, properties: { name: { type: 'string', minLength: 1, maxLength: 255 }, properties: PROPERTIES_SCHEMA } };
+const UPDATE_SCHEMA = { type: 'object', additionalProperties: false, minProperties: 1, properties: { name: { type: 'string', minLength: 1, maxLength: 255 }, properties: PROPERTIES_SCHEMA, permissions: PERMISSIONS_SCHEMA } };
 const FOLDER_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -23,13 +27,33 @@ const FOLDER_SCHEMA = {
 };
 const JSON_LIMIT = 1024 * 1024;
 
-const readUpdate = jsonBodyReader<{ name?: string; properties?: Record<string, string | null> }>(UPDATE_SCHEMA);
+const readUpdate = jsonBodyReader<{ name?: string; properties?: Record<string, string | null>; permissions?: PermissionsBody }>(UPDATE_SCHEMA);
 const readFolder = jsonBodyReader<{ name: string; relativePath?: string; properties?: Record<string, string> }>(FOLDER_SCHEMA);
 
+/** Alfresco's `include` values a node read honours; any other is refused (400), never ignored. */
+const NODE_INCLUDES = ['properties', 'aspectNames', 'permissions', 'allowableOperations'];
+
+/** The `include` query (comma-separated); a RepositoryError(400) names a value that is not honoured. */
+export function includesOf(value: string | null, honoured: readonly string[] = NODE_INCLUDES): Set<string> {
+  const names = (value ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const unknown = names.filter((name) => !honoured.includes(name));
+  if (unknown.length > 0) throw new RepositoryError(400, `Invalid include "${unknown.join(',')}": this repository answers ${honoured.join(', ')}`);
+  return new Set(names);
+}
+
+/** A node's entry with the members `include` asks for, as `actor` sees it. */
+export function entryFor(deps: ContentDeps, node: NodeRow, actor: Actor, include: ReadonlySet<string>): Record<string, unknown> {
+  const sqlite = deps.store.sqlite;
+  const entry = nodeEntry(node, currentVersion(sqlite, node));
+  if (include.has('allowableOperations')) entry['allowableOperations'] = allowableOperations(permissionsOn(sqlite, deps.policy, node, actor), node);
+  if (include.has('permissions')) entry['permissions'] = permissionsMember(sqlite, deps.policy, node);
+  return entry;
+}
+
 /** The entry of a node as it is now. */
-export function nodeReply(deps: ContentDeps, id: string, status = 200) {
+export function nodeReply(deps: ContentDeps, id: string, status = 200, options: { actor?: Actor; include?: ReadonlySet<string> } = {}) {
   const node = requireNode(deps.store.sqlite, id);
-  return { status, body: { entry: nodeEntry(node, currentVersion(deps.store.sqlite, node)) } };
+  return { status, body: { entry: options.actor ? entryFor(deps, node, options.actor, options.include ?? new Set()) : nodeEntry(node, currentVersion(deps.store.sqlite, node)) } };
 }
 
 async function nodeIdOf(deps: ContentDeps, context: RequestContext): Promise<string> {
@@ -44,28 +68,41 @@ async function nodeIdAt(deps: ContentDeps, context: RequestContext): Promise<str
 }
 
 export function nodeRoutes(deps: ContentDeps): Route[] {
-  const getNode = alfrescoHandler(async (context) => nodeReply(deps, await nodeIdAt(deps, context)));
+  const getNode = alfrescoHandler(async (context) => {
+    const actor = actorOf(deps, context);
+    const include = includesOf(context.query.get('include'));
+    const node = nodeFor(deps.store.sqlite, await nodeIdAt(deps, context), actor, 'read');
+    return { status: 200, body: { entry: entryFor(deps, node, actor, include) } };
+  });
 
   const updateNode = alfrescoHandler(async (context) => {
     const id = await nodeIdOf(deps, context);
+    const actor = actorOf(deps, context);
+    const include = includesOf(context.query.get('include'));
     const body = readUpdate(context);
     const problem = body.name === undefined ? undefined : nameProblem(body.name);
     if (problem) throw new RepositoryError(400, problem);
-    await deps.store.write((sqlite, tx) => updateMetadata(sqlite, tx, { nodeId: id, name: body.name, properties: body.properties, user: principalOf(context) }));
-    return nodeReply(deps, id);
+    await deps.store.write((sqlite, tx) => {
+      if (body.name !== undefined || body.properties !== undefined) updateMetadata(sqlite, tx, { nodeId: id, name: body.name, properties: body.properties, user: actor });
+      if (body.permissions !== undefined) setPermissions(sqlite, tx, { node: nodeFor(sqlite, id, actor, 'changePermissions'), body: body.permissions, actor: actor.id });
+    });
+    return nodeReply(deps, id, 200, { actor, include });
   });
 
   const listChildrenHandler = alfrescoHandler(async (context) => {
+    const actor = actorOf(deps, context);
+    const include = includesOf(context.query.get('include'));
     const id = await nodeIdAt(deps, context);
-    requireFolder(deps.store.sqlite, id);
+    const folder = requireFolder(deps.store.sqlite, id);
+    actor.require(deps.store.sqlite, folder, 'read');
     const paging = pagingOf(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
-    const { rows, total } = listChildren(deps.store.sqlite, id, paging);
-    return { status: 200, body: listEnvelope(rows.map((row) => nodeEntry(row, currentVersion(deps.store.sqlite, row))), { paging, totalItems: total }) };
+    const { rows, total } = listChildren(deps.store.sqlite, id, { ...paging, viewer: listingViewer(deps, actor, folder) });
+    return { status: 200, body: listEnvelope(rows.map((row) => entryFor(deps, row, actor, include)), { paging, totalItems: total }) };
   });
 
   const createChild = alfrescoHandler(async (context) => {
     const parentId = await nodeIdOf(deps, context);
-    const user = principalOf(context);
+    const user = actorOf(deps, context);
     const contentType = context.headers['content-type'];
     if (contentType !== undefined && /^application\/json\b/i.test(contentType)) {
       context.rawBody = await readLimited(context, JSON_LIMIT);
@@ -76,13 +113,15 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
       const id = await deps.store.write((sqlite, tx) => createFolder(sqlite, tx, { parentId, name: body.name, relativePath: body.relativePath, autoRename, properties: pickStrings(body.properties), user }));
       return nodeReply(deps, id, 201);
     }
+    // Refused before a byte is stored: the parent must exist and take children from this caller.
+    user.require(deps.store.sqlite, requireFolder(deps.store.sqlite, parentId), 'create');
     const { id, renditions } = await uploadFile(uploadDeps(deps), { stream: context.bodyStream!, contentType, contentLength: context.headers['content-length'], parentId, user });
     await storeRenditions(deps, id, renditions, user);
     return nodeReply(deps, id, 201);
   });
 
   const getContent = alfrescoHandler(async (context) => {
-    const node = requireNode(deps.store.sqlite, await nodeIdOf(deps, context));
+    const node = nodeFor(deps.store.sqlite, await nodeIdOf(deps, context), actorOf(deps, context), 'read');
     const version = currentVersion(deps.store.sqlite, node);
     if (!version) throw new RepositoryError(404, `Node "${node.id}" is a folder and has no content`);
     return contentReply(deps, { sha256: version.sha256, size: version.size, mimeType: version.mime_type, name: node.name }, queryFlag(context, 'attachment', true), context);
@@ -90,14 +129,15 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
 
   const updateContent = alfrescoHandler(async (context) => {
     const id = await nodeIdOf(deps, context);
-    const node = requireNode(deps.store.sqlite, id);
+    const actor = actorOf(deps, context);
+    const node = nodeFor(deps.store.sqlite, id, actor, 'update');
     if (node.is_folder === 1) throw new RepositoryError(400, `Node "${id}" is a folder: folders have no content`);
     const majorVersion = readFlag('majorVersion', context.query.get('majorVersion') ?? undefined, false);
     const comment = context.query.get('comment') ?? undefined;
     const blob = await storeBody(uploadDeps(deps), context.bodyStream!, context.headers['content-length']);
     const mimeType = mediaTypeFor(node.name, context.headers['content-type']);
     const text = await indexedText(deps.blobs, blob.sha256, mimeType, deps.config.indexTextBytes);
-    await deps.store.write((sqlite, tx) => addVersion(sqlite, tx, { nodeId: id, content: { ...blob, mimeType, text }, version: { majorVersion, comment }, user: principalOf(context), action: 'content-updated' }));
+    await deps.store.write((sqlite, tx) => addVersion(sqlite, tx, { nodeId: id, content: { ...blob, mimeType, text, blobPath: deps.blobs.path(blob.sha256) }, version: { majorVersion, comment }, user: actor, action: 'content-updated' }));
     return nodeReply(deps, id);
   });
 

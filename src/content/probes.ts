@@ -4,14 +4,19 @@
 
 import { isLoopbackHost, statement } from '../kernel/index.ts';
 import type { Authenticator, Route } from '../kernel/index.ts';
-import { alfrescoError } from './alfresco-shapes.ts';
-import { API_BASE } from './api-support.ts';
+import { alfrescoError, withLogId } from './alfresco-shapes.ts';
+import { API_BASE, alfrescoHandler } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { searchReady } from './search.ts';
 
+/** The probe paths (at both API bases): loopback only and without a credential. */
+export function isProbePath(path: string): boolean {
+  return /^\/repository\/api\/-default-\/public\/(repository|alfresco)\/versions\/1\/probes\/-(ready|live)-\/?$/.test(path);
+}
+
 /** Admits loopback peers only; anyone else gets 403 in Alfresco's shape. */
 export const loopbackOnly: Authenticator = (context) =>
-  isLoopbackHost(context.remoteAddress) ? { ok: true } : { ok: false, reply: alfrescoError(403, 'Probes answer loopback callers only') };
+  isLoopbackHost(context.remoteAddress) ? { ok: true } : { ok: false, reply: withLogId(alfrescoError(403, 'Probes answer loopback callers only'), context.requestId) };
 
 /** Proves the database answers by reading one row: a count would walk every node on each probe (issue 24). */
 export const DATABASE_PROBE_SQL = 'SELECT 1 FROM nodes LIMIT 1';
@@ -30,14 +35,14 @@ export function readinessProblems(deps: ContentDeps): string[] {
 }
 
 export function probeRoutes(deps: ContentDeps): Route[] {
-  const ready = () => {
+  const ready = alfrescoHandler(() => {
     const problems = readinessProblems(deps);
     if (problems.length > 0) {
       deps.log.warn('readiness probe not green', { problems });
       return alfrescoError(503, `Not ready: ${problems.join('; ')}`);
     }
     return { status: 200, body: { entry: { message: 'readyProbe: Success - Tested' } } };
-  };
+  });
   const live = () => ({ status: 200, body: { entry: { message: 'liveProbe: Success - Tested' } } });
   return [
     { method: 'GET', path: `${API_BASE}/probes/-ready-`, auth: 'loopback', summary: 'Readiness: green only when the database and the search index answer (loopback only)', tags: ['probes'], etag: false, handler: ready },

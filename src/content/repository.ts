@@ -5,23 +5,35 @@
 
 import { statement } from '../kernel/index.ts';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Store, Transaction } from '../kernel/index.ts';
 import { CONTENT_EVENTS, ROOT_NODE_ID } from './database.ts';
 import { userJson } from './node-entry.ts';
 import type { NodeRow, UserRef, VersionRow } from './node-entry.ts';
+import { EVERYONE, grant } from './permissions.ts';
+import type { Permission } from './permissions.ts';
+import { RepositoryError } from './repository-error.ts';
 import { indexNode, reindexBody, reindexNameAndMetadata } from './search-index.ts';
 
-export class RepositoryError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.name = 'RepositoryError';
-    this.status = status;
-  }
-}
+export { RepositoryError };
 
 export const USER_HOMES = 'User Homes';
+export const SHARED = 'Shared';
+
+/**
+ * Who acts: the user the evidence names, and the permission check their request passes through
+ * (403 when refused). The repository itself (making home folders) acts as SYSTEM_ACTOR.
+ */
+export interface Actor extends UserRef {
+  groups: readonly string[];
+  require(sqlite: DatabaseSync, node: NodeRow, permission: Permission): void;
+}
+
+/** Alfresco's cm:name is unique in a folder case-insensitively, on the NFC form. */
+export function nameKey(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
 
 export interface NewContent {
   sha256: string;
@@ -29,6 +41,8 @@ export interface NewContent {
   mimeType: string;
   /** Text to index for search ('' for non-text content). */
   text: string;
+  /** The blob's file: checked inside the unit that names it, after which no purge can remove it. */
+  blobPath: string;
 }
 
 export interface VersionOptions {
@@ -46,12 +60,20 @@ export function nameProblem(name: string): string | undefined {
 }
 
 export function getNode(sqlite: DatabaseSync, id: string): NodeRow | undefined {
-  return statement(sqlite, 'SELECT * FROM nodes WHERE id = ?').get(id) as NodeRow | undefined;
+  // An archived node (in the trashcan) is gone for every route but the trashcan's.
+  return statement(sqlite, 'SELECT * FROM nodes WHERE id = ? AND archived_at IS NULL').get(id) as NodeRow | undefined;
 }
 
 export function requireNode(sqlite: DatabaseSync, id: string): NodeRow {
   const node = getNode(sqlite, id);
   if (!node) throw new RepositoryError(404, `The entity with id: "${id}" was not found`);
+  return node;
+}
+
+/** A node the actor may use with `permission` (404 when there is none, 403 when refused). */
+export function nodeFor(sqlite: DatabaseSync, id: string, actor: Actor, permission: Permission): NodeRow {
+  const node = requireNode(sqlite, id);
+  actor.require(sqlite, node, permission);
   return node;
 }
 
@@ -70,25 +92,74 @@ export function getVersion(sqlite: DatabaseSync, nodeId: string, label: string):
   return version;
 }
 
-export function listChildren(sqlite: DatabaseSync, parentId: string, paging: { skipCount: number; maxItems: number }): { rows: NodeRow[]; total: number } {
-  const total = Number(statement(sqlite, 'SELECT count(*) AS n FROM nodes WHERE parent_id = ?').get(parentId)?.['n']);
-  const rows = statement(sqlite, 'SELECT * FROM nodes WHERE parent_id = ? ORDER BY is_folder DESC, name COLLATE NOCASE, id LIMIT ? OFFSET ?')
-    .all(parentId, paging.maxItems, paging.skipCount) as unknown as NodeRow[];
+/** What a listing shows: children the viewer may read (an SQL condition and its arguments), an order and a filter from fixed tables. */
+export interface ChildrenQuery {
+  skipCount: number;
+  maxItems: number;
+  /** The viewer's authorities and id: a child is listed when it inherits from the (readable) folder, is theirs, or grants one of them a role. */
+  viewer?: { id: string; authorities: readonly string[]; inheritsRead: boolean };
+  /** SQL conditions over `n` built by the caller from fixed text, with their arguments. */
+  where?: { sql: string; args: (string | number)[] };
+  /** SQL ORDER BY terms over `n`, from a fixed table. */
+  orderBy?: string;
+}
+
+export function listChildren(sqlite: DatabaseSync, parentId: string, query: ChildrenQuery): { rows: NodeRow[]; total: number } {
+  const conditions = ['n.parent_id = ?', 'n.archived_at IS NULL'];
+  const args: (string | number)[] = [parentId];
+  if (query.viewer) {
+    const { id, authorities, inheritsRead } = query.viewer;
+    conditions.push(`(${inheritsRead ? 'n.inherit_permissions = 1 OR ' : ''}n.owner = ? OR EXISTS (SELECT 1 FROM permissions p WHERE p.node_id = n.id AND p.authority IN (${authorities.map(() => '?').join(', ')})))`);
+    args.push(id, ...authorities);
+  }
+  if (query.where) {
+    conditions.push(query.where.sql);
+    args.push(...query.where.args);
+  }
+  const where = conditions.join(' AND ');
+  const total = Number(statement(sqlite, `SELECT count(*) AS n FROM nodes n WHERE ${where}`).get(...args)?.['n']);
+  const rows = statement(sqlite, `SELECT n.* FROM nodes n WHERE ${where} ORDER BY ${query.orderBy ?? 'n.is_folder DESC, n.name COLLATE NOCASE'}, n.id LIMIT ? OFFSET ?`)
+    .all(...args, query.maxItems, query.skipCount) as unknown as NodeRow[];
   return { rows, total };
 }
 
-/** Resolves the aliases -root- and -my- (the user's home folder, created on first use); other ids as they are. */
-export async function resolveNodeId(store: Store, id: string, user: UserRef): Promise<string> {
-  if (id === '-root-') return ROOT_NODE_ID;
-  if (id !== '-my-') return id;
-  return store.write((sqlite, tx) => {
-    const homes = ensureFolder(sqlite, tx, { parentId: ROOT_NODE_ID, name: USER_HOMES, user });
-    return ensureFolder(sqlite, tx, { parentId: homes, name: user.id, user });
-  });
+/** The id of a live child of `parentId` whose name is `name` (case-insensitively, NFC). */
+export function childNamed(sqlite: DatabaseSync, parentId: string, name: string): { id: string; is_folder: number } | undefined {
+  return statement(sqlite, 'SELECT id, is_folder FROM nodes WHERE parent_id = ? AND name_key = ? AND archived_at IS NULL').get(parentId, nameKey(name)) as { id: string; is_folder: number } | undefined;
 }
 
+/** Resolves the aliases -root- (Company Home), -my- (the user's home, theirs alone, made on first use) and -shared- (Shared Files); other ids as they are. */
+export async function resolveNodeId(store: Store, id: string, user: UserRef): Promise<string> {
+  if (id === '-root-') return ROOT_NODE_ID;
+  if (id !== '-my-' && id !== '-shared-') return id;
+  const known = id === '-my-' ? homeFolderId(store.sqlite, user.id) : childNamed(store.sqlite, ROOT_NODE_ID, SHARED)?.id;
+  if (known !== undefined) return known;
+  return store.write((sqlite, tx) => (id === '-my-' ? ensureHome(sqlite, tx, user) : ensureShared(sqlite, tx)));
+}
+
+function homeFolderId(sqlite: DatabaseSync, subject: string): string | undefined {
+  const homes = childNamed(sqlite, ROOT_NODE_ID, USER_HOMES);
+  return homes === undefined ? undefined : childNamed(sqlite, homes.id, subject)?.id;
+}
+
+/** User Homes is readable by everyone and writable by nobody; each home grants its user Coordinator and inherits nothing. */
+function ensureHome(sqlite: DatabaseSync, tx: Transaction, user: UserRef): string {
+  const homes = ensureFolder(sqlite, tx, { parentId: ROOT_NODE_ID, name: USER_HOMES, user: SYSTEM_ACTOR, isolated: [[EVERYONE, 'Consumer']] });
+  return ensureFolder(sqlite, tx, { parentId: homes, name: user.id, user: SYSTEM_ACTOR, isolated: [[user.id, 'Coordinator']] });
+}
+
+/** Shared Files, as Alfresco makes it: under Company Home, where every user may add content. */
+function ensureShared(sqlite: DatabaseSync, tx: Transaction): string {
+  const id = ensureFolder(sqlite, tx, { parentId: ROOT_NODE_ID, name: SHARED, user: SYSTEM_ACTOR });
+  grant(sqlite, id, EVERYONE, 'Contributor');
+  return id;
+}
+
+/** The repository acting for itself: it makes system folders; no permission applies. */
+export const SYSTEM_ACTOR: Actor = { id: 'System', displayName: 'System', groups: [], require: () => undefined };
+
 /** Walks (creating) the folders of `relativePath` under `parentId`; the last folder's id. */
-export function ensurePath(sqlite: DatabaseSync, tx: Transaction, options: { parentId: string; relativePath: string; user: UserRef }): string {
+export function ensurePath(sqlite: DatabaseSync, tx: Transaction, options: { parentId: string; relativePath: string; user: Actor }): string {
   let parent = options.parentId;
   for (const segment of options.relativePath.split('/').filter((s) => s !== '')) {
     const problem = nameProblem(segment);
@@ -104,20 +175,25 @@ export function findPath(sqlite: DatabaseSync, nodeId: string, relativePath: str
   for (const segment of relativePath.split('/').filter((s) => s !== '')) {
     const problem = nameProblem(segment);
     if (problem) throw new RepositoryError(400, `Invalid relativePath "${relativePath}": ${problem}`);
-    const child = statement(sqlite, 'SELECT id FROM nodes WHERE parent_id = ? AND name = ?').get(id, segment);
+    const child = childNamed(sqlite, id, segment);
     if (!child) throw new RepositoryError(404, `The relativePath "${relativePath}" names no node below "${nodeId}"`);
-    id = String(child['id']);
+    id = child.id;
   }
   return id;
 }
 
-function ensureFolder(sqlite: DatabaseSync, tx: Transaction, options: { parentId: string; name: string; user: UserRef }): string {
-  const existing = statement(sqlite, 'SELECT id, is_folder FROM nodes WHERE parent_id = ? AND name = ?').get(options.parentId, options.name);
+function ensureFolder(sqlite: DatabaseSync, tx: Transaction, options: { parentId: string; name: string; user: Actor; isolated?: [string, 'Consumer' | 'Coordinator'][] }): string {
+  const existing = childNamed(sqlite, options.parentId, options.name);
   if (existing) {
-    if (existing['is_folder'] !== 1) throw new RepositoryError(409, `Cannot create folder "${options.name}": a file of that name exists`);
-    return String(existing['id']);
+    if (existing.is_folder !== 1) throw new RepositoryError(409, `Cannot create folder "${options.name}": a file of that name exists`);
+    return existing.id;
   }
-  return insertNode(sqlite, tx, { ...options, folder: true, properties: {} });
+  const id = insertNode(sqlite, tx, { ...options, folder: true, properties: {} });
+  if (options.isolated) {
+    statement(sqlite, 'UPDATE nodes SET inherit_permissions = 0 WHERE id = ?').run(id);
+    for (const [authority, role] of options.isolated) grant(sqlite, id, authority, role);
+  }
+  return id;
 }
 
 export function requireFolder(sqlite: DatabaseSync, id: string): NodeRow {
@@ -126,13 +202,14 @@ export function requireFolder(sqlite: DatabaseSync, id: string): NodeRow {
   return node;
 }
 
-function insertNode(sqlite: DatabaseSync, tx: Transaction, options: { parentId: string; name: string; folder: boolean; user: UserRef; properties: Record<string, string> }): string {
-  requireFolder(sqlite, options.parentId);
+function insertNode(sqlite: DatabaseSync, tx: Transaction, options: { parentId: string; name: string; folder: boolean; user: Actor; properties: Record<string, string> }): string {
+  const parent = requireFolder(sqlite, options.parentId);
+  options.user.require(sqlite, parent, 'create');
   const id = randomUUID();
   const at = new Date().toISOString();
   const by = userJson(options.user);
-  statement(sqlite, 'INSERT INTO nodes (id, parent_id, name, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(id, options.parentId, options.name, options.folder ? 'cm:folder' : 'cm:content', options.folder ? 1 : 0, at, by, at, by, JSON.stringify(options.properties));
+  statement(sqlite, 'INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(id, options.parentId, options.name, nameKey(options.name), options.folder ? 'cm:folder' : 'cm:content', options.folder ? 1 : 0, at, by, at, by, JSON.stringify(options.properties), options.user.id);
   indexNode(sqlite, { nodeId: id, name: options.name, metadata: metadataText(options.properties), body: '' });
   tx.append(CONTENT_EVENTS, { node_id: id, action: 'created', payload: { actor: options.user.id, parent_id: options.parentId, name: options.name, node_type: options.folder ? 'cm:folder' : 'cm:content' } });
   return id;
@@ -147,7 +224,7 @@ export interface CreateFileOptions {
   properties: Record<string, string>;
   content: NewContent;
   version: VersionOptions;
-  user: UserRef;
+  user: Actor;
 }
 
 /** Creates a file node (or a new version of it with overwrite); returns its id and whether it was created. */
@@ -155,12 +232,11 @@ export function createFile(sqlite: DatabaseSync, tx: Transaction, options: Creat
   const parentId = options.relativePath ? ensurePath(sqlite, tx, { parentId: options.parentId, relativePath: options.relativePath, user: options.user }) : options.parentId;
   requireFolder(sqlite, parentId);
   let name = options.name;
-  const clash = statement(sqlite, 'SELECT id, is_folder FROM nodes WHERE parent_id = ? AND name = ?').get(parentId, name);
+  const clash = childNamed(sqlite, parentId, name);
   if (clash) {
-    if (options.overwrite && clash['is_folder'] === 0) {
-      const id = String(clash['id']);
-      addVersion(sqlite, tx, { nodeId: id, content: options.content, version: options.version, user: options.user, action: 'content-updated' });
-      return { id, created: false };
+    if (options.overwrite && clash.is_folder === 0) {
+      addVersion(sqlite, tx, { nodeId: clash.id, content: options.content, version: options.version, user: options.user, action: 'content-updated' });
+      return { id: clash.id, created: false };
     }
     if (!options.autoRename) throw new RepositoryError(409, `Duplicate child name not allowed: "${name}"`);
     name = freeName(sqlite, parentId, name);
@@ -171,10 +247,10 @@ export function createFile(sqlite: DatabaseSync, tx: Transaction, options: Creat
 }
 
 /** Creates a folder (POST children with a JSON body). */
-export function createFolder(sqlite: DatabaseSync, tx: Transaction, options: { parentId: string; name: string; relativePath: string | undefined; autoRename: boolean; properties: Record<string, string>; user: UserRef }): string {
+export function createFolder(sqlite: DatabaseSync, tx: Transaction, options: { parentId: string; name: string; relativePath: string | undefined; autoRename: boolean; properties: Record<string, string>; user: Actor }): string {
   const parentId = options.relativePath ? ensurePath(sqlite, tx, { parentId: options.parentId, relativePath: options.relativePath, user: options.user }) : options.parentId;
   let name = options.name;
-  if (statement(sqlite, 'SELECT 1 FROM nodes WHERE parent_id = ? AND name = ?').get(parentId, name)) {
+  if (childNamed(sqlite, parentId, name)) {
     if (!options.autoRename) throw new RepositoryError(409, `Duplicate child name not allowed: "${name}"`);
     name = freeName(sqlite, parentId, name);
   }
@@ -185,27 +261,29 @@ export function createFolder(sqlite: DatabaseSync, tx: Transaction, options: { p
 function freeName(sqlite: DatabaseSync, parentId: string, name: string): string {
   const dot = name.lastIndexOf('.');
   const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-  const taken = statement(sqlite, 'SELECT 1 FROM nodes WHERE parent_id = ? AND name = ?');
   for (let n = 1; ; n++) {
     const candidate = `${stem}-${n}${extension}`;
-    if (!taken.get(parentId, candidate)) return candidate;
+    if (!childNamed(sqlite, parentId, candidate)) return candidate;
   }
 }
 
-/** Records a new version of a file node's content and makes it current. */
+/** Records a new version of a file node's content and makes it current (the actor needs update, except on a file it just created). */
 export function addVersion(
   sqlite: DatabaseSync,
   tx: Transaction,
-  options: { nodeId: string; content: NewContent; version: VersionOptions & { initial?: boolean }; user: UserRef; action: string; revertedFrom?: string },
+  options: { nodeId: string; content: NewContent; version: VersionOptions & { initial?: boolean }; user: Actor; action: string; revertedFrom?: string },
 ): VersionRow {
   const node = requireNode(sqlite, options.nodeId);
   if (node.is_folder === 1) throw new RepositoryError(400, `Node "${node.id}" is a folder: folders have no content`);
+  if (!options.version.initial) options.user.require(sqlite, node, 'update');
   const current = currentVersion(sqlite, node);
   const [major, minor] = nextLabel(current, options.version);
   const label = `${major}.${minor}`;
   const at = new Date().toISOString();
   const by = userJson(options.user);
   const { sha256, size, mimeType } = options.content;
+  // A purge that freed these same bytes a moment ago moved the file aside in its own unit.
+  if (!existsSync(options.content.blobPath)) throw new RepositoryError(409, 'The content was removed by a purge at the same moment: send it again');
   statement(sqlite, 'INSERT INTO versions (node_id, label, major, minor, name, sha256, size, mime_type, comment, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
     .run(node.id, label, major, minor, node.name, sha256, size, mimeType, options.version.comment ?? null, at, by);
   statement(sqlite, 'UPDATE nodes SET version_label = ?, modified_at = ?, modified_by = ? WHERE id = ?').run(label, at, by, node.id);
@@ -224,20 +302,20 @@ function nextLabel(current: VersionRow | undefined, options: VersionOptions & { 
 }
 
 /** PUT nodes/{id}: a new name and/or properties (a null value removes a property). */
-export function updateMetadata(sqlite: DatabaseSync, tx: Transaction, options: { nodeId: string; name: string | undefined; properties: Record<string, string | null> | undefined; user: UserRef }): void {
+export function updateMetadata(sqlite: DatabaseSync, tx: Transaction, options: { nodeId: string; name: string | undefined; properties: Record<string, string | null> | undefined; user: Actor }): void {
   const node = requireNode(sqlite, options.nodeId);
   if (node.parent_id === null && options.name !== undefined) throw new RepositoryError(403, 'The root folder cannot be renamed');
+  options.user.require(sqlite, node, 'update');
   const name = options.name ?? node.name;
-  if (name !== node.name && statement(sqlite, 'SELECT 1 FROM nodes WHERE parent_id = ? AND name = ?').get(node.parent_id, name)) {
-    throw new RepositoryError(409, `Duplicate child name not allowed: "${name}"`);
-  }
+  const clash = name === node.name || node.parent_id === null ? undefined : childNamed(sqlite, node.parent_id, name);
+  if (clash && clash.id !== node.id) throw new RepositoryError(409, `Duplicate child name not allowed: "${name}"`);
   const properties = JSON.parse(node.properties) as Record<string, string>;
   for (const [key, value] of Object.entries(options.properties ?? {})) {
     if (value === null) delete properties[key];
     else properties[key] = value;
   }
   const at = new Date().toISOString();
-  statement(sqlite, 'UPDATE nodes SET name = ?, properties = ?, modified_at = ?, modified_by = ? WHERE id = ?').run(name, JSON.stringify(properties), at, userJson(options.user), node.id);
+  statement(sqlite, 'UPDATE nodes SET name = ?, name_key = ?, properties = ?, modified_at = ?, modified_by = ? WHERE id = ?').run(name, nameKey(name), JSON.stringify(properties), at, userJson(options.user), node.id);
   reindexNameAndMetadata(sqlite, node.id, name, metadataText(properties));
   tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'updated', payload: { actor: options.user.id, name, properties: options.properties ?? {} } });
 }

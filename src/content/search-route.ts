@@ -3,7 +3,8 @@
 
 import type { Route } from '../kernel/index.ts';
 import { listEnvelope } from './alfresco-shapes.ts';
-import { SEARCH_PATH, alfrescoHandler, jsonBodyReader, pagingOf } from './api-support.ts';
+import { SEARCH_PATH, alfrescoHandler, jsonBodyReader, pagingOf, principalOf } from './api-support.ts';
+import { readableBy } from './permissions.ts';
 import type { ContentDeps } from './api-support.ts';
 import { nodeEntry } from './node-entry.ts';
 import { RepositoryError, currentVersion } from './repository.ts';
@@ -94,7 +95,8 @@ export function searchRoutes(deps: ContentDeps): Route[] {
     }
     const paging = pagingOf(body.paging?.skipCount, body.paging?.maxItems);
     checkSort(body.sort ?? []);
-    const { rows, total } = searchNodes(deps.store.sqlite, { query: body.query.query, paging, ...typeFilters(body), sort: body.sort ?? [] });
+    const readable = readableBy(deps.store.sqlite, deps.policy, principalOf(context));
+    const { rows, total } = searchNodes(deps.store.sqlite, { query: body.query.query, paging, ...typeFilters(body), sort: body.sort ?? [], readable });
     const entries = rows.map(({ node, score }) => pick({ ...nodeEntry(node, currentVersion(deps.store.sqlite, node)), search: { score } }, body.fields));
     return { status: 200, body: listEnvelope(entries, { paging, totalItems: total, extra: { context: {} } }) };
   });

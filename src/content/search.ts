@@ -22,6 +22,8 @@ export interface SearchRequest {
   /** Node types no hit may have (`-TYPE:"cm:thumbnail"`). */
   excludedTypes?: readonly string[];
   sort?: readonly SearchSort[];
+  /** Hits the caller may read (permissions.ts readableBy); every hit when absent. */
+  readable?: (node: NodeRow) => boolean;
 }
 
 /** The node fields a FIELD sort may name, by their Alfresco names, and the column each orders by. */
@@ -72,6 +74,7 @@ export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): { row
   // Type filters and sort columns come from fixed tables above, never from the request's text.
   const where = [
     'search_index MATCH ?',
+    'n.archived_at IS NULL',
     ...(types.length > 0 ? [`n.node_type IN (${types.map(() => '?').join(', ')})`] : []),
     ...(excluded.length > 0 ? [`n.node_type NOT IN (${excluded.map(() => '?').join(', ')})`] : []),
   ].join(' AND ');
@@ -82,11 +85,30 @@ export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): { row
     'score DESC',
     's.node_id',
   ].join(', ');
-  const total = Number(statement(sqlite, `SELECT count(*) AS n ${from} WHERE ${where}`).get(...args)?.['n']);
   // The page's node rows come with the hits (the join), not from one more read per hit.
-  const hits = statement(sqlite, `SELECT n.*, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score ${from} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
-    .all(...args, request.paging.maxItems, request.paging.skipCount);
-  const rows = hits.map(({ score, ...node }) => ({ node: node as unknown as NodeRow, score: Number(score) }));
+  const hits = statement(sqlite, `SELECT n.*, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score ${from} WHERE ${where} ORDER BY ${order}`).iterate(...args);
+  return pageOfReadable(hits as Iterable<Record<string, unknown>>, request);
+}
+
+/**
+ * Hits the caller may not read are skipped, not counted. Counting stops MAX_COUNTED_HITS hits
+ * past the page, so one query never walks an unbounded result set; the total is then a lower
+ * bound and hasMoreItems stays true (Alfresco's totals are estimates too).
+ */
+export const MAX_COUNTED_HITS = 10_000;
+
+function pageOfReadable(hits: Iterable<Record<string, unknown>>, request: SearchRequest): { rows: { node: NodeRow; score: number }[]; total: number } {
+  const { skipCount, maxItems } = request.paging;
+  const rows: { node: NodeRow; score: number }[] = [];
+  let total = 0;
+  let scanned = 0;
+  for (const { score, ...row } of hits) {
+    const node = row as unknown as NodeRow;
+    if (request.readable && !request.readable(node)) continue;
+    if (total >= skipCount && rows.length < maxItems) rows.push({ node, score: Number(score) });
+    total += 1;
+    if (rows.length === maxItems && ++scanned > MAX_COUNTED_HITS) break;
+  }
   return { rows, total };
 }
 

@@ -3,12 +3,15 @@
 
 import { createLogger, createService, secretValues, versionTruth } from '../kernel/index.ts';
 import type { Logger, Service } from '../kernel/index.ts';
+import { reclaimBlobs } from './blob-reclaim.ts';
 import { createBlobStore } from './blob-store.ts';
 import { CONTENT_SPEC } from './config.ts';
 import type { ContentConfig } from './config.ts';
 import { openContentDatabase } from './database.ts';
-import { createBridge, repositoryAuthenticator, shareAuthenticator } from './oidc/bridge.ts';
-import { loopbackOnly } from './probes.ts';
+import { renderRepositoryProblem } from './alfresco-shapes.ts';
+import { createBridge, repositoryAuthenticator, repositoryPrefixAuthenticator, shareAuthenticator } from './oidc/bridge.ts';
+import { permissionPolicy } from './permissions.ts';
+import { isProbePath, loopbackOnly } from './probes.ts';
 import { contentRoutes } from './routes.ts';
 
 export const SERVICE_NAME = 'content';
@@ -17,14 +20,18 @@ export async function createContentService(config: ContentConfig, options: { now
   const log = options.log ?? createLogger({ name: SERVICE_NAME, service: SERVICE_NAME, secrets: secretValues(CONTENT_SPEC, { CONTENT_OIDC_CLIENT_SECRET: config.clientSecret }) });
   const store = await openContentDatabase(config.databasePath);
   const blobs = createBlobStore(config.blobDir);
+  const reclaimed = await reclaimBlobs(store, blobs);
+  if (reclaimed.removed.length + reclaimed.restored.length > 0) log.info('blobs reclaimed at start', { removed: reclaimed.removed.length, restored: reclaimed.restored.length });
   const bridge = createBridge({ config, store, log: log.child('content.oidc'), ...(options.now && { now: options.now }) });
-  const deps = { store, blobs, config, log };
+  const deps = { store, blobs, config, log, policy: permissionPolicy(config) };
+  const repository = repositoryAuthenticator(bridge);
   return createService({
     name: SERVICE_NAME,
     version: versionTruth(),
     routes: contentRoutes(deps, bridge),
-    listeners: { main: { host: config.listen.host, port: config.listen.port } },
-    authenticators: { repository: repositoryAuthenticator(bridge), share: shareAuthenticator(bridge), loopback: loopbackOnly },
+    listeners: { main: { host: config.listen.host, port: config.listen.port, authenticate: 'repository-prefix' } },
+    authenticators: { repository, 'repository-prefix': repositoryPrefixAuthenticator(repository, isProbePath), share: shareAuthenticator(bridge), loopback: loopbackOnly },
+    renderProblem: renderRepositoryProblem,
     log,
     ...(options.env && { env: options.env }),
     ...(options.now && { now: options.now }),

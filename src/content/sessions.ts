@@ -14,6 +14,8 @@ export interface Session {
   displayName: string;
   csrf: string;
   idToken: string;
+  /** The provider's `groups` claim at login: the groups whose grants apply to this user. */
+  groups: string[];
   expiresAt: number;
 }
 
@@ -44,13 +46,13 @@ export function setCookie(name: string, value: string, options: { secure: boolea
   return `${name}=${value}; Path=/; HttpOnly; SameSite=Lax${options.secure ? '; Secure' : ''}; Max-Age=${options.maxAge}`;
 }
 
-export async function createSession(store: Store, init: { subject: string; displayName: string; idToken: string; ttlSeconds: number; nowSeconds: number }): Promise<{ id: string; session: Session }> {
+export async function createSession(store: Store, init: { subject: string; displayName: string; idToken: string; groups: string[]; ttlSeconds: number; nowSeconds: number }): Promise<{ id: string; session: Session }> {
   const id = randomBytes(32).toString('base64url');
-  const session: Session = { idHash: hashId(id), subject: init.subject, displayName: init.displayName, csrf: randomBytes(24).toString('base64url'), idToken: init.idToken, expiresAt: init.nowSeconds + init.ttlSeconds };
+  const session: Session = { idHash: hashId(id), subject: init.subject, displayName: init.displayName, csrf: randomBytes(24).toString('base64url'), idToken: init.idToken, groups: init.groups, expiresAt: init.nowSeconds + init.ttlSeconds };
   await store.write((sqlite, tx) => {
     statement(sqlite, 'DELETE FROM sessions WHERE expires_at < ?').run(init.nowSeconds);
-    statement(sqlite, 'INSERT INTO sessions (id_hash, subject, display_name, csrf, id_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(session.idHash, session.subject, session.displayName, session.csrf, session.idToken, init.nowSeconds, session.expiresAt);
-    tx.append(CONTENT_EVENTS, { node_id: '', action: 'session-started', payload: { actor: init.subject, session: session.idHash.slice(0, 16), expires_at: session.expiresAt } });
+    statement(sqlite, 'INSERT INTO sessions (id_hash, subject, display_name, csrf, id_token, groups, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(session.idHash, session.subject, session.displayName, session.csrf, session.idToken, JSON.stringify(session.groups), init.nowSeconds, session.expiresAt);
+    tx.append(CONTENT_EVENTS, { node_id: '', action: 'session-started', payload: { actor: init.subject, session: session.idHash.slice(0, 16), groups: session.groups, expires_at: session.expiresAt } });
   });
   return { id, session };
 }
@@ -59,7 +61,7 @@ export function findSession(store: Store, id: string | undefined, nowSeconds: nu
   if (id === undefined || !/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
   const row = statement(store.sqlite, 'SELECT * FROM sessions WHERE id_hash = ? AND expires_at >= ?').get(hashId(id), nowSeconds);
   if (!row) return undefined;
-  return { idHash: String(row['id_hash']), subject: String(row['subject']), displayName: String(row['display_name']), csrf: String(row['csrf']), idToken: String(row['id_token']), expiresAt: Number(row['expires_at']) };
+  return { idHash: String(row['id_hash']), subject: String(row['subject']), displayName: String(row['display_name']), csrf: String(row['csrf']), idToken: String(row['id_token']), groups: JSON.parse(String(row['groups'])) as string[], expiresAt: Number(row['expires_at']) };
 }
 
 export async function endSession(store: Store, session: Session): Promise<void> {

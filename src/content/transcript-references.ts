@@ -37,7 +37,7 @@ export function transcriptRoutes(deps: ContentDeps): Route[] {
     if (!ownerIssueRef) reasons.push('owner_issue_ref_unconfigured: set CONTENT_OWNER_ISSUE_REF');
     if (!blockedProgramRef) reasons.push('blocked_program_ref_unconfigured: set CONTENT_BLOCKED_PROGRAM_REF');
     reasons.push(...readinessProblems(deps).map((p) => `repository_not_ready: ${p}`));
-    const tagged = statement(sqlite, `SELECT * FROM nodes WHERE is_folder = 0 AND json_extract(properties, '$."assistant:kind"') IN ('transcript', 'summary') ORDER BY created_at, id`)
+    const tagged = statement(sqlite, `SELECT * FROM nodes WHERE is_folder = 0 AND archived_at IS NULL AND json_extract(properties, '$."assistant:kind"') IN ('transcript', 'summary') ORDER BY created_at, id`)
       .all() as unknown as NodeRow[];
     const transcripts = new Map<string, { ref: Record<string, unknown>; summaries: Record<string, unknown>[] }>();
     for (const node of tagged) {

@@ -13,7 +13,7 @@ import { MultipartError, multipartBoundary, parseMultipart } from './multipart.t
 import { RENDITION_IDS, indexedText, isRenditionId } from './renditions.ts';
 import type { RenditionId } from './renditions.ts';
 import { RepositoryError, createFile, nameProblem } from './repository.ts';
-import type { UserRef } from './node-entry.ts';
+import type { Actor } from './repository.ts';
 
 export interface UploadDeps {
   store: Store;
@@ -37,7 +37,7 @@ export function readFlag(name: string, value: string | undefined, fallback: bool
 /** Streams a multipart upload into a new file node (or a new version with overwrite); the node id. */
 export async function uploadFile(
   deps: UploadDeps,
-  request: { stream: Readable; contentType: string | undefined; contentLength: string | undefined; parentId: string; user: UserRef; csrf?: string; newVersionOf?: string },
+  request: { stream: Readable; contentType: string | undefined; contentLength: string | undefined; parentId: string; user: Actor; csrf?: string; newVersionOf?: string },
 ): Promise<{ id: string; created: boolean; renditions: RenditionId[] }> {
   const boundary = multipartBoundary(request.contentType);
   if (boundary === undefined) throw new RepositoryError(415, 'Upload must be multipart/form-data with a boundary, the file in field "filedata"');
@@ -94,7 +94,7 @@ export async function uploadFile(
         autoRename: flags.autoRename,
         overwrite: flags.overwrite,
         properties,
-        content: { ...blob, mimeType, text },
+        content: { ...blob, mimeType, text, blobPath: deps.blobs.path(blob.sha256) },
         version: { majorVersion: flags.majorVersion, comment: fields.get('comment') },
         user: request.user,
       }),

@@ -4,15 +4,15 @@
 import { statement } from '../kernel/index.ts';
 import type { Route } from '../kernel/index.ts';
 import { listEnvelope } from './alfresco-shapes.ts';
-import { API_BASE, alfrescoHandler, contentDisposition, contentReply, jsonBodyReader, pagingOf, principalOf } from './api-support.ts';
+import { API_BASE, actorOf, alfrescoHandler, contentDisposition, contentReply, jsonBodyReader, pagingOf, requireWriteScope } from './api-support.ts';
 import type { ContentDeps } from './api-support.ts';
 import { CONTENT_EVENTS } from './database.ts';
 import { versionEntry } from './node-entry.ts';
 import { RENDITION_IDS, RENDITION_TYPES, indexedText, isRenditionId, renderRendition } from './renditions.ts';
 import type { RenditionId } from './renditions.ts';
 import type { NodeRow, UserRef, VersionRow } from './node-entry.ts';
-import { RepositoryError, addVersion, currentVersion, getVersion, listVersions, requireNode, resolveNodeId } from './repository.ts';
-import type { VersionOptions } from './repository.ts';
+import { RepositoryError, addVersion, currentVersion, getVersion, listVersions, nodeFor, requireNode, resolveNodeId } from './repository.ts';
+import type { Actor, VersionOptions } from './repository.ts';
 
 const PARAMS = {
   nodeId: { description: 'A file node id', example: '-root-' },
@@ -33,30 +33,31 @@ const readRendition = jsonBodyReader<{ id: string } | { id: string }[]>(RENDITIO
 
 export function versionRoutes(deps: ContentDeps): Route[] {
   const sqlite = deps.store.sqlite;
-  const fileNode = async (nodeId: string, user: ReturnType<typeof principalOf>) => {
-    const node = requireNode(sqlite, await resolveNodeId(deps.store, nodeId, user));
+  // Reading a version or a rendition needs read; a revert checks update where it writes.
+  const fileNode = async (nodeId: string, user: Actor) => {
+    const node = nodeFor(sqlite, await resolveNodeId(deps.store, nodeId, user), user, 'read');
     if (node.is_folder === 1) throw new RepositoryError(400, `Node "${node.id}" is a folder: folders have no versions or renditions`);
     return node;
   };
 
   const list = alfrescoHandler(async (context) => {
-    const node = await fileNode(context.params['nodeId']!, principalOf(context));
+    const node = await fileNode(context.params['nodeId']!, actorOf(deps, context));
     const paging = pagingOf(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
     const all = listVersions(sqlite, node.id);
     const page = all.slice(paging.skipCount, paging.skipCount + paging.maxItems);
     return { status: 200, body: listEnvelope(page.map(versionEntry), { paging, totalItems: all.length }) };
   });
   const one = alfrescoHandler(async (context) => {
-    const node = await fileNode(context.params['nodeId']!, principalOf(context));
+    const node = await fileNode(context.params['nodeId']!, actorOf(deps, context));
     return { status: 200, body: { entry: versionEntry(getVersion(sqlite, node.id, context.params['versionId']!)) } };
   });
   const content = alfrescoHandler(async (context) => {
-    const node = await fileNode(context.params['nodeId']!, principalOf(context));
+    const node = await fileNode(context.params['nodeId']!, actorOf(deps, context));
     const version = getVersion(sqlite, node.id, context.params['versionId']!);
     return contentReply(deps, { sha256: version.sha256, size: version.size, mimeType: version.mime_type, name: version.name }, context.query.get('attachment') !== 'false', context);
   });
   const revert = alfrescoHandler(async (context) => {
-    const user = principalOf(context);
+    const user = actorOf(deps, context);
     const node = await fileNode(context.params['nodeId']!, user);
     const body = context.rawBody && context.rawBody.length > 0 ? readRevert(context) : {};
     const from = getVersion(sqlite, node.id, context.params['versionId']!);
@@ -71,7 +72,9 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     return { id, content: { mimeType: RENDITION_TYPES[id], mimeTypeName: RENDITION_TYPES[id] }, status: created ? 'CREATED' : 'NOT_CREATED' };
   };
   const request = alfrescoHandler(async (context) => {
-    const user = principalOf(context);
+    const user = actorOf(deps, context);
+    // A rendition is derived from what the caller may read, but storing it is still a write.
+    requireWriteScope(deps, user);
     const node = await fileNode(context.params['nodeId']!, user);
     const body = readRendition(context);
     const version = currentVersion(sqlite, node)!;
@@ -82,17 +85,17 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     return { status: 202, raw: '' };
   });
   const renditions = alfrescoHandler(async (context) => {
-    const node = await fileNode(context.params['nodeId']!, principalOf(context));
+    const node = await fileNode(context.params['nodeId']!, actorOf(deps, context));
     const entries = RENDITION_IDS.map((id) => renditionEntry(node, id));
     return { status: 200, body: listEnvelope(entries, { paging: { skipCount: 0, maxItems: 100 }, totalItems: entries.length }) };
   });
   const rendition = alfrescoHandler(async (context) => {
-    const node = await fileNode(context.params['nodeId']!, principalOf(context));
+    const node = await fileNode(context.params['nodeId']!, actorOf(deps, context));
     const id = knownRendition(context.params['renditionId']!);
     return { status: 200, body: { entry: renditionEntry(node, id) } };
   });
   const renditionContent = alfrescoHandler(async (context) => {
-    const node = await fileNode(context.params['nodeId']!, principalOf(context));
+    const node = await fileNode(context.params['nodeId']!, actorOf(deps, context));
     const id = knownRendition(context.params['renditionId']!);
     const row = statement(sqlite, 'SELECT version_label, mime_type, body FROM renditions WHERE node_id = ? AND rendition_id = ?').get(node.id, id);
     if (!row || row['version_label'] !== node.version_label) throw new RepositoryError(404, `Rendition "${id}" of node "${node.id}" is not created for version ${node.version_label}: POST .../renditions first`);
@@ -120,10 +123,10 @@ function knownRendition(id: string): RenditionId {
 }
 
 /** Reverts file `nodeId` to version `from`: a new version with its content (the API's and the share UI's revert). */
-export async function revertToVersion(deps: ContentDeps, nodeId: string, from: VersionRow, version: VersionOptions, user: UserRef): Promise<VersionRow> {
+export async function revertToVersion(deps: ContentDeps, nodeId: string, from: VersionRow, version: VersionOptions, user: Actor): Promise<VersionRow> {
   const text = await indexedText(deps.blobs, from.sha256, from.mime_type, deps.config.indexTextBytes);
   return deps.store.write((db, tx) =>
-    addVersion(db, tx, { nodeId, content: { sha256: from.sha256, size: from.size, mimeType: from.mime_type, text }, version, user, action: 'reverted', revertedFrom: from.label }),
+    addVersion(db, tx, { nodeId, content: { sha256: from.sha256, size: from.size, mimeType: from.mime_type, text, blobPath: deps.blobs.path(from.sha256) }, version, user, action: 'reverted', revertedFrom: from.label }),
   );
 }
 

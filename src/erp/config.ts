@@ -75,7 +75,7 @@ export interface ErpConfig {
   /** Which optional files were configured (integration_status reports presence, never content). */
   usersFile: string | undefined;
   suppliersFile: string | undefined;
-  /** Part 3: support desk, governance handoff, identity truth, MCP (outbound-config.ts). */
+  /** Support desk, governance handoff, identity truth, MCP (outbound-config.ts). */
   outbound: OutboundConfig;
 }
 

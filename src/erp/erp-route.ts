@@ -8,11 +8,14 @@ import { WEBHOOK_SECRETS } from './config.ts';
 import { asFrappeThrow, frappeError } from './frappe/envelope.ts';
 import type { Sessions } from './frappe/sessions.ts';
 import type { Stability } from './identity.ts';
+import type { Supplier } from './suppliers.ts';
 
 export interface ErpRoute extends Route {
   /** The seed's endpoint family: health, webhooks, workflows, framework (login, resources), ... */
   family: string;
   stability: Stability;
+  /** The auth the capability inventory names, when the handler admits callers itself (auth 'none' for the kernel). */
+  authLabel?: string;
   /** workflows.*: the input and output schemas the workflow-surface contract publishes. */
   contract?: { input: JsonSchema; output: JsonSchema };
 }
@@ -30,6 +33,8 @@ export interface ErpDeps {
   log: Logger;
   /** Milliseconds since the epoch. */
   now: () => number;
+  /** The supplier master of ERP_SUPPLIERS_FILE as it is now (re-read when the file changed). */
+  suppliers: () => readonly Supplier[];
   /** The service's own route table (the capability inventory reads it). */
   routes: () => readonly ErpRoute[];
 }
@@ -43,7 +48,7 @@ export function frappeHandler(fn: (context: RequestContext) => Reply | Promise<R
       return await fn(context);
     } catch (error) {
       const thrown = asFrappeThrow(error);
-      if (thrown) return frappeError(thrown.excType, thrown.message);
+      if (thrown) return frappeError(thrown.excType, thrown.message, thrown.headers ? { headers: thrown.headers } : {});
       throw error;
     }
   };

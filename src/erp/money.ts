@@ -39,16 +39,23 @@ export function parseDecimalAmount(value: unknown, currency: string, field: stri
   const fraction = match[3] ?? '';
   if (fraction.length > exponent) frappeThrow(`Field "${field}" has ${fraction.length} decimals; ${currency} allows ${exponent}`);
   const minor = BigInt(`${match[2]}${fraction.padEnd(exponent, '0')}`) * (match[1] === '-' ? -1n : 1n);
-  if (minor > MAX_MINOR || minor < -MAX_MINOR) frappeThrow(`Field "${field}" is larger than this service accepts`);
+  if (minor > MAX_MINOR || minor < -MAX_MINOR) frappeThrow(tooLarge(field));
   return minor;
 }
 
-/** A provider's integer count of minor units (Stripe's `amount`). */
-export function parseMinorUnits(value: unknown, field: string): bigint {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) frappeThrow(`Field "${field}" must be a whole number of minor units, got ${JSON.stringify(value) ?? 'nothing'}`);
+/**
+ * A provider's integer count of minor units (Stripe's `amount`). `alsoDecimal`: the field takes a
+ * decimal string too (payment_b), and the error says so.
+ */
+export function parseMinorUnits(value: unknown, field: string, options: { alsoDecimal?: boolean } = {}): bigint {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) frappeThrow(`Field "${field}" must be a whole number of minor units${options.alsoDecimal ? ' or a decimal string such as "12.50"' : ''}, got ${JSON.stringify(value) ?? 'nothing'}`);
   const minor = BigInt(value);
-  if (minor > MAX_MINOR || minor < -MAX_MINOR) frappeThrow(`Field "${field}" is larger than this service accepts`);
+  if (minor > MAX_MINOR || minor < -MAX_MINOR) frappeThrow(tooLarge(field));
   return minor;
+}
+
+function tooLarge(field: string): string {
+  return `Field "${field}" is larger than this service accepts: at most 10^15 minor units`;
 }
 
 /** Minor units as the decimal string of `currency`: 123456n, "USD" -> "1234.56". */

@@ -1,4 +1,4 @@
-// Configuration of ERP part 3: the support desk (inbound secret, outbound Zammad URL and token),
+// Configuration of the support desk (inbound secret, outbound Zammad URL and token),
 // the governance handoff, identity truth freshness and the MCP endpoint's Origin allowlist. Kept
 // beside config.ts so each family's variables are read in one place.
 

@@ -7,6 +7,7 @@ import { callbackRoutes } from './callbacks/routes.ts';
 import type { DepsRef, ErpRoute } from './erp-route.ts';
 import { loginRoutes } from './frappe/login-routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { clientMethodRoutes } from './resources/client-methods.ts';
 import { resourceRoutes } from './resources/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { workflowRoutes } from './workflows/routes.ts';
@@ -17,7 +18,7 @@ import { mcpRoutesOf } from './mcp/mount.ts';
 
 export function erpRoutes(deps: DepsRef): readonly ErpRoute[] {
   return [
-    ...healthRoutes(deps), ...loginRoutes(deps), ...resourceRoutes(deps), ...webhookRoutes(deps), ...workflowRoutes(deps),
+    ...healthRoutes(deps), ...loginRoutes(deps), ...resourceRoutes(deps), ...clientMethodRoutes(deps), ...webhookRoutes(deps), ...workflowRoutes(deps),
     ...approvalRoutes(deps), ...workspaceBindingRoutes(deps), ...callbackRoutes(deps),
     ...supportRoutes(deps), ...identityRoutes(deps), ...mcpRoutesOf(deps),
   ];

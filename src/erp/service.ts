@@ -9,12 +9,13 @@ import { startDispatchWorker } from './dispatch/worker.ts';
 import type { DispatchWorker } from './dispatch/worker.ts';
 import type { ErpDeps, ErpRoute } from './erp-route.ts';
 import { FRAPPE_AUTH, frappeAuthenticator } from './frappe/authenticator.ts';
-import { renderFrappeProblem } from './frappe/render-problem.ts';
+import { frappeProblemRenderer } from './frappe/render-problem.ts';
 import { createSessions } from './frappe/sessions.ts';
 import { SERVICE_NAME } from './identity.ts';
 import { erpRoutes } from './routes.ts';
 import { erpMcpMount } from './mcp/mount.ts';
 import { startHandoffRetry } from './support-cases/handoff-retry.ts';
+import { watchSuppliers } from './suppliers.ts';
 
 export interface ErpServiceOptions {
   now?: () => number;
@@ -50,8 +51,9 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
   const store = await openErpDatabase(config.databasePath, { now: () => new Date(now()), waitSeconds: config.migrationWaitSeconds, ...(options.retryMs !== undefined && { retryMs: options.retryMs }) });
   const sessions = createSessions(store, { ttlSeconds: config.sessionTtlSeconds, now });
   let routes: readonly ErpRoute[] = [];
+  const supplierMaster = watchSuppliers(config.suppliersFile, config.suppliers, (detail) => log.warn('supplier master not reloaded', { detail }));
   const reads = createReadPool(store.path, { inline: store.sqlite });
-  const deps: ErpDeps = { config, store, reads, sessions, idempotency: createIdempotencyStore(store), version, log, now, routes: () => routes };
+  const deps: ErpDeps = { config, store, reads, sessions, idempotency: createIdempotencyStore(store), version, log, now, routes: () => routes, suppliers: () => supplierMaster.current() };
   const ref = () => deps;
   routes = erpRoutes(ref);
   const dispatchWorker = startDispatchWorker(deps);
@@ -62,7 +64,7 @@ export async function createErpService(config: ErpConfig, options: ErpServiceOpt
     routes,
     listeners: { main: config.listen },
     authenticators: { [FRAPPE_AUTH]: frappeAuthenticator(config.apiKeys, sessions), ...erpMcpMount(ref).authenticators },
-    renderProblem: renderFrappeProblem,
+    renderProblem: frappeProblemRenderer(new Map(routes.flatMap((r) => (r.signature ? [[r.path, r.signature.scheme]] : [])))),
     log,
     ...(options.env && { env: options.env }),
     now,

@@ -1,5 +1,7 @@
 // Known suppliers, the master data posting checks a Supplier Intake against ("unknown supplier"),
-// from ERP_SUPPLIERS_FILE. Readable as /api/resource/Supplier.
+// from ERP_SUPPLIERS_FILE, re-read when the file changes. Readable as /api/resource/Supplier.
+
+import { readFileSync, statSync } from 'node:fs';
 
 export interface Supplier {
   /** The Supplier's name (Frappe's document name), matched case-insensitively against vendor.name. */
@@ -37,4 +39,52 @@ export function findSupplier(suppliers: readonly Supplier[], vendor: { name: str
     suppliers.find((s) => s.name.toLowerCase() === wanted || s.supplier_name.toLowerCase() === wanted) ??
     (vendor.tax_id === undefined ? undefined : suppliers.find((s) => s.tax_id !== undefined && s.tax_id === vendor.tax_id))
   );
+}
+
+/** The supplier master as it is now: ERP_SUPPLIERS_FILE is re-read whenever it changed on disk. */
+export interface SupplierMaster {
+  current(): readonly Supplier[];
+}
+
+/**
+ * Serves `initial` (read at start, where a broken file refuses the start) and re-reads `path` when
+ * its modification time, size or inode changed, so an operator who adds a supplier needs no
+ * restart. A file that became unreadable or invalid keeps the last good list and logs why, once
+ * per change of the file.
+ */
+export function watchSuppliers(path: string | undefined, initial: readonly Supplier[], onProblem: (detail: string) => void): SupplierMaster {
+  if (path === undefined) return { current: () => initial };
+  let suppliers = initial;
+  let seen = fileStamp(path);
+  return {
+    current() {
+      const stamp = fileStamp(path);
+      if (stamp === seen) return suppliers;
+      seen = stamp;
+      const read = readSuppliersFile(path);
+      if (typeof read === 'string') onProblem(`ERP_SUPPLIERS_FILE "${path}" ${read}: keeping the ${suppliers.length} suppliers read before`);
+      else suppliers = read;
+      return suppliers;
+    },
+  };
+}
+
+function fileStamp(path: string): string {
+  try {
+    const stat = statSync(path);
+    return `${stat.mtimeMs}:${stat.size}:${stat.ino}`;
+  } catch (error) {
+    return `missing:${(error as NodeJS.ErrnoException).code ?? 'error'}`;
+  }
+}
+
+/** Reads and parses a suppliers file; a string says what is wrong. */
+export function readSuppliersFile(path: string): Supplier[] | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    return `cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'not JSON'}`;
+  }
+  return parseSuppliers(value);
 }

@@ -2,10 +2,10 @@
 // tool's payload. Each mandatory item of the admission-governance artifact gets a verdict and the
 // step it came from; the review is green only when every item passes and no contradiction
 // between the payload (the tool's manifest), the documentation and the live surfaces remains.
-// A dry run admits nothing. Step 5 runs only what the install ships: the verify entrypoint must
-// name a verify command of the stack contract, and that command (the contract's string, never the
-// payload's) runs under a time limit; the live target is probed (loopback only, time-limited) and
-// the readiness targets are read back in process (verify-step.ts).
+// A dry run admits nothing. Step 5 runs only a read-only verifier the stack contract declares for
+// the tool's own service (the contract's string, never the payload's), in a sandbox that cannot
+// write, against the listeners that service bound; the live target is probed (loopback only,
+// time-limited) and the readiness targets are read back in process (verify-step.ts).
 
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ import { buildMatrix } from './matrix.ts';
 import { artifactMember } from './read-route.ts';
 import { readBack } from './readback.ts';
 import { resolvesToRoute } from './route-ref.ts';
-import { probeLiveTarget, runVerifyCommand, shippedCommand } from './verify-step.ts';
+import { declaredCommand, probeLiveTarget, runVerifier } from './verify-step.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 import DRY_RUN_SCHEMA from '../../contracts/governance/schemas/admission_dry_run_input_v1.schema.json' with { type: 'json' };
 
@@ -115,7 +115,7 @@ function matrixFinding(runtime: GovernanceRuntime, payload: DryRunPayload): Find
   const manifest = runtime.manifest.document;
   const matrix = buildMatrix(manifest);
   const owner = payload.identity.owner;
-  const service = manifest.services.find((s) => s.service === owner || s.identity?.owner === owner)?.service;
+  const service = ownerService(runtime, owner);
   const reasons: string[] = [];
   const contradictions: DriftItem[] = [];
   for (const { family, usage } of payload.contract_families) {
@@ -160,22 +160,37 @@ function docsFinding(runtime: GovernanceRuntime, payload: DryRunPayload): Findin
   return finding(reasons);
 }
 
+/** The service of governance-manifest.json the tool's owner names, if any. */
+function ownerService(runtime: GovernanceRuntime, owner: string): string | undefined {
+  if (!runtime.manifest.ok) return undefined;
+  return runtime.manifest.document.services.find((s) => s.service === owner || s.identity?.owner === owner)?.service;
+}
+
 /**
- * Step 5: the verify entrypoint names a verify command the stack contract ships, and that command
- * runs green; readiness targets answer 200 now; the live target is served and answers 2xx.
+ * Step 5: the verify entrypoint names a verify command the stack contract declares for the tool's
+ * own service, and that command, a read-only verifier, runs green against the listeners the
+ * service bound; readiness targets answer 200 now; the live target is served and answers 2xx.
+ * A command of another service is a contradiction (blocking drift, step 6) and never runs.
  */
 async function verifyFinding(runtime: GovernanceRuntime, payload: DryRunPayload): Promise<Finding> {
   const reasons: string[] = [];
   const contradictions: DriftItem[] = [];
-  const commands = runtime.stackContract.ok ? runtime.stackContract.document.services.flatMap((s) => s.verify ?? []) : [];
   const entrypoint = payload.verify.entrypoint.trim();
-  const shipped = shippedCommand(commands, entrypoint);
+  const tool = payload.identity.tool_name;
+  const service = ownerService(runtime, payload.identity.owner);
   if (!runtime.stackContract.ok) reasons.push(`the stack contract is unavailable: ${runtime.stackContract.detail}`);
-  else if (shipped === undefined) {
-    contradictions.push(contradiction(payload.identity.tool_name, `verify entrypoint "${entrypoint}" is not a verify command of configs/stack-contract.json`));
-  } else {
-    const ran = await runVerifyCommand(runtime, shipped);
-    if (!ran.ok) reasons.push(ran.reason);
+  else {
+    const declared = declaredCommand(runtime.stackContract.document, entrypoint);
+    if (declared === undefined) {
+      contradictions.push(contradiction(tool, `verify entrypoint "${entrypoint}" is not a verify command of configs/stack-contract.json`));
+    } else if (service === undefined) {
+      reasons.push(`owner "${payload.identity.owner}" is no service of governance-manifest.json, so no verifier of its own can run`);
+    } else if (declared.service !== service) {
+      contradictions.push(contradiction(tool, `verify entrypoint "${entrypoint}" is a verify command of service "${declared.service}", not of the tool's own service "${service}"`));
+    } else {
+      const ran = await runVerifier(runtime, service, declared.command);
+      if (!ran.ok) reasons.push(ran.reason);
+    }
   }
   for (const target of payload.readiness_targets) {
     const answer = await readBack(runtime, target);

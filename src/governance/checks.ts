@@ -11,6 +11,7 @@ import { missingDocs } from './docs-check.ts';
 import { standardHealthReport } from './event-modeling.ts';
 import { readSemanticHarness } from './semantic-harness.ts';
 import { SERVICE_NAME } from './identity.ts';
+import { askCrmOwner } from './crm-assertion.ts';
 import type { GovernanceRuntime } from './runtime.ts';
 
 export const CHECK_NAMES = [
@@ -20,7 +21,7 @@ export const CHECK_NAMES = [
 
 export type CheckName = (typeof CHECK_NAMES)[number];
 
-type Check = (runtime: GovernanceRuntime) => HealthCheck;
+type Check = (runtime: GovernanceRuntime) => HealthCheck | Promise<HealthCheck>;
 
 const pass = (output?: string): HealthCheck => ({ status: 'pass', ...(output !== undefined && { output }) });
 const fail = (output: string): HealthCheck => ({ status: 'fail', output });
@@ -71,10 +72,12 @@ const CHECKS: Record<CheckName, Check> = {
     if (!runtime.config.listeners.worker) return pass('the worker listener does not run in this process');
     return runtime.config.operatorTokens.length > 0 ? pass() : fail('GOVERNANCE_OPERATOR_TOKEN is not set: the worker refuses every request');
   },
-  crm_assertion(runtime) {
+  async crm_assertion(runtime) {
     const { upstreamUrl, knownCompanies } = runtime.config.crm;
     // No owner, no truth: an assertion route that can only deny is not a passing check.
     if (upstreamUrl === undefined) return fail('no CRM upstream configured (GOVERNANCE_CRM_UPSTREAM_URL): every assertion fails closed (awaiting_transport_owner)');
+    const owner = await askCrmOwner(runtime, upstreamUrl);
+    if (!owner.ok) return fail(`${owner.detail}: every assertion fails closed (awaiting_transport_owner)`);
     if (knownCompanies.length === 0) return warn('GOVERNANCE_CRM_KNOWN_COMPANIES is empty: every company is denied before the upstream');
     return { status: 'pass', observedValue: knownCompanies.length };
   },
@@ -97,14 +100,13 @@ const CHECKS: Record<CheckName, Check> = {
   },
 };
 
-/** Runs `names` and returns them in the health+json `checks` shape. */
-export function runChecks(runtime: GovernanceRuntime, names: readonly string[]): Record<string, HealthCheck[]> {
-  const out: Record<string, HealthCheck[]> = {};
-  for (const name of names) {
+/** Runs `names` (concurrently: a check that asks an owner waits at most its time limit) in the health+json `checks` shape. */
+export async function runChecks(runtime: GovernanceRuntime, names: readonly string[]): Promise<Record<string, HealthCheck[]>> {
+  const results = await Promise.all(names.map((name) => {
     const check = CHECKS[name as CheckName];
-    out[name] = [check ? check(runtime) : fail(`unknown check "${name}"`)];
-  }
-  return out;
+    return check ? check(runtime) : fail(`unknown check "${name}"`);
+  }));
+  return Object.fromEntries(names.map((name, i) => [name, [results[i]!]]));
 }
 
 /** The worst status among `checks`. */

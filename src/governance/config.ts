@@ -33,6 +33,7 @@ export const GOVERNANCE_CONFIG = {
   GOVERNANCE_ENTITLEMENT_CONSUMER_TOKEN: { type: 'secret', description: 'Token of the product-entitlement consumer: reads entitlement decisions' },
   GOVERNANCE_GIT_HOST_WEBHOOK_SECRET: { type: 'secret', description: 'HMAC secret(s) of the git-host webhook (X-Hub-Signature-256), comma-separated for rotation' },
   GOVERNANCE_MAIL_ADMISSION_KEY_FILE: { type: 'string', description: 'Ed25519 signing key of mail admissions (JWK, mode 0600); when unset, <AIRLOCK_DATA_DIR>/governance-mail-admission-key.json is created at first start' },
+  GOVERNANCE_MAIL_ADMISSION_FILE: { type: 'string', description: 'The materialized mail-admission file the admission readback serves (default <AIRLOCK_DATA_DIR>/mail-admission.json, where materialize_mail_admission --apply writes it)' },
   AIRLOCK_DATA_DIR: { type: 'string', default: './var', description: 'Directory of governance.sqlite' },
   GOVERNANCE_ROOT: { type: 'string', description: 'Install root holding contracts/, configs/, docs/ and governance-manifest.json' },
   GOVERNANCE_CONTRACTS_DIR: { type: 'string', description: 'Directory of the governance contract artifacts (default <root>/contracts/governance)' },
@@ -64,12 +65,16 @@ export interface GovernanceConfig {
   role: DeploymentRole | 'unknown';
   /** The listeners this role runs. */
   listeners: Partial<Record<ListenerName, ListenAddress>>;
+  /** Both listeners' configured addresses, whichever this role runs (a dry run verifies the other role's too). */
+  addresses: Record<ListenerName, ListenAddress>;
   /** Accepted operator tokens; empty when none is configured (the worker then refuses everyone). */
   operatorTokens: readonly string[];
   /** Accepted tokens of every lane (the operator's included); a lane without tokens admits nobody. */
   laneTokens: Readonly<Record<Lane, readonly string[]>>;
   /** HMAC secrets of the git-host webhook; empty: every delivery is refused. */
   gitHostSecrets: readonly string[];
+  /** The materialized mail-admission file (materialize_mail_admission --apply). */
+  mailAdmissionFile: string;
   /** The mail-admission signing key: its file, and whether a missing file may be created (only the default one). */
   signingKey: { file: string; create: boolean };
   dataDir: string;
@@ -138,9 +143,11 @@ export function readGovernanceConfig(options: { env?: NodeJS.ProcessEnv; argv?: 
   return {
     role,
     listeners: Object.fromEntries(listenerNames.map((name) => [name, listen[name]])),
+    addresses: listen,
     operatorTokens,
     laneTokens,
     gitHostSecrets: split(values.GOVERNANCE_GIT_HOST_WEBHOOK_SECRET),
+    mailAdmissionFile: resolve(values.GOVERNANCE_MAIL_ADMISSION_FILE ?? join(dataDir, 'mail-admission.json')),
     signingKey: keyFile === undefined ? { file: join(dataDir, DEFAULT_SIGNING_KEY_FILE), create: true } : { file: resolve(keyFile), create: false },
     dataDir,
     paths: {

@@ -103,6 +103,27 @@ function readContext(query: URLSearchParams, contract: AssertionContract): { con
   return { context: { ...(values as Record<(typeof CONTEXT_FIELDS)[number], string>), context_observed_at: Number(observed) } };
 }
 
+/**
+ * Readiness asks the owner: `GET {url}{upstream.path}` for the first assertable tool, without a
+ * context. Any answer below 500 within GOVERNANCE_CRM_TIMEOUT_MS (an adapter answers a question
+ * without context with a 4xx) shows the owner is there; a refused connection, no answer in time
+ * or a 5xx means every assertion would fail closed, so nothing that depends on it is ready.
+ */
+export async function askCrmOwner(runtime: GovernanceRuntime, base: string): Promise<{ ok: true } | { ok: false; detail: string }> {
+  const contract = artifactMember(runtime, 'acp_context_assertion/context-capability') as unknown as AssertionContract | undefined;
+  if (contract === undefined) return { ok: false, detail: 'the context-assertion contract is not valid' };
+  const tool = contract.assertable_tools[0] ?? '';
+  const url = `${base}${contract.upstream.path.replace('{tool_name}', encodeURIComponent(tool))}`;
+  try {
+    const response = await runtime.fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(runtime.config.crm.timeoutMs), redirect: 'error' });
+    await response.body?.cancel();
+    return response.status < 500 ? { ok: true } : { ok: false, detail: `the CRM owner at "${base}" answers ${response.status}` };
+  } catch (error) {
+    const why = (error as Error).name === 'TimeoutError' ? `gave no answer within ${runtime.config.crm.timeoutMs} ms` : 'is unreachable';
+    return { ok: false, detail: `the CRM owner at "${base}" ${why}` };
+  }
+}
+
 type UpstreamAnswer = { ok: true; body: Record<string, unknown> } | { ok: false; reason: string; detail: string };
 
 async function askUpstream(runtime: GovernanceRuntime, base: string, contract: AssertionContract, toolName: string, context: Context): Promise<UpstreamAnswer> {

@@ -28,6 +28,7 @@ export const manifest: ServiceManifest = {
     { name: 'semantic service contracts', kind: 'file', owner: 'semantic', env: 'GOVERNANCE_SEMANTIC_CONTRACTS_DIR', required: false },
     { name: 'CRM adapter (context-capability assertions)', kind: 'http', owner: 'crm-adapter', env: 'GOVERNANCE_CRM_UPSTREAM_URL', required: false },
     { name: 'mail-admission signing key (Ed25519 JWK, mode 0600)', kind: 'file', owner: SERVICE_NAME, env: 'GOVERNANCE_MAIL_ADMISSION_KEY_FILE', required: false },
+    { name: 'materialized mail-admission file (materialize_mail_admission --apply)', kind: 'file', owner: SERVICE_NAME, env: 'GOVERNANCE_MAIL_ADMISSION_FILE', required: false },
   ],
   consumed: [
     { owner: 'semantic', method: 'POST', path: '/api/v1/semantic/projection-verification/runs', description: 'Admission contract of the S0 projection-verification harness, read from contracts/api/semantic_openapi_v1.json (never called)' },

@@ -30,25 +30,26 @@ const NOT_READY = [{ status: 503, description: 'Not ready: at least one check fa
 const OWNERLESS_STATES = new Set(['awaiting_transport_owner', 'fail_closed']);
 
 export function readinessRoute(path: string, subsystem: string, ref: string): ReadRoute {
-  return healthRoute(path, `Readiness of ${subsystem}: database, artifacts and dependencies, checked now`, ref, (runtime) => {
+  return healthRoute(path, `Readiness of ${subsystem}: database, artifacts and dependencies, checked now`, ref, async (runtime) => {
     const member = artifactMember(runtime, ref);
     const names = Array.isArray(member?.['readiness_checks']) ? (member['readiness_checks'] as string[]) : [];
-    return readinessReply(runtime, subsystem, ref, runChecks(runtime, names));
+    return readinessReply(runtime, subsystem, ref, await runChecks(runtime, names));
   });
 }
 
 /** A production-readiness route: one check per criterion of artifact member `ref`. */
 export function productionReadinessRoute(path: string, subsystem: string, ref: string): ReadRoute {
-  return healthRoute(path, `Production readiness of the ${subsystem}: each criterion checked now`, ref, (runtime) => {
+  return healthRoute(path, `Production readiness of the ${subsystem}: each criterion checked now`, ref, async (runtime) => {
     const criteria = (artifactMember(runtime, ref)?.['criteria'] ?? []) as { criterion: string; check: string }[];
+    const results = await runChecks(runtime, criteria.map((c) => c.check));
     const checks: Record<string, HealthCheck[]> = {};
-    for (const { criterion, check } of criteria) checks[check] = (runChecks(runtime, [check])[check] ?? []).map((c) => ({ ...c, criterion }));
+    for (const { criterion, check } of criteria) checks[check] = (results[check] ?? []).map((c) => ({ ...c, criterion }));
     return readinessReply(runtime, subsystem, ref, checks);
   });
 }
 
 /** A health+json read route that reports its artifact's state instead of failing closed. */
-function healthRoute(path: string, summary: string, ref: string, compute: (runtime: GovernanceRuntime) => Reply): ReadRoute {
+function healthRoute(path: string, summary: string, ref: string, compute: (runtime: GovernanceRuntime) => Promise<Reply>): ReadRoute {
   return { path, summary, capability: 'readiness-publication', uses: [ref], gate: false, schema: READINESS_SCHEMA, contentType: HEALTH_TYPE, responses: NOT_READY, compute };
 }
 

@@ -59,6 +59,8 @@ export interface GovernanceRuntime {
   now: () => number;
   /** Replies computed once per process (catalog reads whose inputs are fixed at start). */
   cache: Map<string, unknown>;
+  /** A listener's base URL: the address this process bound, else the configured one (the other role's process). */
+  listenerUrl: (name: string) => string | undefined;
   /** For upstream calls (the CRM adapter); globalThis.fetch unless a test injects one. */
   fetch: typeof fetch;
 }

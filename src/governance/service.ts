@@ -62,6 +62,10 @@ export async function createGovernanceService(config: GovernanceConfig, options:
     log,
     now,
     cache: new Map(),
+    listenerUrl: (name) => {
+      const address = config.addresses[name as keyof GovernanceConfig['addresses']];
+      return address && `http://${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}`;
+    },
     fetch: options.fetch ?? globalThis.fetch,
   };
   for (const artifact of runtime.artifacts.artifacts.values()) {
@@ -76,7 +80,7 @@ export async function createGovernanceService(config: GovernanceConfig, options:
   const listeners: Record<string, ListenerOptions> = {};
   if (config.listeners.platform) listeners[PLATFORM_LISTENER] = { ...config.listeners.platform };
   if (config.listeners.worker) listeners[WORKER_LISTENER] = { ...config.listeners.worker, authenticate: WORKER_GATE };
-  return createService({
+  const service = createService({
     name: SERVICE_NAME,
     version: runtime.version,
     routes: routes.filter((route) => route.listener !== undefined && route.listener in listeners),
@@ -88,6 +92,19 @@ export async function createGovernanceService(config: GovernanceConfig, options:
     now,
     onClose: () => store.close(),
   });
+  const configured = runtime.listenerUrl;
+  runtime.listenerUrl = (name) => (name in listeners ? boundUrl(service, name) : undefined) ?? configured(name);
+  return service;
+}
+
+/** The URL a listener of this process bound, once it listens. */
+function boundUrl(service: Service, name: string): string | undefined {
+  try {
+    return service.url(name);
+  } catch (error) {
+    if (error instanceof TypeError) return undefined; // not listening yet
+    throw error;
+  }
 }
 
 /** The registry digest this process publishes, as one evidence row; the signing key's public part, once per key. */

@@ -97,7 +97,7 @@ export async function runCommand<O extends OptionSpecs>(
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: negativeValuesJoined(argv, all),
       options: toParseArgsOptions(all),
       allowPositionals: spec.positionals !== undefined,
       strict: true,
@@ -130,6 +130,25 @@ export async function runCommand<O extends OptionSpecs>(
   } catch (error) {
     return reportFailure(spec.name, error, context);
   }
+}
+
+/**
+ * `--max-issues -1`: parseArgs takes "-1" for an option and refuses the line as ambiguous, so the
+ * command never gets to say what is wrong with the number. A negative number after a string
+ * option is that option's value: joined as `--max-issues=-1`, the command's own check answers.
+ */
+function negativeValuesJoined(argv: readonly string[], options: OptionSpecs): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    if (arg.startsWith('--') && options[arg.slice(2)]?.type === 'string' && next !== undefined && /^-\d+(\.\d+)?$/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 /**

@@ -89,6 +89,8 @@ export interface ServiceManifest {
   openapiInfo: { title: string; version: string; description?: string };
   /** The export's `servers`; by default each declared listener at 127.0.0.1 and its default port. */
   openapiServers?: readonly { url: string; description?: string }[];
+  /** Name on each path the listener(s) it is on (path-level `servers`): for a document over listeners that serve different paths. */
+  openapiServersPerPath?: boolean;
   securitySchemes: Record<string, Record<string, unknown>>;
   /** The route table (built without configuration: handlers are not called). */
   routes: readonly Route[];
@@ -146,16 +148,23 @@ export function buildStackContract(manifests: readonly ServiceManifest[]): Recor
 
 /** The OpenAPI export of a manifest's route table. */
 export function buildOpenApi(manifest: ServiceManifest): Record<string, unknown> {
-  return exportOpenApi({ info: manifest.openapiInfo, routes: manifest.routes, securitySchemes: manifest.securitySchemes, servers: manifest.openapiServers ?? listenerServers(manifest) });
+  const servers = listenerServers(manifest);
+  return exportOpenApi({
+    info: manifest.openapiInfo,
+    routes: manifest.routes,
+    securitySchemes: manifest.securitySchemes,
+    servers: manifest.openapiServers ?? [...servers.values()],
+    ...(manifest.openapiServersPerPath && { listenerServers: Object.fromEntries(servers) }),
+  });
 }
 
 /** Each listener of the manifest's executables, once, at its default loopback address. */
-function listenerServers(manifest: ServiceManifest): { url: string; description: string }[] {
+function listenerServers(manifest: ServiceManifest): Map<string, { url: string; description: string }> {
   const seen = new Map<string, { url: string; description: string }>();
   for (const listener of manifest.executables.flatMap((e) => e.listeners)) {
     if (!seen.has(listener.name)) seen.set(listener.name, { url: `http://127.0.0.1:${listener.port}`, description: `${listener.name} listener (default address; ${listener.env} moves it)` });
   }
-  return [...seen.values()];
+  return seen;
 }
 
 function sortByService(manifests: readonly ServiceManifest[]): ServiceManifest[] {

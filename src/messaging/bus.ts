@@ -28,6 +28,11 @@ export interface BusSubscription {
   unsubscribe(): void;
 }
 
+/** A durable subscription: unsubscribe() resolves once the acknowledgements of what was delivered are confirmed. */
+export interface DurableSubscription {
+  unsubscribe(): Promise<void>;
+}
+
 export interface PublishOptions {
   headers?: Readonly<Record<string, string>>;
 }
@@ -42,7 +47,7 @@ export interface Bus {
    * A subscription that survives the subscriber's and the server's restarts: what arrived while it
    * was away is delivered when it is back (NATS with JetStream only; otherwise bus_unavailable).
    */
-  subscribeDurable(subject: string, durable: string, onMessage: (message: BusMessage) => void): Promise<BusSubscription>;
+  subscribeDurable(subject: string, durable: string, onMessage: (message: BusMessage) => void): Promise<DurableSubscription>;
   /** Resolves once every subscription made so far is active. */
   ready(): Promise<void>;
   health(): BusHealth;

@@ -26,6 +26,7 @@ export const BUS_SPEC = {
   NATS_PASSWORD: { type: 'secret', description: 'NATS password' },
   NATS_TOKEN: { type: 'secret', description: 'NATS authentication token (instead of user and password)' },
   NATS_TLS_CA_FILE: { type: 'string', description: 'PEM file of the CA that signed the NATS server certificate (tls:// URLs); the system CAs otherwise' },
+  NATS_MONITOR_URL: { type: 'url', description: "nats-server's monitoring endpoint (nats-server -m 8222), e.g. http://127.0.0.1:8222: the bus healthcheck (jhf-shuttle ping) probes its /healthz" },
   NATS_JETSTREAM: { type: 'enum', values: ['auto', 'on', 'off'], default: 'auto', description: 'Mailbox subjects in the JetStream stream MAILBOX (acknowledged when stored, de-duplicated by Nats-Msg-Id): auto uses it when the server has JetStream' },
   NATS_RECONNECT_WAIT_MS: { type: 'int', default: 100, min: 10, max: 60_000, description: 'First pause before reconnecting to NATS; it doubles per failed attempt' },
   NATS_RECONNECT_MAX_WAIT_MS: { type: 'int', default: 5000, min: 10, max: 300_000, description: 'Longest pause between reconnect attempts' },

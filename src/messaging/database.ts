@@ -1,10 +1,12 @@
 // The messaging database, $AIRLOCK_DATA_DIR/messaging.sqlite: the embedded bus's messages, what
 // the mailbox adapter published (the evidence the owner-readback service reads back), and the
-// lane observers' polls and restart recoveries. Every table is append-only and hash-chained.
+// lane observers' polls and restart recoveries (append-only and hash-chained), and the observers'
+// leases (one active observer per gateway target across processes).
 
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { defineEvidenceTable, openDatabase } from '../kernel/index.ts';
-import type { Store } from '../kernel/index.ts';
+import type { Migration, Store } from '../kernel/index.ts';
 
 export const DATABASE_FILE = 'messaging.sqlite';
 
@@ -43,13 +45,20 @@ export const LANE_EVENTS = defineEvidenceTable<{ target: 'text'; kind: 'text' }>
   columns: { target: 'text', kind: 'text' },
 });
 
+/** The schema besides the evidence tables: the lane observers' leases (observer-lease.ts). */
+export const MIGRATIONS: readonly Migration[] = [
+  { name: 'observer_leases', up: 'CREATE TABLE observer_leases (target TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL) STRICT' },
+];
+
 export const EVIDENCE_TABLES = [BUS_MESSAGES, MAILBOX_PUBLICATIONS, LANE_EVENTS] as const;
 
 export function databasePath(dataDir: string): string {
   return join(dataDir, DATABASE_FILE);
 }
 
-/** Opens (creating) the messaging database with every evidence table. */
+/** Opens (creating it, and its directory) the messaging database with every evidence table. */
 export function openMessagingDatabase(path: string, options: { now?: () => Date } = {}): Store {
-  return openDatabase(path, { evidenceTables: EVIDENCE_TABLES, ...(options.now && { now: options.now }) });
+  // A first start with the defaults (./var) must not fail for want of a directory.
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  return openDatabase(path, { migrations: MIGRATIONS, evidenceTables: EVIDENCE_TABLES, ...(options.now && { now: options.now }) });
 }

@@ -1,16 +1,17 @@
 // The mailbox adapter (messaging-mailbox): POST /api/v1/mailboxes/{mailbox}/messages publishes
 // the body to `mailbox.<mailbox>` with a Nats-Msg-Id, and answers only once the bus holds it and
 // the publication's evidence row has committed. The body limit is enforced while it streams in
-// (the kernel stops reading at limit + 1 byte), so an oversized body never reaches the bus.
+// (the kernel stops reading at limit + 1 byte), so an oversized body never reaches the bus. A
+// client's Nats-Msg-Id already recorded is answered from the record (mailbox-publisher.ts).
 
-import { hash } from 'node:crypto';
-import { createLogger, createService, health, isAirlockError, json, problem, statement, timeOrderedUuid, versionTruth } from '../kernel/index.ts';
+import { createLogger, createService, health, isAirlockError, json, problem, timeOrderedUuid, versionTruth } from '../kernel/index.ts';
 import type { Logger, Reply, RequestContext, Service, Store } from '../kernel/index.ts';
 import type { Bus } from './bus.ts';
 import { MSG_ID_HEADER } from './bus.ts';
 import { busConfig, MAILBOX_SPEC, readWithListen } from './config.ts';
-import { MAILBOX_PUBLICATIONS } from './database.ts';
 import { checkMailboxName, MESSAGE_ID } from './mailbox-name.ts';
+import { createMailboxPublisher } from './mailbox-publisher.ts';
+import type { MailboxPublisher, PublicationOutcome } from './mailbox-publisher.ts';
 import { openStoreAndBus } from './open-bus.ts';
 import { MAILBOX_LISTENER, messagingRoutes, UNCONFIGURED_HANDLERS } from './routes.ts';
 
@@ -35,10 +36,11 @@ export async function createMailboxService(options: MailboxServiceOptions = {}):
   const version = options.version ?? versionTruth();
   const log = options.log ?? createLogger({ name: `${SERVICE_NAME}.mailbox`, service: SERVICE_NAME });
   const { store, bus } = await openStoreAndBus(config, { log, name: 'messaging-mailbox', version });
+  const publisher = createMailboxPublisher({ bus, store });
   const handlers = {
     ...UNCONFIGURED_HANDLERS,
     mailboxHealth: () => busHealthReply(bus, version),
-    publish: (context: RequestContext) => publishMessage(context, { bus, store }),
+    publish: (context: RequestContext) => publishMessage(context, publisher),
   };
   const routes = messagingRoutes(handlers, { maxPayloadBytes: values.MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES }).filter((r) => r.listener === MAILBOX_LISTENER);
   const service = createService({
@@ -74,18 +76,20 @@ export function busHealthReply(bus: Bus, version: string): Reply {
   });
 }
 
-async function publishMessage(context: RequestContext, deps: { bus: Bus; store: Store }): Promise<Reply> {
+async function publishMessage(context: RequestContext, publish: MailboxPublisher): Promise<Reply> {
   const name = checkMailboxName(context.params['mailbox'] ?? '');
   if (!name.ok) return problem(400, 'Invalid mailbox name', { detail: name.reason });
   const given = context.headers[MSG_ID_HEADER.toLowerCase()];
   if (Array.isArray(given)) return problem(400, 'Invalid Nats-Msg-Id', { detail: 'Send one Nats-Msg-Id header, not several' });
   if (given !== undefined && !MESSAGE_ID.test(given)) return problem(400, 'Invalid Nats-Msg-Id', { detail: `Nats-Msg-Id must match ${MESSAGE_ID}: letters, digits and ._:+=- up to 128 characters` });
+  const mailbox = context.params['mailbox']!;
   // A made id is time-ordered (UUIDv7): the evidence index over msg_id then grows at its end.
   const msgId = given ?? timeOrderedUuid();
   const body = context.rawBody ?? Buffer.alloc(0);
   const contentType = String(context.headers['content-type'] ?? 'application/octet-stream');
+  let outcome: PublicationOutcome;
   try {
-    await deps.bus.publish(name.subject, body, { headers: { [MSG_ID_HEADER]: msgId, 'Content-Type': contentType } });
+    outcome = await publish({ mailbox, subject: name.subject, msgId, idFromClient: given !== undefined, body, contentType, requestId: context.requestId });
   } catch (error) {
     if (isAirlockError(error, 'bus_payload_too_large')) return problem(413, 'Message too large for the bus', { detail: error.message });
     if (isAirlockError(error, 'bus_timeout') || isAirlockError(error, 'bus_unavailable')) {
@@ -93,20 +97,13 @@ async function publishMessage(context: RequestContext, deps: { bus: Bus; store: 
     }
     throw error;
   }
-  const sha256 = hash('sha256', body, 'hex');
-  const mailbox = context.params['mailbox']!;
-  // A retry with the same Nats-Msg-Id is de-duplicated by the bus; its row says so, so that the
-  // owner readback does not count one carried message twice.
-  // An id the adapter made just now has no earlier row: only a client's id is looked up.
-  const { row, repeatOf } = await deps.store.write((sqlite, tx) => {
-    const prior = given === undefined ? undefined : (statement(sqlite, 'SELECT seq FROM mailbox_publications WHERE msg_id = ? AND mailbox = ? ORDER BY seq LIMIT 1').get(msgId, mailbox) as { seq: number } | undefined);
-    const repeat = prior === undefined ? {} : { repeat_of_seq: Number(prior.seq) };
-    const appended = tx.append(MAILBOX_PUBLICATIONS, {
-      mailbox,
-      msg_id: msgId,
-      payload: { subject: name.subject, bus: deps.bus.kind, bytes: body.length, sha256, content_type: contentType, request_id: context.requestId, ...repeat },
+  const { record } = outcome;
+  if (outcome.kind === 'conflict') {
+    return problem(422, 'Nats-Msg-Id reused with another body', {
+      detail: `Nats-Msg-Id "${msgId}" was published to mailbox "${mailbox}" with a body of SHA-256 ${record.sha256} (evidence_seq ${record.seq}); this body's is ${outcome.sha256}: nothing published. Use a new Nats-Msg-Id for a new message`,
     });
-    return { row: appended, repeatOf: repeat };
-  });
-  return json({ mailbox, subject: name.subject, msg_id: msgId, bytes: body.length, sha256, bus: deps.bus.kind, evidence_seq: row.seq, ...repeatOf }, { status: 202 });
+  }
+  // A repeat is answered from the first publication's record, which names the body the bus holds.
+  const repeat = outcome.kind === 'repeat' && { repeat_of_seq: record.seq };
+  return json({ mailbox, subject: name.subject, msg_id: msgId, bytes: record.bytes, sha256: record.sha256, bus: record.bus, evidence_seq: record.seq, ...repeat }, { status: 202, ...(repeat && { headers: { 'idempotent-replayed': 'true' } }) });
 }

@@ -41,6 +41,8 @@ export const manifest: ServiceManifest = {
   verify: ['curl -fsS http://127.0.0.1:18041/healthz', 'curl -fsS http://127.0.0.1:18040/api/v1/status', 'node dist/bin/jhf-shuttle.mjs status --json'],
   contracts: [],
   openapiPath: 'contracts/api/messaging_openapi_v1.json',
+  // Three listeners, three executables: each path names the listener it is on.
+  openapiServersPerPath: true,
   openapiInfo: {
     title: 'Airlock messaging API, mailbox adapter and owner-readback service',
     version: '1.0.0',
@@ -52,7 +54,9 @@ export const manifest: ServiceManifest = {
   },
   routes: messagingRoutes(UNCONFIGURED_HANDLERS),
   healthchecks: [
-    { name: 'bus', probe: 'http://127.0.0.1:18041/healthz', ...timing },
+    // The bus itself (nats-server's monitoring /healthz with NATS_MONITOR_URL, else a PING to
+    // NATS_URL or the embedded bus's database), not the adapter in front of it: a dead NATS shows.
+    { name: 'bus', probe: 'node dist/bin/jhf-shuttle.mjs ping', ...timing },
     { name: 'mailbox-adapter', probe: 'http://127.0.0.1:18041/healthz', ...timing },
   ],
 };

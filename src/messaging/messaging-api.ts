@@ -72,14 +72,22 @@ export async function createMessagingApi(options: MessagingApiOptions = {}): Pro
     apiStatus: async () => {
       await probeAdapter();
       const state = bus.health();
+      // Ready only while every part the API depends on is up: the bus and the mailbox adapter.
+      const down = [...(state.connected ? [] : ['bus']), ...(adapter.ok ? [] : ['mailbox_adapter'])];
       return json({
         service: SERVICE_NAME,
         version,
-        ready: state.connected,
+        ready: down.length === 0,
+        not_ready: down,
         bus: { kind: state.kind, target: state.target, connected: state.connected, max_payload: state.max_payload, persistence: state.persistence, reconnects: state.reconnects, last_error: state.last_error ?? null },
         mailbox_adapter: { url: mailboxUrl, reachable: adapter.ok, checked_at: adapter.checked_at, ...(adapter.error !== undefined && { error: adapter.error }) },
         observers: lanes.observers(),
-        recovery: { ...lanesConfig.recovery, ...lanes.recovery() },
+        recovery: {
+          interval_seconds: lanesConfig.recovery.intervalSeconds,
+          max_backoff_seconds: lanesConfig.recovery.maxBackoffSeconds,
+          jitter_seconds: lanesConfig.recovery.jitterSeconds,
+          ...lanes.recovery(),
+        },
       });
     },
   };
@@ -90,7 +98,7 @@ export async function createMessagingApi(options: MessagingApiOptions = {}): Pro
     log,
     listeners: { [API_LISTENER]: values.MESSAGING_LISTEN },
     onClose: async () => {
-      lanes.stop();
+      await lanes.stop();
       await bus.close();
       await store.close();
     },

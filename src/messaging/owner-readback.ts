@@ -29,17 +29,20 @@ export function createOwnerReadbackService(options: OwnerReadbackOptions = {}): 
   const values = readConfig(READBACK_SPEC, options.listen === undefined ? env : { ...env, MESSAGING_OWNER_READBACK_LISTEN: options.listen });
   const version = options.version ?? versionTruth();
   const log = options.log ?? createLogger({ name: `${SERVICE_NAME}.owner-readback`, service: SERVICE_NAME });
-  const token = values.OWNER_READBACK_API_TOKEN;
-  if (token !== undefined) log.addSecrets([token, ...token.split(',').map((t) => t.trim())]);
-  else log.warn('OWNER_READBACK_API_TOKEN is not set: every route answers 503 (fail closed)');
+  // Only commas and blanks (" , ") hold no token: that is the same as unset (fail closed, 503),
+  // not a token no request can match (401 to everyone, which looks like a client mistake).
+  const tokens = (values.OWNER_READBACK_API_TOKEN ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+  const token = tokens.length === 0 ? undefined : tokens.join(',');
+  if (token !== undefined) log.addSecrets([values.OWNER_READBACK_API_TOKEN!, ...tokens]);
+  else log.warn(`OWNER_READBACK_API_TOKEN ${values.OWNER_READBACK_API_TOKEN === undefined ? 'is not set' : 'holds no token (only commas and blanks)'}: every route answers 503 (fail closed)`);
   const dbPath = databasePath(values.AIRLOCK_DATA_DIR);
   const mailbox = values.MESSAGING_REVIEW_TRANSPORT_MAILBOX;
 
   const authenticate = (context: RequestContext): AuthOutcome => {
     if (token === undefined) {
-      return { ok: false, reply: problem(503, 'Owner readback not configured', { detail: 'OWNER_READBACK_API_TOKEN is not set: the owner-readback service fails closed' }) };
+      return { ok: false, reply: problem(503, 'Owner readback not configured', { detail: 'OWNER_READBACK_API_TOKEN is not set (or holds only commas and blanks): the owner-readback service fails closed' }) };
     }
-    if (!verifyToken(parseBearer(context.headers.authorization), [token])) {
+    if (!verifyToken(parseBearer(context.headers.authorization), tokens)) {
       return { ok: false, reply: problem(401, 'Unauthorized', { detail: 'Send Authorization: Bearer <OWNER_READBACK_API_TOKEN>', headers: { 'www-authenticate': 'Bearer realm="messaging-owner-readback"' } }) };
     }
     return { ok: true, principal: 'owner-readback' };

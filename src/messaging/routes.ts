@@ -74,8 +74,9 @@ export function messagingRoutes(handlers: MessagingHandlers, options: { maxPaylo
       params: { mailbox: { description: 'Mailbox name: letters, digits, "-" and "_", 1 to 64 characters (no dots or wildcards)', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' }, example: 'plan-studio-review' } },
       request: { raw: true, maxBytes: options.maxPayloadBytes ?? DEFAULT_MAILBOX_MAX_PAYLOAD, contentTypes: MAILBOX_CONTENT_TYPES },
       responses: [
-        { status: 202, description: 'The bus holds the message: mailbox, subject, msg_id, bytes, sha256, bus, evidence_seq, and repeat_of_seq when the Nats-Msg-Id was already recorded for this mailbox' },
+        { status: 202, description: 'The bus holds the message: mailbox, subject, msg_id, bytes, sha256, bus, evidence_seq; a retry with a Nats-Msg-Id already recorded for this mailbox (same body) is answered from that record, not published again, with repeat_of_seq' },
         problemResponse(400, 'Invalid mailbox name or Nats-Msg-Id header'),
+        problemResponse(422, 'The Nats-Msg-Id was already published to this mailbox with another body: nothing published or recorded'),
         problemResponse(413, 'Body larger than MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES (default 131072): nothing published'),
         problemResponse(415, 'Content-Type not accepted'),
         problemResponse(503, 'The bus did not confirm the message in time; retry with the same Nats-Msg-Id'),

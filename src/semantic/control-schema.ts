@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { defineEvidenceTable, openDatabase } from '../kernel/index.ts';
 import type { Migration, Store } from '../kernel/index.ts';
 import { ISOLATION_DOMAIN_REFS } from './isolation-domains.ts';
+import { recordTenantHash } from './tenant-hash.ts';
 
 /** One reconciliation run that did work: what it took, what it merged, where the cursor is. */
 export interface ReadbackPayload {
@@ -127,6 +128,24 @@ UPDATE ingest_inbox SET record_id = json_extract(record, '$.record_id')
 UPDATE ingest_inbox SET record = json_remove(record, '$.tenant_id')
   WHERE json_valid(record) AND seq IN (SELECT inbox_seq FROM ingest_outcomes);
 `,
+  },
+  {
+    // A record_id names a record within its tenant: another tenant's record with the same id is
+    // another record, never a duplicate nor a conflict (it cannot quarantine this tenant's).
+    name: 'ingest inbox: record identity scoped by tenant hash',
+    up: (sqlite) => {
+      sqlite.exec(`
+ALTER TABLE ingest_inbox ADD COLUMN tenant_hash TEXT;
+DROP INDEX ingest_inbox_record_id;
+CREATE INDEX ingest_inbox_record_id ON ingest_inbox (tenant_hash, record_id, content_sha256);
+UPDATE ingest_inbox SET tenant_hash = json_extract(record, '$.tenant_hash')
+  WHERE json_valid(record) AND json_type(record, '$.tenant_hash') = 'text';
+`);
+      // Undecided records still hold their raw tenant id; the hash is computed here, as at ingest.
+      const update = sqlite.prepare('UPDATE ingest_inbox SET tenant_hash = ? WHERE seq = ?');
+      const undecided = sqlite.prepare("SELECT seq, json_extract(record, '$.tenant_id') AS tenant_id FROM ingest_inbox WHERE json_valid(record) AND json_type(record, '$.tenant_id') = 'text'").all();
+      for (const row of undecided) update.run(recordTenantHash(row['tenant_id']), row['seq'] as number);
+    },
   },
 ];
 

@@ -6,7 +6,7 @@ import type { Store } from '../kernel/index.ts';
 import { isObject } from './_json.ts';
 import { digestOf, sha256Hex } from './digest.ts';
 import { findUnfaithfulValue } from './ingest-record.ts';
-import { tenantHash } from './tenant-hash.ts';
+import { recordTenantHash } from './tenant-hash.ts';
 
 /** Longest record line the inbox accepts. */
 export const MAX_RECORD_BYTES = 64 * 1024;
@@ -43,8 +43,10 @@ export function parseJsonLines(text: string): ParsedLines {
   return { records, reasons };
 }
 
-/** A record's identity in the inbox: its record_id (when it has one) and the digest of its content. */
+/** A record's identity in the inbox: its tenant (as a hash), its record_id (when it has one) and the digest of its content. */
 export interface InboxIdentity {
+  /** record_id is scoped by tenant: the same id under two tenants names two records. */
+  tenantHash: string | null;
   recordId: string | null;
   contentSha256: string;
 }
@@ -55,14 +57,15 @@ export function inboxIdentity(text: string): InboxIdentity {
   try {
     value = JSON.parse(text);
   } catch {
-    return { recordId: null, contentSha256: sha256Hex(text) };
+    return { tenantHash: null, recordId: null, contentSha256: sha256Hex(text) };
   }
   const recordId = isObject(value) && typeof value['record_id'] === 'string' ? value['record_id'].slice(0, 128) : null;
+  const tenant = isObject(value) ? recordTenantHash(value['tenant_id']) : null;
   try {
-    return { recordId, contentSha256: digestOf(value) };
+    return { tenantHash: tenant, recordId, contentSha256: digestOf(value) };
   } catch {
     // canonicalJson refuses what it cannot write faithfully; the text itself still identifies it.
-    return { recordId, contentSha256: sha256Hex(text) };
+    return { tenantHash: tenant, recordId, contentSha256: sha256Hex(text) };
   }
 }
 
@@ -75,8 +78,9 @@ export interface EnqueueResult {
 
 /**
  * Appends records to the inbox in one transaction. A record whose record_id (or, without one,
- * whose content) is already in the inbox with the same content is a no-op; the same record_id
- * with other content goes in, and the worker quarantines it as a conflict.
+ * whose content) is already in the inbox for the same tenant with the same content is a no-op;
+ * the same tenant and record_id with other content goes in, and the worker quarantines it as a
+ * conflict. Another tenant's record with the same record_id is another record.
  *
  * @example
  * const { seqs, duplicates } = await putRecords(store, ['{"record_id":"r1", ...}'], { source: 'ops.jsonl' });
@@ -84,17 +88,17 @@ export interface EnqueueResult {
 export function putRecords(store: Store, records: readonly string[], options: { source: string }): Promise<EnqueueResult> {
   const receivedAt = store.now().toISOString();
   return store.write((sqlite) => {
-    const insert = sqlite.prepare('INSERT INTO ingest_inbox (received_at, source, record, record_id, content_sha256) VALUES (?, ?, ?, ?, ?)');
-    const known = sqlite.prepare('SELECT 1 FROM ingest_inbox WHERE record_id IS ? AND content_sha256 = ? LIMIT 1');
+    const insert = sqlite.prepare('INSERT INTO ingest_inbox (received_at, source, record, tenant_hash, record_id, content_sha256) VALUES (?, ?, ?, ?, ?, ?)');
+    const known = sqlite.prepare('SELECT 1 FROM ingest_inbox WHERE tenant_hash IS ? AND record_id IS ? AND content_sha256 = ? LIMIT 1');
     const seqs: number[] = [];
     let duplicates = 0;
     for (const record of records) {
-      const { recordId, contentSha256 } = inboxIdentity(record);
-      if (known.get(recordId, contentSha256) !== undefined) {
+      const identity = inboxIdentity(record);
+      if (known.get(identity.tenantHash, identity.recordId, identity.contentSha256) !== undefined) {
         duplicates++;
         continue;
       }
-      seqs.push(Number(insert.run(receivedAt, options.source, record, recordId, contentSha256).lastInsertRowid));
+      seqs.push(Number(insert.run(receivedAt, options.source, record, identity.tenantHash, identity.recordId, identity.contentSha256).lastInsertRowid));
     }
     return { seqs, duplicates };
   });
@@ -121,5 +125,6 @@ export function redactDecidedRecord(text: string): string {
   if (!isObject(value)) return JSON.stringify({ redacted: 'record was not a JSON object; its text is not kept after the decision' });
   if (!('tenant_id' in value)) return text;
   const { tenant_id: tenantId, ...rest } = value;
-  return JSON.stringify(typeof tenantId === 'string' && tenantId.isWellFormed() ? { ...rest, tenant_hash: tenantHash(tenantId) } : rest);
+  const hash = recordTenantHash(tenantId);
+  return JSON.stringify(hash === null ? rest : { ...rest, tenant_hash: hash });
 }

@@ -19,9 +19,10 @@ const command = defineCommand({
   description: [
     'One JSON object per line (contracts/semantic_ingest_record_v1.json). The reconciliation worker later merges each record into its',
     'declared isolation domain, or QUARANTINES it when isolation_domain_ref is missing or unknown. Exit 1 and nothing enqueued when a',
-    'line is not a JSON object; exit 2 when the file cannot be read. A record already in the inbox with the same record_id and',
-    'content is not enqueued again (ingesting a file twice changes nothing); the same record_id with other content is enqueued',
-    'and QUARANTINED as record_id_conflict. Once decided, a record keeps no raw tenant_id in the inbox (its tenant hash instead).',
+    'line is not a JSON object; exit 2 when the file cannot be read. A record already in the inbox with the same tenant_id,',
+    'record_id and content is not enqueued again (ingesting a file twice changes nothing); the same tenant\'s record_id with other',
+    'content is enqueued and QUARANTINED as record_id_conflict (record_id is scoped by tenant: another tenant may use the same',
+    'id). Once decided, a record keeps no raw tenant_id in the inbox (its tenant hash instead).',
     '',
     environmentHelp(DATA_SPEC),
   ].join('\n'),

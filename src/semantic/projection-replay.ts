@@ -1,8 +1,8 @@
-// The replay/rebuild comparison of an S0 projection-verification run, computed for real over the
-// run's synthetic event log: replay folds the log in delivery order; rebuild derives each key's
-// state from the log independently (the event with the highest sequence number per key, whatever
-// the order). The two agree only when the log is well ordered, so "equivalent" is a result, and
-// drift_items counts the keys on which they disagree.
+// The replay/rebuild comparison of an S0 projection-verification run, over the run's synthetic
+// event log: replay folds the log in delivery order; rebuild derives each key's state from the log
+// independently (the event with the highest sequence number per key, whatever the order). The two
+// agree only when the log is well ordered and drift_items counts the keys on which they disagree;
+// an S0 run generates its log in order, so its receipt labels the verdict synthetic.
 
 import { digestOf } from './digest.ts';
 

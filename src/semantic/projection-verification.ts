@@ -48,6 +48,9 @@ export function projectionRunBody(request: ProjectionRequest, stage: ActivationS
   const replay = replayAndRebuild(projectionEventLog(namespace, request.source_event_id));
   // Zero by construction, not by counting: an S0 run creates and scans nothing, and says so.
   const notCounted = (reason: string) => ({ value: 0, basis: 'synthetic', reason });
+  // The replay and rebuild run for real, but over a log this run generates in order, so they
+  // agree by construction: the verdict asserts, it does not observe a projection.
+  const replayBasis = { basis: 'synthetic', reason: "replay and rebuild fold the run's generated event log, which is in order by construction; no projection was replayed or rebuilt" };
   return {
     run_id: runId,
     stage,
@@ -67,16 +70,16 @@ export function projectionRunBody(request: ProjectionRequest, stage: ActivationS
       }),
       reconciliation: receipt('reconciliation', {
         namespace,
-        drift_items: replay.drift_items,
-        drift_basis: 'computed: replayed state against rebuilt state of the run\'s event log',
-        outcome: replay.drift_items === 0 ? 'reconciled' : 'drift_found',
+        drift_items: { value: replay.drift_items, ...replayBasis },
+        outcome: replay.drift_items === 0 ? 'reconciled_asserted' : 'drift_found',
       }),
       replay_rebuild: receipt('replay_rebuild', {
         events: replay.events,
         keys: replay.keys,
         replay_digest: replay.replay_digest,
         rebuild_digest: replay.rebuild_digest,
-        outcome: replay.outcome,
+        ...replayBasis,
+        outcome: replay.outcome === 'equivalent' ? 'equivalent_asserted' : 'divergent',
       }),
       // An S0 run measures nothing: latency stays unavailable rather than zero.
       latency: receipt('latency', { p95_ms: unavailable('S0 synthetic run: no runtime latency is measured'), outcome: 'not_measured' }),

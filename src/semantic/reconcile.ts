@@ -63,17 +63,18 @@ export async function reconcileOnce(store: Store, options: { batchSize: number; 
   }
   const startedAt = store.now().toISOString();
   const cursor = Number(sqlite.prepare('SELECT coalesce(max(inbox_seq), 0) AS cursor FROM ingest_outcomes').get()?.['cursor'] ?? 0);
-  const rows = sqlite.prepare('SELECT seq, record, record_id, content_sha256 FROM ingest_inbox WHERE seq > ? ORDER BY seq LIMIT ?').all(cursor, options.batchSize);
+  const rows = sqlite.prepare('SELECT seq, record, tenant_hash, record_id, content_sha256 FROM ingest_inbox WHERE seq > ? ORDER BY seq LIMIT ?').all(cursor, options.batchSize);
   if (rows.length === 0) return undefined;
-  const earlier = sqlite.prepare('SELECT seq FROM ingest_inbox WHERE record_id = ? AND seq < ? AND content_sha256 IS NOT ? ORDER BY seq LIMIT 1');
+  const earlier = sqlite.prepare('SELECT seq FROM ingest_inbox WHERE tenant_hash IS ? AND record_id = ? AND seq < ? AND content_sha256 IS NOT ? ORDER BY seq LIMIT 1');
   const decided = rows.map((row) => {
     const seq = Number(row['seq']);
     const recordId = row['record_id'];
-    // The same record_id with other content: neither version may silently win.
-    const clash = typeof recordId === 'string' ? earlier.get(recordId, seq, row['content_sha256'] ?? null) : undefined;
+    // The same tenant's record_id with other content: neither version may silently win. Another
+    // tenant's record with that id is another record, so it can never quarantine this one.
+    const clash = typeof recordId === 'string' ? earlier.get(row['tenant_hash'] ?? null, recordId, seq, row['content_sha256'] ?? null) : undefined;
     const decision = clash === undefined
       ? decideIngestRecord(String(row['record']))
-      : quarantine('record_id_conflict', `record_id was ingested before with other content (inbox seq ${Number(clash['seq'])})`, recordId as string);
+      : quarantine('record_id_conflict', `record_id was ingested before for this tenant with other content (inbox seq ${Number(clash['seq'])})`, recordId as string);
     return { seq, decision, redacted: redactDecidedRecord(String(row['record'])) };
   });
   const plan = planVisibility(sqlite, decided);

@@ -11,3 +11,8 @@ export function tenantHash(tenantId: string): string {
   if (!tenantId.isWellFormed()) throw new TypeError('Cannot hash a tenant id that is not well-formed Unicode');
   return sha256Hex(`${TENANT_HASH_CONTEXT}${tenantId}`);
 }
+
+/** The tenant hash of a record's `tenant_id` value; null when it names no usable tenant (such a record is quarantined). */
+export function recordTenantHash(tenantId: unknown): string | null {
+  return typeof tenantId === 'string' && tenantId.isWellFormed() ? tenantHash(tenantId) : null;
+}

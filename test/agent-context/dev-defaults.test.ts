@@ -12,8 +12,9 @@ import { createLogger } from '../../src/kernel/index.ts';
 import { startGovernance } from '../governance/_service.ts';
 import { rootEnv } from '../governance/_fixtures.ts';
 import { stackRoot } from './_stack.ts';
+import { devWiring } from '../../scripts/_dev-wiring.ts';
 
-test('agentContextDevDefaults() makes a token, keeps it and the other services\' secrets, and wires governance', () => {
+test('agentContextDevDefaults() makes a token, keeps it and the other services\' secrets, and leaves the wiring to npm start', () => {
   const dir = mkdtempSync(join(tmpdir(), 'airlock-agent-context-dev-'));
   try {
     writeFileSync(join(dir, 'dev-secrets.json'), JSON.stringify({ semantic: { operator_token: 'theirs' } }));
@@ -22,8 +23,9 @@ test('agentContextDevDefaults() makes a token, keeps it and the other services\'
     const secrets = JSON.parse(readFileSync(join(dir, 'dev-secrets.json'), 'utf8'));
     assert.deepEqual(secrets.semantic, { operator_token: 'theirs' });
     assert.equal(first.env['AGENT_CONTEXT_TOKEN'], secrets['agent-context'].token);
-    assert.equal(first.env['AGENT_CONTEXT_SERVICE_AUTH_TOKEN'], secrets.governance.operator_token);
-    assert.equal(first.env['GOVERNANCE_URL'], 'http://127.0.0.1:18011');
+    // GOVERNANCE_URL and the service auth token come from scripts/_dev-wiring.ts: no governance secret is made here.
+    assert.deepEqual(Object.keys(first.env), ['AGENT_CONTEXT_TOKEN']);
+    assert.equal(secrets.governance, undefined);
     assert.equal(statSync(join(dir, 'dev-secrets.json')).mode & 0o777, 0o600);
     assert.ok(first.curl.every((line) => !line.includes(secrets['agent-context'].token)));
   } finally {
@@ -37,8 +39,10 @@ test('agentContextDevDefaults() curl lines work against agent-context wired to g
   const root = stackRoot();
   const { env, curl } = agentContextDevDefaults(dir);
   const { governanceDevDefaults } = await import('../../src/governance/dev-defaults.ts');
-  const governance = await startGovernance({ role: 'test', env: { ...governanceDevDefaults(dir).env, ...rootEnv(root.root) } });
-  const service = createAgentContextService(loadAgentContextConfig({ ...env, AIRLOCK_DATA_DIR: dir, GOVERNANCE_URL: governance.worker! }, { listen: '127.0.0.1:0' }), { log: createLogger({ name: 'agent-context', write: () => {} }) });
+  const governanceEnv = governanceDevDefaults(dir).env;
+  const governance = await startGovernance({ role: 'test', env: { ...governanceEnv, ...rootEnv(root.root) } });
+  const wired = devWiring('agent-context', { governance: { env: governanceEnv, urls: { worker: governance.worker! } } });
+  const service = createAgentContextService(loadAgentContextConfig({ ...env, ...wired, AIRLOCK_DATA_DIR: dir }, { listen: '127.0.0.1:0' }), { log: createLogger({ name: 'agent-context', write: () => {} }) });
   await service.listen();
   try {
     for (const line of curl) {

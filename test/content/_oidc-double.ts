@@ -26,13 +26,14 @@ export interface OidcDouble {
   issuer: string;
   clientId: string;
   clientSecret: string;
-  user: { sub: string; name: string };
+  /** Who signs in next; `groups` becomes the tokens' groups claim. */
+  user: { sub: string; name: string; groups: string[] };
   /** What the next tokens do wrong; reset with {}. */
   misbehave: Misbehaviour;
   /** Requests to the token endpoint, for assertions. */
   tokenRequests: { authorization: string | undefined; body: URLSearchParams }[];
   endSessionCalls: URLSearchParams[];
-  accessToken(init?: { aud?: string; expired?: boolean; typ?: string; foreignKey?: boolean; iss?: string }): string;
+  accessToken(init?: { aud?: string; expired?: boolean; typ?: string; foreignKey?: boolean; iss?: string; sub?: string; scope?: string; groups?: string[] }): string;
   close(): Promise<void>;
 }
 
@@ -69,14 +70,14 @@ export async function startOidcDouble(init: { redirectUri: () => string; clientI
     issuer,
     clientId,
     clientSecret,
-    user: { sub: 'user-42', name: 'Ada Tester' },
+    user: { sub: 'user-42', name: 'Ada Tester', groups: ['writers'] },
     misbehave: {},
     tokenRequests: [],
     endSessionCalls: [],
     accessToken(options = {}) {
       const now = Math.floor(Date.now() / 1000);
       const key = (options.foreignKey ? foreign : keys).ES256;
-      return signJwt({ iss: options.iss ?? issuer, sub: double.user.sub, aud: options.aud ?? clientId, exp: options.expired ? now - 3600 : now + 300, iat: now, preferred_username: 'ada', client_id: clientId }, key, options.typ ?? 'at+jwt');
+      return signJwt({ iss: options.iss ?? issuer, sub: options.sub ?? double.user.sub, aud: options.aud ?? clientId, exp: options.expired ? now - 3600 : now + 300, iat: now, preferred_username: options.sub ?? 'ada', client_id: clientId, scope: options.scope ?? 'openid api:read api:write', groups: options.groups ?? double.user.groups }, key, options.typ ?? 'at+jwt');
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -139,6 +140,7 @@ export async function startOidcDouble(init: { redirectUri: () => string; clientI
           iat: m.expired ? now - 7200 : now,
           name: double.user.name,
           preferred_username: 'ada',
+          groups: double.user.groups,
         };
         if (m.nonce !== 'missing') claims['nonce'] = m.nonce === 'wrong' ? 'not-the-nonce' : grant.nonce;
         let idToken = signJwt(claims, (m.foreignKey ? foreign : keys)[alg]);

@@ -23,6 +23,8 @@ export interface Harness {
   op: OidcDouble;
   dataDir: string;
   logs: Record<string, unknown>[];
+  /** Stops the service and starts a new one on the same data directory and port (a restart). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,22 +44,29 @@ export async function startContent(env: Record<string, string> = {}): Promise<Ha
     CONTENT_OIDC_CLIENT_SECRET: op.clientSecret,
     CONTENT_OWNER_ISSUE_REF: 'issue:19',
     CONTENT_BLOCKED_PROGRAM_REF: 'program:none',
+    // The double's user is in group "writers" (its groups claim): Company Home is theirs to write.
+    CONTENT_COMPANY_HOME_WRITERS: 'writers',
     ...env,
   });
-  const service = await createContentService(config, { log });
-  await service.listen();
-  return {
-    service,
+  const harness: Harness = {
+    service: await createContentService(config, { log }),
     base,
     op,
     dataDir,
     logs,
+    async restart() {
+      await harness.service.close();
+      harness.service = await createContentService(config, { log });
+      await harness.service.listen();
+    },
     async close() {
-      await service.close();
+      await harness.service.close();
       await op.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  await harness.service.listen();
+  return harness;
 }
 
 /** A client with a cookie jar that follows redirects itself (so tests can look at each hop). */

@@ -43,7 +43,7 @@ test('bundles: content-dev-oidc and content-api log in, upload, search, probe, l
     assert.match(refused.stderr, /loopback only/);
     const op = await start(dev, { ...shared, CONTENT_DEV_OIDC_PASSWORD: 'e2e-password', CONTENT_DEV_OIDC_LISTEN: '127.0.0.1:0' });
     children.push(op.child);
-    const content = await start(api, { ...shared, AIRLOCK_DATA_DIR: dataDir, CONTENT_LISTEN: `127.0.0.1:${port}`, CONTENT_OIDC_ISSUER: op.url });
+    const content = await start(api, { ...shared, AIRLOCK_DATA_DIR: dataDir, CONTENT_LISTEN: `127.0.0.1:${port}`, CONTENT_OIDC_ISSUER: op.url, CONTENT_COMPANY_HOME_WRITERS: 'content-writers' });
     children.push(content.child);
     assert.equal(content.url, base);
 

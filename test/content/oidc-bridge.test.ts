@@ -169,6 +169,19 @@ test('logout ends the session here and at the end_session_endpoint; afterwards t
   assert.equal((await send(`${h.base}/share/`, { headers: { cookie: `content_session=${oldCookie}` } })).status, 302);
 });
 
+test('logout without the session\'s CSRF token does nothing: a cross-site POST (no cookie) or a wrong token gets 403 and no Set-Cookie', async () => {
+  const { browser } = await login(h);
+  const cookie = browser.cookies.get('content_session')!;
+  // What a cross-site form delivers: SameSite=Lax keeps the cookie back, so neither cookie nor token arrives.
+  const crossSite = await send(`${h.base}/auth/oidc/logout`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'origin': 'https://evil.example', 'sec-fetch-site': 'cross-site' }, body: '' });
+  assert.equal(crossSite.status, 403);
+  assert.equal(crossSite.headers['set-cookie'], undefined, 'the browser\'s cookie is not cleared');
+  const wrong = await send(`${h.base}/auth/oidc/logout`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `content_session=${cookie}` }, body: '_csrf=wrong' });
+  assert.equal(wrong.status, 403);
+  assert.equal(wrong.headers['set-cookie'], undefined);
+  assert.equal((await browser.get(`${h.base}${API}/nodes/-root-`)).status, 200, 'the session is alive');
+});
+
 test('bearer access tokens: one the provider issued for this audience is admitted; others get 401 with a log reason', async () => {
   const ok = await send(`${h.base}${API}/nodes/-root-`, { headers: { authorization: `Bearer ${h.op.accessToken()}` } });
   assert.equal(ok.status, 200);
@@ -183,7 +196,7 @@ test('bearer access tokens: one the provider issued for this audience is admitte
   for (const [name, token, reason] of cases) {
     const r = await send(`${h.base}${API}/nodes/-root-`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(r.status, 401, name);
-    assert.equal(r.headers['www-authenticate'], 'Bearer realm="content"');
+    assert.equal(r.headers['www-authenticate'], 'Bearer realm="content", error="invalid_token", error_description="The access token is not valid for this repository"', name);
     assert.match(String(h.logs.filter((l) => l['msg'] === 'bearer token refused').at(-1)?.['reason']), reason, name);
   }
   assert.equal((await send(`${h.base}${API}/nodes/-root-`)).status, 401);

@@ -34,7 +34,7 @@ async function api(method: string, path: string, body?: unknown, headers: Record
 }
 function assertAlfrescoError(body: Json | undefined, status: number) {
   assert.equal(body?.['error']?.statusCode, status);
-  assert.deepEqual(Object.keys(body!['error']).sort(), ['briefSummary', 'descriptionURL', 'errorKey', 'stackTrace', 'statusCode']);
+  assert.deepEqual(Object.keys(body!['error']).sort(), ['briefSummary', 'descriptionURL', 'errorKey', 'logId', 'stackTrace', 'statusCode']);
 }
 function countEvents(): number {
   const sqlite = new DatabaseSync(join(h.dataDir, 'content.sqlite'), { readOnly: true });

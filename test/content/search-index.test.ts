@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, statement } from '../../src/kernel/index.ts';
 import { CONTENT_EVENTS, MIGRATIONS, ROOT_NODE_ID, openContentDatabase } from '../../src/content/database.ts';
-import { createFile, updateMetadata } from '../../src/content/repository.ts';
+import { SYSTEM_ACTOR, createFile, updateMetadata } from '../../src/content/repository.ts';
 import { searchNodes } from '../../src/content/search.ts';
 
-const USER = { id: 'dev', displayName: 'Dev' };
+const USER = SYSTEM_ACTOR;
 const page = { skipCount: 0, maxItems: 10 };
-const content = (text: string) => ({ sha256: 'a'.repeat(64), size: text.length, mimeType: 'text/plain', text });
+// Any file that exists stands in for the blob: this test is about the index.
+const content = (text: string) => ({ sha256: 'a'.repeat(64), size: text.length, mimeType: 'text/plain', text, blobPath: import.meta.filename });
 const names = (sqlite: Parameters<typeof searchNodes>[0], query: string) => searchNodes(sqlite, { query, paging: page }).rows.map((r) => r.node.name).sort();
 
 function tempPath(t: { after(fn: () => void): void }): string {

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { listEntries } from '../../scripts/_bundle-entries.ts';
 import { release } from '../../delivery/release.ts';
 import { readPin } from '../../delivery/toolchain.ts';
@@ -51,6 +52,13 @@ test('the archive is named for version and platform and holds binary, bundles, c
   const sums = readFileSync(join(REL, 'SHA256SUMS'), 'utf8').trim().split('\n').map((l) => l.slice(66));
   const files = execFileSync('find', ['.', '-type', 'f', '!', '-name', 'SHA256SUMS', '-printf', '%P\n'], { cwd: REL, encoding: 'utf8' }).trim().split('\n').sort();
   assert.deepEqual([...sums].sort(), files, 'SHA256SUMS lists every file');
+});
+
+test('the archive\'s SHA-256 is returned and written beside it as <archive>.sha256', () => {
+  const digest = createHash('sha256').update(readFileSync(made.archive)).digest('hex');
+  assert.equal(made.sha256, digest);
+  assert.equal(readFileSync(`${made.archive}.sha256`, 'utf8'), `${digest}  ${basename(made.archive)}\n`);
+  execFileSync('sha256sum', ['-c', `${basename(made.archive)}.sha256`], { cwd: dirname(made.archive), stdio: 'ignore' });
 });
 
 test('the SBOM is CycloneDX 1.5 naming the embedded Node and every bundled source, with no run-time dependency', () => {

@@ -68,3 +68,29 @@ describe('keyed callbacks: key completion and effect share one transaction', () 
     assert.equal(getDocument(erp.service.store.sqlite, 'Approval Packet', packet)!['status'], 'decision_received');
   });
 });
+
+describe('only executed requests keep their result under an Idempotency-Key', () => {
+  test('automation_job_result: a 404 for a job that does not exist yet is not replayed once the job exists', async () => {
+    const body = { dispatch_job: 'job-later', correlation_id: 'corr-later' };
+    const early = await signed('automation_job_result', body, '"key-later"');
+    assert.equal(early.status, 404);
+    await callMethod(erp.url, 'workflows.materialize_dispatch_callback_job', { dispatch_job: 'job-later', callback_payload: { correlation_id: 'corr-later' } });
+    const retry = await signed('automation_job_result', body, '"key-later"');
+    assert.deepEqual([retry.status, retry.headers['idempotent-replayed']], [200, undefined]);
+    assert.equal(message(retry)['receipt'], 'signed_receipt_recorded');
+    // Executed: now the key keeps its result.
+    const replay = await signed('automation_job_result', body, '"key-later"');
+    assert.deepEqual([replay.status, replay.headers['idempotent-replayed'], replay.text], [200, 'true', retry.text]);
+  });
+
+  test('a validation refusal and an unknown packet are not stored under the key either', async () => {
+    const invalid = await signed('automation_job_result', { dispatch_job: 'job-later' }, '"key-invalid"');
+    assert.equal(invalid.status, 417);
+    const again = await signed('automation_job_result', { dispatch_job: 'job-later' }, '"key-invalid"');
+    assert.deepEqual([again.status, again.headers['idempotent-replayed']], [417, undefined]);
+    const unknown = await signed('automation_hil_decision', { approval_packet: 'APR-PKT-2026-99999', decision: 'approved' }, '"key-packet"');
+    assert.equal(unknown.status, 404);
+    const rows = erp.service.store.sqlite.prepare(`SELECT count(*) AS n FROM ${IDEMPOTENCY_TABLE} WHERE key IN ('key-invalid', 'key-packet', 'key-later') AND state = 'completed'`).get()!;
+    assert.equal(Number(rows['n']), 1);
+  });
+});

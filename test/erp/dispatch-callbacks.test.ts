@@ -38,6 +38,10 @@ describe('workflows.materialize_dispatch_callback_job', () => {
     const cases: [Record<string, unknown>, number][] = [
       [{}, 417], [{ dispatch_job: 'has space' }, 417], [{ dispatch_job: 'j', callback_payload: 'x' }, 417], [{ dispatch_job: 'j', callback_url: 'ftp://x' }, 417],
       [{ dispatch_job: 'j', surprise: 1 }, 417], [{ dispatch_job: 'j', status: 5 }, 417], [{ dispatch_job: 'job-1', dispatch_key: 'other-key' }, 409],
+      // Review: any status and the Approval Packet document type were accepted.
+      [{ dispatch_job: 'j', status: 'Closed' }, 417], [{ dispatch_job: 'j', status: 'Delivered' }, 417], [{ dispatch_job: 'j', status: 'Dead' }, 417],
+      [{ dispatch_job: 'j', document_type: 'Approval Packet', document_name: 'APR-PKT-2026-00001' }, 417], [{ dispatch_job: 'j', document_type: 'Dead Letter' }, 417],
+      [{ dispatch_job: 'j', document_name: 'ACC-PINV-2026-00001' }, 417],
     ];
     for (const [args, status] of cases) {
       const response = await callMethod(erp.url, 'workflows.materialize_dispatch_callback_job', args);
@@ -45,6 +49,11 @@ describe('workflows.materialize_dispatch_callback_job', () => {
     }
     assert.equal((await callMethod(erp.url, 'workflows.materialize_dispatch_callback_job', { dispatch_job: 'j' }, { auth: undefined })).status, 403);
     assert.deepEqual(tableCounts(erp.service), before);
+  });
+
+  test('a job awaiting its external callback may be materialized as Dispatched', async () => {
+    const job = message(await callMethod(erp.url, 'workflows.materialize_dispatch_callback_job', { dispatch_job: 'job-dispatched', status: 'Dispatched', document_type: 'Sales Invoice', document_name: 'ACC-SINV-2026-00001' }));
+    assert.deepEqual([job['status'], job['document_type'], job['created']], ['Dispatched', 'Sales Invoice', true]);
   });
 });
 
@@ -97,6 +106,6 @@ describe('callbacks.automation_job_result', () => {
 
   test('Dispatch Jobs read back through /api/resource from their evidence chain', async () => {
     const list = await send(`${erp.url}/api/resource/Dispatch%20Job?fields=["name","dispatch_key","callback_receipts"]&order_by=name%20asc`, { headers: { authorization: TOKEN } });
-    assert.deepEqual((list.json() as { data: unknown[] }).data, [{ name: 'job-1', dispatch_key: 'key-1', callback_receipts: 1 }, { name: 'job-2', dispatch_key: 'job-2', callback_receipts: 1 }]);
+    assert.deepEqual((list.json() as { data: unknown[] }).data, [{ name: 'job-1', dispatch_key: 'key-1', callback_receipts: 1 }, { name: 'job-2', dispatch_key: 'job-2', callback_receipts: 1 }, { name: 'job-dispatched', dispatch_key: 'job-dispatched', callback_receipts: 0 }]);
   });
 });

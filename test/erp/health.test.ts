@@ -31,7 +31,7 @@ describe('health.integration_status', () => {
     assert.deepEqual(Object.keys(status['evidence_chains']).slice(0, 5), ['Integration Event', 'Dispatch Job', 'Approval Packet', 'Dead Letter', 'Agent Notification']);
     assert.equal(status['last_intake'].payment_a, null);
     assert.match(status['last_intake'].payment_b.integration_event, /^INT-EVT-\d{4}-\d{5}$/);
-    assert.deepEqual(status['dispatch_backlog'], { dispatch_jobs: 0, dead_letters: 0 });
+    assert.deepEqual(status['dispatch_backlog'], { queued: 0, retrying: 0, dead: 0 });
     assert.deepEqual(status['secrets'], { PAYMENT_A_WEBHOOK_SECRET: false, PAYMENT_B_WEBHOOK_SECRET: true, AUTOMATION_SHARED_SECRET: true, ERP_API_SHARED_SECRET: true, WORKSPACE_SHARED_SECRET: true, AGENT_RUNTIME_CALLBACK_SECRET: true });
     assert.deepEqual([status['version'], status['revision'], status['release_marker']], ['0.0.0+test', 'test', null]);
     assert.equal(status['healthchecks'].gateway_seconds, 120);

@@ -171,4 +171,16 @@ describe('logins that differ only in case', () => {
       assert.deepEqual([answer['workboard_login_allowed'], answer['deny_reason']], [false, 'ambiguous_identity'], JSON.stringify(subject));
     }
   });
+
+  test('one login in another letter case is the same account (review: "ANN@X.IO" denied no_user_account for ann@x.io)', async () => {
+    const load = await callMethod(erp.url, 'identity_projections.load_identity_truth', {
+      employees: [employee('HR-EMP-00021', { user_id: 'ANN@X.IO' }), employee('HR-EMP-00022', { user_id: 'kim@x.io' })],
+      users: [user('ann@x.io', ['Workboard User']), user('Kim@X.io', ['Workboard User'])],
+    });
+    assert.equal(load.status, 200, load.text);
+    for (const subject of [{ technical_subject: 'ANN@X.IO' }, { technical_subject: 'ann@x.io' }, { technical_subject: 'Ann@X.Io' }, { business_identity_id: 'HR-EMP-00021' }, { business_identity_id: 'HR-EMP-00022' }, { technical_subject: 'KIM@x.io' }]) {
+      const answer = await fact(subject);
+      assert.deepEqual([answer['workboard_login_allowed'], answer['deny_reason']], [true, null], JSON.stringify(subject));
+    }
+  });
 });

@@ -2,6 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { runCommand } from '../../src/kernel/index.ts';
+import { performanceGateCommand } from '../../scripts/_erp/performance-gate-command.ts';
 import { startErp } from './_service.ts';
 import type { Running } from './_service.ts';
 
@@ -60,4 +62,28 @@ test('a zero duration, worker interval or request timeout is a usage error (exit
     assert.equal(zero.code, 2, `${flag} 0: ${zero.stdout}`);
     assert.match(zero.stderr, new RegExp(`${flag} must be a number above 0`));
   }
+});
+
+/** Runs the gate in this process with a stderr that says whether it is a terminal. */
+async function gateHere(args: string[], env: Record<string, string>, isTTY: boolean): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { stdout: { write: (t: string) => out.push(t), isTTY: false }, stderr: { write: (t: string) => err.push(t), isTTY }, env };
+  const code = await runCommand(performanceGateCommand, args, io);
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+test('a run reports progress while it runs: a line redrawn every second on a terminal, JSON lines elsewhere (it was silent)', async () => {
+  const terminal = await gateHere(['--base-url', erp.url, '--duration', '2.2', '--concurrency', '2', '--json'], erp.env, true);
+  assert.equal(terminal.code, 0, terminal.stderr);
+  const redraws = terminal.stderr.split('\r\x1b[K').filter((line) => line !== '');
+  assert.ok(redraws.length >= 3, `at least one redraw per second and a last line: ${JSON.stringify(terminal.stderr)}`);
+  assert.match(redraws[0]!, /^erp_performance_gate [0-9]+\/2\.2 s, [0-9]+ requests, [0-9]+ errors$/);
+  assert.match(redraws.at(-1)!, /^erp_performance_gate 2\/2\.2 s, [1-9][0-9]* requests, 0 errors\n$/);
+  const logged = await gateHere(['--base-url', erp.url, '--duration', '1', '--concurrency', '2', '--json'], erp.env, false);
+  const lines = logged.stderr.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.equal(lines.at(-1)!['msg'], 'erp_performance_gate progress');
+  assert.equal(lines.at(-1)!['duration_s'], 1);
+  assert.ok(Number(lines.at(-1)!['requests']) > 0);
+  assert.equal((JSON.parse(logged.stdout) as { ok: boolean }).ok, true, 'stdout keeps only the result');
 });

@@ -220,3 +220,17 @@ describe('webhooks.website_contact_intake', () => {
     assert.deepEqual(tableCounts(erp.service), before);
   });
 });
+
+describe('error wording (review)', () => {
+  test('an absent value is "nothing", not "a undefined"; payment_b names the decimal strings it accepts; the ceiling is named', async () => {
+    const noData = await postStripe(erp.url, { id: 'evt_nodata', type: 'payment_intent.succeeded' });
+    assert.equal(frappeErrorText(noData).message, 'Field "data" must be an object, got nothing');
+    const float = await postStandard(erp.url, { type: 'payment.succeeded', data: { id: 'pay_f', amount: 1.5, currency: 'USD' } });
+    assert.equal(frappeErrorText(float).message, 'Field "data.amount" must be a whole number of minor units or a decimal string such as "12.50", got 1.5');
+    const stripeFloat = await postStripe(erp.url, stripeEvent('evt_wf', 'payment_intent.succeeded', { amount_received: 1.5 }));
+    assert.equal(frappeErrorText(stripeFloat).message, 'Field "data.object.amount_received" must be a whole number of minor units, got 1.5');
+    const huge = await postStandard(erp.url, { type: 'payment.succeeded', data: { id: 'pay_h', amount: 10 ** 15 + 1, currency: 'USD' } });
+    assert.match(frappeErrorText(huge).message, /at most 10\^15 minor units/);
+    for (const r of [noData, float, stripeFloat, huge]) assert.ok(!/a undefined/.test(r.text));
+  });
+});

@@ -124,10 +124,11 @@ describe('workflows.post_revenue_event', () => {
     assert.match((failed['errors'] as string[]).join(), /no customer/);
   });
 
-  test('unknown name, force (not an argument here), no auth: refused, tables unchanged', async () => {
+  test('unknown name, an unknown argument, a force that is not a flag, no auth: refused, tables unchanged', async () => {
     const before = tableCounts(erp.service);
     assert.equal((await callMethod(erp.url, 'workflows.post_revenue_event', { name: 'REV-EVT-2026-99999' })).status, 404);
-    assert.equal((await callMethod(erp.url, 'workflows.post_revenue_event', { name: 'REV-EVT-2026-00001', force: 1 })).status, 417);
+    assert.equal((await callMethod(erp.url, 'workflows.post_revenue_event', { name: 'REV-EVT-2026-00001', submit: 1 })).status, 417);
+    assert.equal((await callMethod(erp.url, 'workflows.post_revenue_event', { name: 'REV-EVT-2026-00001', force: 'yes' })).status, 417);
     assert.equal((await callMethod(erp.url, 'workflows.post_revenue_event', { name: 'REV-EVT-2026-00001' }, { auth: undefined })).status, 403);
     assert.deepEqual(tableCounts(erp.service), before);
   });

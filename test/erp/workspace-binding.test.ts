@@ -68,7 +68,7 @@ describe('workspace_binding', () => {
       [{ ...REFS, tenant_ref: 'has space' }, /"tenant_ref" must be a reference/],
       [{ ...REFS, surprise: true }, /Unknown field "surprise"/],
       [{ candidate: 'x' }, /"candidate" must be an object/],
-      [[REFS], /"envelope" must be an object/],
+      [[REFS], /JSON body must be an object/],
     ];
     for (const [body, pattern] of cases) {
       const response = await asToken('materialize_workspace_candidate_binding', body);
@@ -96,6 +96,37 @@ describe('workspace_binding', () => {
     const wrongToken = await send(path('materialize_workspace_candidate_binding'), { method: 'POST', headers: { authorization: 'token a:b', 'content-type': 'application/json' }, body: JSON.stringify(other) });
     assert.equal(wrongToken.status, 401);
     assert.deepEqual(tableCounts(erp.service), before);
+  });
+
+  test('form bodies and query calls are accepted as on every other token route (they were 415)', async () => {
+    const before = tableCounts(erp.service);
+    const json = message(await asToken('preview_workspace_candidate_binding', REFS));
+    const form = await send(path('preview_workspace_candidate_binding'), { method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...REFS, cmd: 'erp_core.api.workspace_binding.preview_workspace_candidate_binding' }).toString() });
+    assert.equal(form.status, 200, form.text);
+    assert.equal(message(form)['owner_readback_route_ref'], json['owner_readback_route_ref']);
+    const nestedForm = await send(path('read_workspace_candidate_binding'), { method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ candidate: JSON.stringify(REFS) }).toString() });
+    assert.equal(message(nestedForm)['owner_readback_route_ref'], json['owner_readback_route_ref']);
+    const query = await send(`${path('preview_workspace_candidate_binding')}?${new URLSearchParams(REFS)}`, { method: 'POST', headers: { authorization: TOKEN } });
+    assert.equal(query.status, 200, query.text);
+    assert.equal(message(query)['owner_readback_route_ref'], json['owner_readback_route_ref']);
+    // A signed guest caller signs the form bytes it sends.
+    const raw = new URLSearchParams(REFS).toString();
+    const headers = signRequest('house', { rawBody: Buffer.from(raw), secret: SECRETS.WORKSPACE_SHARED_SECRET, now: Math.floor(Date.now() / 1000) });
+    const guest = await send(path('preview_workspace_candidate_binding'), { method: 'POST', headers: { ...headers, 'x-workspace-caller': WORKSPACE_CALLER, 'content-type': 'application/x-www-form-urlencoded' }, body: raw });
+    assert.equal(message(guest)['owner_readback_route_ref'], json['owner_readback_route_ref']);
+    const xml = await send(path('preview_workspace_candidate_binding'), { method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/xml' }, body: '<a/>' });
+    assert.equal(xml.status, 415);
+    const badForm = await send(path('preview_workspace_candidate_binding'), { method: 'POST', headers: { authorization: TOKEN, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...REFS, surprise: 'x' }).toString() });
+    assert.match(frappeErrorText(badForm).message, /Unknown field "surprise"/);
+    assert.deepEqual(tableCounts(erp.service), before);
+  });
+
+  test('the capability inventory names the lane\'s real auth, not none', async () => {
+    const inventory = (await send(`${erp.url}/capability-inventory`)).json() as { capabilities: { path: string; auth: string }[] };
+    const lanes = inventory.capabilities.filter((c) => c.path.includes('workspace_binding.'));
+    assert.equal(lanes.length, 3);
+    for (const lane of lanes) assert.equal(lane.auth, 'frappe or signature:house with X-Workspace-Caller', lane.path);
+    assert.ok(inventory.capabilities.every((c) => c.auth !== 'none' || !/workspace_binding|workflows|resource|frappe\.client/.test(c.path)), 'no authenticated route says none');
   });
 
   test('the review task reads back through /api/resource', async () => {

@@ -1,5 +1,8 @@
 import { test, before } from 'node:test';
 import { createServer } from 'node:net';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import assert from 'node:assert/strict';
 import { sendJson } from '../helpers/http.ts';
 import { AUTH, serviceOnTempRoot, bearer, evidenceRows, startGovernance } from './_service.ts';
@@ -22,6 +25,21 @@ before(async () => {
 /** Verify commands a tool's manifest ships, as the stack contract lists them: one green, one red, one that hangs. */
 const VERIFY = { ok: 'node dist/bin/tool-verify-ok.mjs', fails: 'node dist/bin/tool-verify-fails.mjs', hangs: 'node dist/bin/tool-verify-hangs.mjs', unbuilt: 'node dist/bin/tool-verify-unbuilt.mjs' };
 
+/** Governance verifiers that read or try to write, each given the platform listener's default address as the contract writes it. */
+const DEFAULT_PLATFORM = 'http://127.0.0.1:18010';
+const VERIFIER = {
+  reads: `node dist/bin/tool-verify-reads.mjs --base-url ${DEFAULT_PLATFORM}`,
+  writesFile: 'node dist/bin/tool-verify-writes-file.mjs',
+  writesSqlite: 'node dist/bin/tool-verify-writes-sqlite.mjs',
+  posts: `node dist/bin/tool-verify-posts.mjs --base-url ${DEFAULT_PLATFORM}`,
+  api: 'node dist/bin/governance-api.mjs --role platform-api',
+};
+/** The semantic service's declared verify commands, as its manifest writes them. */
+const SEMANTIC_WORKER = 'node dist/bin/semantic-worker.mjs --once --json';
+/** A file a command leaves in the data directory if it ran outside the sandbox. */
+const RAN_MARKER = 'verify-command-ran';
+const WRITES_MARKER = `import { writeFileSync } from 'node:fs'; writeFileSync(process.env.AIRLOCK_DATA_DIR + '/${RAN_MARKER}', 'ran');\n`;
+
 serviceOnTempRoot(
   (started) => {
     running = started;
@@ -30,7 +48,30 @@ serviceOnTempRoot(
   {
     env: { GOVERNANCE_DRY_RUN_VERIFY_TIMEOUT_MS: '1500', GOVERNANCE_DRY_RUN_PROBE_TIMEOUT_MS: '1000' },
     prepare: (root) => {
-      root.editJson('configs/stack-contract.json', (contract) => { contract.services[0].verify.push(...Object.values(VERIFY)); });
+      root.editJson('configs/stack-contract.json', (contract) => {
+        contract.services[0].verify.push(...Object.values(VERIFY), ...Object.values(VERIFIER));
+        contract.services.push({ service: 'semantic', executables: [{ name: 'semantic-worker', role: 'worker', listeners: [] }], verify: [SEMANTIC_WORKER] });
+      });
+      root.editJson('governance-manifest.json', (manifest) => { manifest.services.push({ service: 'semantic', identity: { owner: 'semantic' }, executables: ['semantic-worker'], consumed_surfaces: [], exposed_surfaces: [{ listener: 'main', method: 'POST', path: '/api/v1/semantic/projection-verification/runs', auth: 'projection' }] }); });
+      root.write('dist/bin/semantic-worker.mjs', WRITES_MARKER);
+      root.write('dist/bin/governance-api.mjs', WRITES_MARKER);
+      root.write('dist/bin/tool-verify-writes-file.mjs', `${WRITES_MARKER}process.exit(0);\n`);
+      root.write('dist/bin/tool-verify-writes-sqlite.mjs', [
+        "import { DatabaseSync } from 'node:sqlite';",
+        "try { new DatabaseSync(process.env.AIRLOCK_DATA_DIR + '/governance.sqlite').exec('CREATE TABLE verifier_was_here (x)'); } catch (error) { console.error(String(error)); }",
+        'process.exit(0);',
+      ].join('\n'));
+      root.write('dist/bin/tool-verify-reads.mjs', [
+        "const base = process.argv[process.argv.indexOf('--base-url') + 1];",
+        "const answer = await fetch(base + '/api/v1/contracts/registry');",
+        "const body = await answer.json();",
+        "process.exit(answer.status === 200 && Array.isArray(body.artifacts) ? 0 : 4);",
+      ].join('\n'));
+      root.write('dist/bin/tool-verify-posts.mjs', [
+        "const base = process.argv[process.argv.indexOf('--base-url') + 1];",
+        "await fetch(base + '/api/v1/events/outbox/admission', { method: 'POST', body: '{}' }).catch(() => undefined);",
+        'process.exit(0);',
+      ].join('\n'));
       root.write('dist/bin/tool-verify-ok.mjs', 'process.exit(0);\n');
       root.write('dist/bin/tool-verify-fails.mjs', 'console.error("registry unreachable"); process.exit(3);\n');
       root.write('dist/bin/tool-verify-hangs.mjs', 'setTimeout(() => {}, 60_000);\n');
@@ -92,11 +133,11 @@ const ITEM = {
 };
 
 // [case, change to the payload, the failing item, a reason it must give, is it blocking drift]
-const RED: [string, (p: any) => void, string, RegExp, boolean][] = [
+const RED: [string, (p: any) => void, string | string[], RegExp, boolean][] = [
   ['the capability class contradicts the tool-action registry', (p) => { p.classification.capability_class = 'guarded_write'; }, ITEM.identity, /registers "governance_contract_read" as "read_only"/, true],
   ['a family is not in the matrix', (p) => { p.contract_families.push({ family: 'teleport', usage: 'consumer' }); }, ITEM.matrix, /"teleport" is not in the producer\/consumer matrix/, false],
   ['a consumer declaration contradicts the manifest', (p) => { p.contract_families = [{ family: 'contracts', usage: 'consumer' }]; }, ITEM.matrix, /declares no consumed surface/, true],
-  ['the owner is no service and claims to produce', (p) => { p.identity.owner = 'someone-else'; }, ITEM.matrix, /is no service of governance-manifest\.json/, false],
+  ['the owner is no service and claims to produce', (p) => { p.identity.owner = 'someone-else'; }, [ITEM.matrix, ITEM.verify], /is no service of governance-manifest\.json/, false],
   ['the docs entrypoint is missing', (p) => { p.docs_evidence.entrypoint = 'docs/nothing.md'; }, ITEM.docs, /does not exist/, false],
   ['the docs entrypoint leaves the root', (p) => { p.docs_evidence.entrypoint = '../secrets.md'; }, ITEM.docs, /not a Markdown path under the install root/, false],
   ['a docs evidence field is empty', (p) => { p.docs_evidence.oss_inventory = ' '; }, ITEM.docs, /names no "oss_inventory"/, false],
@@ -121,7 +162,7 @@ for (const [name, change, item, reason, blocking] of RED) {
     const result = await dryRun(body);
     assert.equal(result.verdict, 'red');
     const failing = result.checklist.filter((c) => c.verdict === 'fail');
-    assert.deepEqual(failing.map((c) => c.item), [item], JSON.stringify(result.checklist, null, 1));
+    assert.deepEqual(failing.map((c) => c.item), [item].flat(), JSON.stringify(result.checklist, null, 1));
     assert.ok(failing[0]!.reasons.some((r) => reason.test(r)), failing[0]!.reasons.join('\n'));
     assert.equal(result.blocking_drift.some((d) => d.kind === 'admission_contradiction'), blocking);
     assert.equal(result.admitted, false);
@@ -157,4 +198,65 @@ test('admission dry-run refuses bad input before anything else: 422 with pointer
   assert.equal((await sendJson(url, payload(), { headers: bearer('mail_producer') })).status, 401, 'the worker gate opens another lane\'s token only on its own routes');
   assert.equal((await sendJson(url, payload(), {})).status, 401);
   assert.equal((await evidenceRows(running))['admission_reviews'] ?? 0, before['admission_reviews'] ?? 0, 'refused requests leave no review');
+});
+
+/** The verify item's reasons of a dry run. */
+function verifyReasons(result: Result): string[] {
+  return result.checklist.find((c) => c.item === ITEM.verify)!.reasons;
+}
+
+test('admission dry-run runs the tool\'s verifier against the listener the service bound, not the contract\'s default address', async () => {
+  const body = payload();
+  body.verify.entrypoint = VERIFIER.reads;
+  const result = await dryRun(body);
+  assert.equal(result.verdict, 'green', verifyReasons(result).join('\n'));
+});
+
+test('admission dry-run: a verify command of another service is blocking drift and never runs', async () => {
+  const body = payload();
+  body.verify.entrypoint = SEMANTIC_WORKER;
+  const result = await dryRun(body);
+  assert.equal(result.verdict, 'red');
+  assert.ok(result.blocking_drift.some((d) => d.kind === 'admission_contradiction' && /a verify command of service "semantic", not of the tool's own service "governance"/.test(d.detail)), JSON.stringify(result.blocking_drift));
+  assert.equal(existsSync(join(running.dataDir, RAN_MARKER)), false, 'the other service\'s command ran');
+});
+
+test('admission dry-run: a service\'s own worker or API is no verifier, and never runs', async () => {
+  const semantic = payload();
+  Object.assign(semantic.identity, { tool_name: 'semantic_projection_verification', owner: 'semantic' });
+  semantic.classification.capability_class = 'verification';
+  semantic.verify.entrypoint = SEMANTIC_WORKER;
+  const governance = payload();
+  governance.verify.entrypoint = VERIFIER.api;
+  for (const [body, reason] of [[semantic, /runs "semantic-worker", the worker of service "semantic": a service's own executable is no verifier/], [governance, /runs "governance-api", the platform-api of service "governance"/]] as const) {
+    const result = await dryRun(body);
+    assert.equal(result.verdict, 'red');
+    assert.ok(verifyReasons(result).some((r) => reason.test(r)), verifyReasons(result).join('\n'));
+  }
+  assert.equal(existsSync(join(running.dataDir, RAN_MARKER)), false, 'a service executable ran as a verifier');
+});
+
+test('admission dry-run: a verifier that writes (a file, a database, an HTTP write) fails step 5 and changes nothing', async () => {
+  const before = await evidenceRows(running);
+  const cases: [string, RegExp][] = [
+    [VERIFIER.writesFile, /is no read-only verifier: it tried to write \(.*ERR_ACCESS_DENIED/],
+    [VERIFIER.writesSqlite, /is no read-only verifier: it tried to write \(.*readonly database/],
+    [VERIFIER.posts, /is no read-only verifier: it sent POST \/api\/v1\/events\/outbox\/admission/],
+  ];
+  for (const [entrypoint, reason] of cases) {
+    const body = payload();
+    body.verify.entrypoint = entrypoint;
+    const result = await dryRun(body);
+    assert.equal(result.verdict, 'red', entrypoint);
+    assert.ok(verifyReasons(result).some((r) => reason.test(r)), verifyReasons(result).join('\n'));
+  }
+  assert.equal(existsSync(join(running.dataDir, RAN_MARKER)), false, 'the verifier wrote a file');
+  const database = new DatabaseSync(join(running.dataDir, 'governance.sqlite'), { readOnly: true });
+  try {
+    assert.equal(database.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'verifier_was_here'").get()!['n'], 0, 'the verifier wrote the database');
+  } finally {
+    database.close();
+  }
+  const after = await evidenceRows(running);
+  assert.equal(after['outbox_records'], (before['outbox_records'] ?? 0) + cases.length, 'only the three reviews\' own outbox events were recorded');
 });

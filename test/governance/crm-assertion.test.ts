@@ -1,5 +1,7 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { send } from '../helpers/http.ts';
 import { startGovernance } from './_service.ts';
 import type { RunningGovernance } from './_service.ts';
@@ -136,5 +138,49 @@ test('context-capability fails closed (awaiting_transport_owner) when no upstrea
     assert.deepEqual([down.status, down.body['reason']], [503, 'upstream_unreachable']);
   } finally {
     await hangs.stop();
+  }
+});
+
+const OWNER_READINESS = ['/api/v1/security/readiness', '/api/v1/production-readiness/universal-work-security-ops'];
+
+/** The crm_assertion check of a readiness answer. */
+async function crmCheck(url: string): Promise<{ status: number; ready: boolean; output: string }> {
+  const response = await send(url);
+  const body = response.json() as { ready: boolean; checks: Record<string, { status: string; output?: string }[]> };
+  return { status: response.status, ready: body.ready, output: body.checks['crm_assertion']?.[0]?.output ?? '' };
+}
+
+test('security readiness asks the CRM owner: ready while it answers, 503 while it answers 5xx, is unreachable or overruns the time limit', async () => {
+  for (const path of OWNER_READINESS) {
+    assert.equal((await crmCheck(`${running.platform}${path}`)).status, 200, path);
+    assert.equal(crm.requests.at(-1)?.pathname, '/context-capability/crm_account_context_read', 'readiness asked the owner');
+  }
+  crm.answer = () => ({ status: 502, body: { error: 'bad gateway' } });
+  for (const path of OWNER_READINESS) {
+    const broken = await crmCheck(`${running.platform}${path}`);
+    assert.deepEqual([broken.status, broken.ready], [503, false], path);
+    assert.match(broken.output, /the CRM owner at "http:\/\/127\.0\.0\.1:\d+" answers 502/);
+  }
+
+  const silent = createServer(() => {}); // accepts, never answers
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  const owners = [['http://127.0.0.1:9', /is unreachable/], [silentUrl, /gave no answer within 300 ms/]] as const;
+  try {
+    for (const [url, reason] of owners) {
+      const other = await startGovernance({ role: 'platform-api', env: { ...rootEnv(root.root), GOVERNANCE_CRM_KNOWN_COMPANIES: 'tenant-a/company-1', GOVERNANCE_CRM_TIMEOUT_MS: '300', GOVERNANCE_CRM_UPSTREAM_URL: url }, service: { now: () => NOW_MS } });
+      try {
+        for (const path of OWNER_READINESS) {
+          const down = await crmCheck(`${other.platform}${path}`);
+          assert.deepEqual([down.status, down.ready], [503, false], `${url} ${path}`);
+          assert.match(down.output, reason);
+        }
+      } finally {
+        await other.stop();
+      }
+    }
+  } finally {
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
   }
 });

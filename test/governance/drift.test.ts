@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { send } from '../helpers/http.ts';
 import { startGovernance } from './_service.ts';
-import { REPO, rootEnv, tempRoot } from './_fixtures.ts';
+import { REPO, rootEnv, startCrmDouble, tempRoot } from './_fixtures.ts';
 import type { TempRoot } from './_fixtures.ts';
 
 interface DriftItem {
@@ -84,7 +84,8 @@ for (const [name, seed, expected] of SEEDED) {
 test('a seeded contradiction turns signoff and control-plane readiness red, naming drift_empty', async () => {
   const root = tempRoot();
   root.editJson(`${DIR}/identity_contracts_v1.json`, (a) => { a.content['surface-admission'].routes.push('/api/v1/contracts/nowhere'); });
-  const running = await startGovernance({ role: 'platform-api', env: { ...rootEnv(root.root), GOVERNANCE_CRM_UPSTREAM_URL: 'http://127.0.0.1:9', GOVERNANCE_CRM_KNOWN_COMPANIES: 'tenant-a/company-1' } });
+  const crm = await startCrmDouble();
+  const running = await startGovernance({ role: 'platform-api', env: { ...rootEnv(root.root), GOVERNANCE_CRM_UPSTREAM_URL: crm.url, GOVERNANCE_CRM_KNOWN_COMPANIES: 'tenant-a/company-1' } });
   try {
     for (const path of ['/api/v1/signoff/readiness', '/api/v1/production-readiness/control-plane']) {
       const response = await send(`${running.platform}${path}`);
@@ -97,6 +98,7 @@ test('a seeded contradiction turns signoff and control-plane readiness red, nami
     assert.equal((await send(`${running.platform}/api/v1/security/readiness`)).status, 200, 'security does not depend on drift');
   } finally {
     await running.stop();
+    await crm.close();
     root.cleanup();
   }
 });

@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 // @ts-ignore -- build.mjs is plain JavaScript without declarations.
 import { build } from '../../build.mjs';
 import { send } from '../helpers/http.ts';
-import { rootEnv, tempRoot } from './_fixtures.ts';
+import { rootEnv, startCrmDouble, tempRoot } from './_fixtures.ts';
 import { OPERATOR_TOKEN } from './_service.ts';
 
 interface Running {
@@ -48,11 +48,12 @@ test('bundle end to end: platform-api and control-api as separate processes on o
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-governance-data-'));
   const root = tempRoot();
   const running: Running[] = [];
+  const crm = await startCrmDouble();
   try {
     await build({ outdir });
     const bundle = join(outdir, 'bin', 'governance-api.mjs');
     assert.equal(spawnSync(process.execPath, [bundle, '--help']).status, 0);
-    const env = { ...rootEnv(root.root), AIRLOCK_DATA_DIR: dataDir, GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0', GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0', GOVERNANCE_CRM_UPSTREAM_URL: 'http://127.0.0.1:9', GOVERNANCE_CRM_KNOWN_COMPANIES: 'tenant-a/company-1' };
+    const env = { ...rootEnv(root.root), AIRLOCK_DATA_DIR: dataDir, GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0', GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0', GOVERNANCE_CRM_UPSTREAM_URL: crm.url, GOVERNANCE_CRM_KNOWN_COMPANIES: 'tenant-a/company-1' };
     const platform = await startBundle(bundle, ['--role', 'platform-api'], env, ['platform']);
     running.push(platform);
     const control = await startBundle(bundle, [], { ...env, GOVERNANCE_DEPLOYMENT_ROLE: 'control-api', GOVERNANCE_OPERATOR_TOKEN: OPERATOR_TOKEN }, ['worker']);
@@ -88,7 +89,16 @@ test('bundle end to end: platform-api and control-api as separate processes on o
       assert.equal(evidence.tables.find((t) => t.table === 'publication_starts')?.rows, 2);
     }
 
-    const readiness = spawnSync(process.execPath, [join(outdir, 'bin', 'governance-readiness.mjs'), '--base-url', p], { encoding: 'utf8' });
+    // Asynchronously: the CRM double that readiness asks lives in this process.
+    const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve) => {
+      const child = spawn(process.execPath, [join(outdir, 'bin', 'governance-readiness.mjs'), '--base-url', p], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c: Buffer) => (out += c));
+      child.stderr.on('data', (c: Buffer) => (err += c));
+      child.on('close', (status) => resolve({ stdout: out, stderr: err, code: status }));
+    });
+    const readiness = { status: code, stdout, stderr };
     // Everything is ready but the workboard, whose owner no deployment connects: not ready, exit 1.
     assert.equal(readiness.status, 1, readiness.stdout + readiness.stderr);
     assert.match(readiness.stdout, /NOT READY \/api\/v1\/projections\/workboard-unified-access\/readiness: owner:workboard-unified-access/);
@@ -96,6 +106,7 @@ test('bundle end to end: platform-api and control-api as separate processes on o
     for (const r of running.splice(0)) assert.equal(await r.stop(), 0, 'SIGTERM drains and exits 0');
   } finally {
     for (const r of running) r.child.kill('SIGKILL');
+    await crm.close();
     root.cleanup();
     rmSync(outdir, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });

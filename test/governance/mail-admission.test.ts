@@ -140,3 +140,47 @@ test('mail-admission signing fails closed (503 awaiting_transport_owner) when th
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the admission readback serves the materialized mail-admission file as materialize_mail_admission --apply wrote it, signed; nothing or an unusable file admits no sender', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdirSync } = await import('node:fs');
+  const { runCommand } = await import('../../src/kernel/index.ts');
+  const { createMaterializeCommand } = await import('../../scripts/_materialize/command.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-governance-materialized-'));
+  const running = await startGovernance({ role: 'test' });
+  try {
+    const readback = async () => (await send(`${running.platform}${ADMISSIONS}`, { headers: bearer('mail_consumer') })).json() as { materialized: Record<string, any> };
+    const before = (await readback()).materialized;
+    assert.deepEqual([before['state'], before['count'], before['file']], ['not_materialized', 0, 'mail-admission.json']);
+
+    const repo = join(dir, 'repo');
+    mkdirSync(join(repo, 'configs'), { recursive: true });
+    const env = { ...process.env, GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.org', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.org', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { env, encoding: 'utf8' }).trim();
+    git('init', '-q', '-b', 'main');
+    writeFileSync(join(repo, 'configs', 'mail-admission.json'), JSON.stringify({ version: 1, admissions: [{ sender: 'ops@example.org', scopes: ['mail_management.read'] }, { sender: 'example.com', scopes: ['mail_management.read'] }] }));
+    git('add', '.');
+    git('commit', '-q', '-m', 'admissions');
+    const commit = git('rev-parse', 'HEAD');
+    const io = { stdout: { write: () => {} }, stderr: { write: () => {} }, env: { AIRLOCK_DATA_DIR: running.dataDir } };
+    assert.equal(await runCommand(createMaterializeCommand(), ['--repo', repo, '--target', commit, '--apply'], io), 0);
+
+    const written = readFileSync(join(running.dataDir, 'mail-admission.json'));
+    const served = (await readback()).materialized;
+    assert.equal(served['state'], 'materialized');
+    assert.equal(served['sha256'], createHash('sha256').update(written).digest('hex'), 'the bytes the materializer wrote');
+    assert.deepEqual(served['source']['commit'], commit);
+    assert.deepEqual(served['admissions'], JSON.parse(written.toString('utf8')).admissions);
+    const jwks = (await send(`${running.platform}${JWKS}`)).json() as { keys: Jwk[] };
+    const claims = verifyJws(served['token'], jwks);
+    assert.deepEqual([claims['materialized_sha256'], claims['admissions']], [served['sha256'], served['admissions']]);
+
+    writeFileSync(join(running.dataDir, 'mail-admission.json'), '{"format":"something-else"}');
+    const invalid = (await readback()).materialized;
+    assert.deepEqual([invalid['state'], invalid['count'], invalid['admissions']], ['invalid', 0, []]);
+    assert.match(invalid['detail'], /"format" is not "airlock\.mail_admission\.v1"/);
+  } finally {
+    await running.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startGovernance } from './_service.ts';
-import { REPO, rootEnv, tempRoot } from './_fixtures.ts';
+import { REPO, rootEnv, startCrmDouble, tempRoot } from './_fixtures.ts';
 import type { TempRoot } from './_fixtures.ts';
 
 const SCRIPT = join(REPO, 'scripts', 'governance-readiness.ts');
@@ -22,12 +22,14 @@ function run(args: string[]): Promise<{ code: number | null; stdout: string; std
 async function walk(prepare: (root: TempRoot) => void, args: string[] = ['--json']) {
   const root = tempRoot();
   prepare(root);
-  // A CRM upstream is configured (the check reads configuration only), so security can be ready.
-  const running = await startGovernance({ role: 'platform-api', env: { ...rootEnv(root.root), GOVERNANCE_CRM_UPSTREAM_URL: 'http://127.0.0.1:9', GOVERNANCE_CRM_KNOWN_COMPANIES: 'tenant-a/company-1' } });
+  // A CRM owner answers (readiness asks it), so security can be ready.
+  const crm = await startCrmDouble();
+  const running = await startGovernance({ role: 'platform-api', env: { ...rootEnv(root.root), GOVERNANCE_CRM_UPSTREAM_URL: crm.url, GOVERNANCE_CRM_KNOWN_COMPANIES: 'tenant-a/company-1' } });
   try {
     return await run(['--base-url', running.platform!, ...args]);
   } finally {
     await running.stop();
+    await crm.close();
     root.cleanup();
   }
 }

@@ -1,5 +1,5 @@
 // Starts Debian's nats-server on a free loopback port for a test, with an optional user/password,
-// token, TLS and max_payload, and restarts it on the same port. A missing nats-server fails the
+// token, TLS, max_payload and monitoring port, and restarts it on the same port. A missing nats-server fails the
 // test with the command that installs it.
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,11 +19,15 @@ export interface NatsServerOptions {
   tls?: { cert: string; key: string };
   /** Enable JetStream with a file store that survives restart(). */
   jetstream?: boolean;
+  /** Open the monitoring port (nats-server -m) on a free loopback port: `monitorUrl`. */
+  monitor?: boolean;
 }
 
 export interface RunningNatsServer {
   port: number;
   url: string;
+  /** http://127.0.0.1:<port> of the monitoring endpoint (/healthz, /varz) when `monitor` was asked for. */
+  monitorUrl: string | undefined;
   stop(): Promise<void>;
   start(): Promise<void>;
   restart(): Promise<void>;
@@ -52,6 +56,8 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   if (options.maxPayload !== undefined) lines.push(`max_payload: ${options.maxPayload}`);
   if (options.user !== undefined) lines.push(`authorization { user: ${JSON.stringify(options.user)}, password: ${JSON.stringify(options.pass ?? '')} }`);
   if (options.token !== undefined) lines.push(`authorization { token: ${JSON.stringify(options.token)} }`);
+  const monitorPort = options.monitor ? await freePort() : undefined;
+  if (monitorPort !== undefined) lines.push(`http: "127.0.0.1:${monitorPort}"`);
   if (options.jetstream) lines.push(`jetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }`);
   if (options.tls) lines.push(`tls { cert_file: ${JSON.stringify(options.tls.cert)}, key_file: ${JSON.stringify(options.tls.key)} }`);
   const config = join(dir, 'nats.conf');
@@ -82,7 +88,7 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   }
 
   await start();
-  return { port, url: `nats://127.0.0.1:${port}`, start, stop, restart: async () => (await stop(), await start()) };
+  return { port, url: `nats://127.0.0.1:${port}`, monitorUrl: monitorPort === undefined ? undefined : `http://127.0.0.1:${monitorPort}`, start, stop, restart: async () => (await stop(), await start()) };
 }
 
 function answers(port: number): Promise<boolean> {

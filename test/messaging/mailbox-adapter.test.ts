@@ -8,9 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { BusMessage } from '../../src/messaging/bus.ts';
-import { MAILBOX_PUBLICATIONS } from '../../src/messaging/database.ts';
+import { BUS_MESSAGES, MAILBOX_PUBLICATIONS } from '../../src/messaging/database.ts';
 import { createMailboxService } from '../../src/messaging/mailbox-adapter.ts';
 import type { MailboxService } from '../../src/messaging/mailbox-adapter.ts';
+import { connectNats } from '../../src/messaging/nats/client.ts';
+import type { NatsClient, NatsMessage } from '../../src/messaging/nats/client.ts';
+import { parseNatsUrls } from '../../src/messaging/nats/url.ts';
 import { send } from '../helpers/http.ts';
 import { startNatsServer } from './_nats-server.ts';
 import type { RunningNatsServer } from './_nats-server.ts';
@@ -25,6 +28,8 @@ for (const kind of ['embedded', 'nats'] as const) {
     let service: MailboxService;
     let base: string;
     const got: BusMessage[] = [];
+    const raw: NatsMessage[] = [];
+    let rawClient: NatsClient | undefined;
     before(async () => {
       const env: NodeJS.ProcessEnv = { AIRLOCK_DATA_DIR: mkdtempSync(join(tmpdir(), 'airlock-mailbox-')) };
       if (kind === 'nats') {
@@ -37,13 +42,27 @@ for (const kind of ['embedded', 'nats'] as const) {
       // The adapter's own bus doubles as the subscriber: it sees what any client would.
       service.bus.subscribe('mailbox.>', (m) => got.push(m));
       await service.bus.ready();
+      if (nats) {
+        rawClient = await connectNats({ servers: parseNatsUrls(nats.url) });
+        rawClient.subscribe('mailbox.>', (m) => raw.push(m));
+        await rawClient.flush();
+      }
     });
     after(async () => {
+      await rawClient?.close();
       await service.close();
       await nats?.stop();
     });
 
     const publications = () => service.store.readRows(MAILBOX_PUBLICATIONS).length;
+    /** How often the bus carried `id`, repeats included: a plain NATS subscriber (no de-duplication), or the embedded bus's rows. */
+    const sent = (id: string) => (kind === 'nats' ? raw.filter((m) => m.headers['Nats-Msg-Id'] === id).length : service.store.readRows(BUS_MESSAGES).filter((r) => r.msg_id === id).length);
+    /** Waits until a marker published after everything so far has arrived, so that late copies would have arrived too. */
+    const settleBus = async () => {
+      const marker = `settle-${kind}-${Math.random()}`;
+      await post(base, 'settle', 'x', { 'nats-msg-id': marker });
+      await until(() => got.some((m) => m.headers['Nats-Msg-Id'] === marker) && (kind !== 'nats' || raw.some((m) => m.headers['Nats-Msg-Id'] === marker)));
+    };
 
     test(`${kind}: POST publishes to mailbox.<mailbox> with a Nats-Msg-Id and answers 202 once the bus holds it`, async () => {
       const res = await post(base, 'ops-team', '{"hello":"world"}');
@@ -66,13 +85,43 @@ for (const kind of ['embedded', 'nats'] as const) {
       assert.equal(got.slice(before).filter((m) => m.headers['Nats-Msg-Id'] === `retry-${kind}-1`).length, 1);
     });
 
-    test(`${kind}: a retry with the same Nats-Msg-Id is answered and recorded as a repeat of the first publication`, async () => {
-      const first = (await post(base, 'dedup', 'x', { 'nats-msg-id': `repeat-${kind}` })).json() as { evidence_seq: number; repeat_of_seq?: number };
-      const again = (await post(base, 'dedup', 'x', { 'nats-msg-id': `repeat-${kind}` })).json() as { evidence_seq: number; repeat_of_seq?: number };
-      assert.equal(first.repeat_of_seq, undefined);
-      assert.equal(again.repeat_of_seq, first.evidence_seq);
-      const row = service.store.readRows(MAILBOX_PUBLICATIONS).find((r) => r.seq === again.evidence_seq)!;
-      assert.equal((row.payload as { repeat_of_seq?: number }).repeat_of_seq, first.evidence_seq);
+    test(`${kind}: a retry with the same Nats-Msg-Id and body is answered from the first record, not published or recorded again`, async () => {
+      const first = await post(base, 'dedup', 'x', { 'nats-msg-id': `repeat-${kind}` });
+      const rows = publications();
+      const sentBefore = sent(`repeat-${kind}`);
+      const again = await post(base, 'dedup', 'x', { 'nats-msg-id': `repeat-${kind}` });
+      const [a, b] = [first.json(), again.json()] as { evidence_seq: number; sha256: string; repeat_of_seq?: number }[];
+      assert.equal(a!.repeat_of_seq, undefined);
+      assert.equal(again.status, 202);
+      assert.equal(again.headers['idempotent-replayed'], 'true');
+      assert.deepEqual([b!.evidence_seq, b!.repeat_of_seq, b!.sha256], [a!.evidence_seq, a!.evidence_seq, a!.sha256]);
+      assert.equal(publications(), rows);
+      await settleBus();
+      assert.equal(sent(`repeat-${kind}`), sentBefore);
+    });
+
+    test(`${kind}: concurrent requests with one new Nats-Msg-Id publish it once; the others are answered from its record`, async () => {
+      const rows = publications();
+      const answers = await Promise.all(Array.from({ length: 5 }, () => post(base, 'dedup', 'same', { 'nats-msg-id': `concurrent-${kind}` })));
+      assert.deepEqual(answers.map((r) => r.status), [202, 202, 202, 202, 202]);
+      assert.equal(new Set(answers.map((r) => (r.json() as { evidence_seq: number }).evidence_seq)).size, 1);
+      assert.equal(publications(), rows + 1);
+      await settleBus();
+      assert.equal(sent(`concurrent-${kind}`), 1);
+    });
+
+    test(`${kind}: a Nats-Msg-Id reused with another body is 422, and nothing is published or recorded`, async () => {
+      assert.equal((await post(base, 'dedup', '{"v":1}', { 'nats-msg-id': `reused-${kind}` })).status, 202);
+      const rows = publications();
+      const reused = await post(base, 'dedup', '{"v":2}', { 'nats-msg-id': `reused-${kind}` });
+      assert.equal(reused.status, 422, reused.text);
+      assert.match(String(reused.headers['content-type']), /problem\+json/);
+      assert.match((reused.json() as { detail: string }).detail, /reused-.*another|with a body of SHA-256/);
+      assert.equal(publications(), rows);
+      await settleBus();
+      assert.equal(sent(`reused-${kind}`), 1);
+      // The id is per mailbox: another mailbox may use it for its own body.
+      assert.equal((await post(base, 'other', '{"v":2}', { 'nats-msg-id': `reused-${kind}` })).status, 202);
     });
 
     test(`${kind}: exactly 131072 bytes pass; 131073 bytes are 413 and nothing is published or recorded`, async () => {

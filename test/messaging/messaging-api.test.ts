@@ -2,15 +2,18 @@
 // /metrics, and configuration outside the seed's bounds refused.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createMailboxService } from '../../src/messaging/mailbox-adapter.ts';
 import type { MailboxService } from '../../src/messaging/mailbox-adapter.ts';
 import { createMessagingApi } from '../../src/messaging/messaging-api.ts';
 import type { MessagingApi } from '../../src/messaging/messaging-api.ts';
+import { LANE_EVENTS } from '../../src/messaging/database.ts';
+import { publishCommand } from '../../scripts/_shuttle/publish.ts';
 import { send } from '../helpers/http.ts';
+import { runCaptured } from '../helpers/run-command.ts';
 
 const MANUAL_TIMERS = { setTimeout: () => 0, clearTimeout: () => undefined, now: () => Date.parse('2026-11-24T12:00:00Z') };
 
@@ -61,8 +64,23 @@ describe('messaging API', () => {
     assert.deepEqual([observer.target, observer.interval_seconds, observer.idle_interval_seconds, observer.max_lines, observer.polls], ['gateway-a', 45, 120, 300, 1]);
     // The old line is outside the 900 s window; the plain line has no time and is kept.
     assert.equal(observer.last_lines, 2);
-    assert.deepEqual([body['recovery'].intervalSeconds, body['recovery'].maxBackoffSeconds, body['recovery'].jitterSeconds], [45, 300, 3]);
+    assert.deepEqual([body['recovery'].interval_seconds, body['recovery'].max_backoff_seconds, body['recovery'].jitter_seconds], [45, 300, 3]);
     assert.equal(body['recovery'].parts.bus.up, true);
+    assert.equal(body['recovery'].parts.bus.consecutive_failures, 0);
+    assert.deepEqual([body['ready'], body['not_ready']], [true, []]);
+    assert.deepEqual([observer.active, observer.lease_holder], [true, `${hostname()}:${process.pid}:${observer.lease_holder.split(':')[2]}`]);
+  });
+
+  test('GET /api/v1/status names every field in snake_case, nested ones too', async () => {
+    const body = (await send(`${base}/api/v1/status`)).json();
+    const keys: string[] = [];
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (typeof value === 'object' && value !== null) for (const [key, inner] of Object.entries(value)) (keys.push(key), walk(inner));
+    };
+    walk(body);
+    assert.ok(keys.includes('consecutive_failures'));
+    assert.deepEqual(keys.filter((k) => !/^[a-z0-9_]+$/.test(k)), []);
   });
 
   test('a second poll of an unchanged log is idle and the next poll waits the idle interval', async () => {
@@ -70,6 +88,42 @@ describe('messaging API', () => {
     const [observer] = api.lanes.observers();
     assert.equal(observer!.idle, true);
     assert.equal(observer!.next_poll_in_seconds, 120);
+  });
+
+  test('GET /api/v1/status is not ready while the mailbox adapter is down, and says which part', async () => {
+    const dead = await createMessagingApi({ env: { AIRLOCK_DATA_DIR: dir, MESSAGING_MAILBOX_URL: 'http://127.0.0.1:1' }, listen: '127.0.0.1:0', timers: MANUAL_TIMERS });
+    await dead.listen();
+    try {
+      const body = (await send(`${dead.url()}/api/v1/status`)).json() as Record<string, any>;
+      assert.equal(body['bus'].connected, true);
+      assert.equal(body['mailbox_adapter'].reachable, false);
+      assert.deepEqual([body['ready'], body['not_ready']], [false, ['mailbox_adapter']]);
+    } finally {
+      await dead.close();
+    }
+  });
+
+  test('a second messaging API on the same database does not observe a target the first one observes; it takes over once the first stops', async () => {
+    const rows = () => api.store.readRows(LANE_EVENTS).filter((r) => r.kind === 'observer_poll').length;
+    const second = await createMessagingApi({
+      env: { AIRLOCK_DATA_DIR: dir, MESSAGING_MAILBOX_URL: adapter.url('mailbox'), MESSAGING_OBSERVERS_FILE: join(dir, 'observers.json') },
+      listen: '127.0.0.1:0',
+      timers: MANUAL_TIMERS,
+    });
+    try {
+      await api.lanes.runOnce();
+      const before = rows();
+      await second.lanes.runOnce();
+      assert.equal(rows(), before, 'the standby polled');
+      const [standby] = second.lanes.observers();
+      assert.deepEqual([standby!.active, standby!.lease_holder], [false, api.lanes.observers()[0]!.lease_holder]);
+      await api.lanes.stop();
+      await second.lanes.runOnce();
+      assert.equal(rows(), before + 1);
+      assert.equal(second.lanes.observers()[0]!.active, true);
+    } finally {
+      await second.close();
+    }
   });
 
   for (const path of ['/readyz', '/metrics', '/api/v1/readyz', '/api/v1/metrics']) {
@@ -130,4 +184,15 @@ test('MESSAGING_OBSERVERS_FILE naming an endless file (/dev/zero) is refused at 
     assert.match(error.message, /MESSAGING_OBSERVERS_FILE "\/dev\/zero" is larger than/);
     return true;
   });
+});
+
+test('the messaging executables create a missing AIRLOCK_DATA_DIR (a first start with defaults) instead of exiting 2', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'airlock-msg-datadir-'));
+  const adapter = await createMailboxService({ env: { AIRLOCK_DATA_DIR: join(root, 'adapter', 'var') }, listen: '127.0.0.1:0' });
+  await adapter.close();
+  const api = await createMessagingApi({ env: { AIRLOCK_DATA_DIR: join(root, 'api', 'var') }, listen: '127.0.0.1:0', timers: MANUAL_TIMERS });
+  await api.close();
+  const published = await runCaptured(publishCommand, ['ops', '--data', 'x'], { AIRLOCK_DATA_DIR: join(root, 'shuttle', 'var') });
+  assert.equal(published.status, 0, published.stderr);
+  for (const part of ['adapter', 'api', 'shuttle']) assert.ok(existsSync(join(root, part, 'var', 'messaging.sqlite')), part);
 });

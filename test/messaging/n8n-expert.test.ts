@@ -77,3 +77,56 @@ test('n8n_expert on an endless file (/dev/zero) or a directory exits 2 with one 
     assert.match(out.stderr, said);
   }
 });
+
+// The shapes current n8n writes: `n8n export:workflow --all` (a JSON array of workflows with their
+// metadata), HTTP Request v4.2 with JSON headers (`specifyHeaders: "json"`, `jsonHeaders`), and
+// expression values that hold no placeholder ("=Bearer sk-...", a literal once evaluated).
+const EXPORT_ALL = JSON.parse(readFileSync(new URL('./fixtures/n8n-export-all.json', import.meta.url), 'utf8')) as any[];
+
+test('n8n_expert reads the JSON array of `n8n export:workflow --all` and names each workflow in its findings', async () => {
+  const { status, body } = await run(EXPORT_ALL);
+  assert.equal(status, 1);
+  const findings = body.findings as { check: string; file: string; node?: string; message: string }[];
+  assert.deepEqual(findings.map((f) => [f.check, f.file.replace(/^.*\//, '').replace(/^wf-\w+-/, ''), f.node]), [
+    ['no_inline_credentials', '0.json[1]', 'Summarize'],
+    ['no_inline_credentials', '0.json[1]', 'Fetch tickets'],
+  ]);
+  assert.match(findings[0]!.message, /jsonHeaders \("Authorization"\)/);
+});
+
+test('n8n_expert: a clean `export:workflow --all` array passes, with its callback signed in jsonHeaders (exit 0)', async () => {
+  const { status, body } = await run([EXPORT_ALL[0]]);
+  assert.deepEqual(body.findings, []);
+  assert.equal(status, 0);
+});
+
+const currentShapes: [string, (wf: any) => void, string][] = [
+  ['"=Bearer sk-..." in a header list (an expression without placeholders is a literal)', (wf) => (wf.nodes[2].parameters.headerParameters = { parameters: [{ name: 'Authorization', value: '=Bearer sk-abc123' }] }), 'no_inline_credentials'],
+  ['a literal token in jsonHeaders', (wf) => (wf.nodes[2].parameters.jsonHeaders = '={\n  "X-Signature": "{{ $json.signature }}",\n  "X-Signature-Timestamp": "{{ $json.ts }}",\n  "X-API-Key": "k-123456"\n}'), 'no_inline_credentials'],
+  ['a literal token in v1 headerParametersJson', (wf) => (wf.nodes[2].parameters.headerParametersJson = '{"Authorization": "Bearer abc"}'), 'no_inline_credentials'],
+  ['a fixed X-Signature in jsonHeaders', (wf) => (wf.nodes[2].parameters.jsonHeaders = '={"X-Signature": "v1=deadbeef", "X-Signature-Timestamp": "{{ $json.ts }}"}'), 'callbacks_signed'],
+  ['"=v1=deadbeef" as X-Signature (no placeholder: fixed)', (wf) => (wf.nodes[2].parameters.jsonHeaders = '={"X-Signature": "=v1=deadbeef", "X-Signature-Timestamp": "{{ $json.ts }}"}'), 'callbacks_signed'],
+  ['a callback without its signature headers in jsonHeaders', (wf) => (wf.nodes[2].parameters.jsonHeaders = '={"X-Signature-Timestamp": "{{ $json.ts }}"}'), 'callbacks_signed'],
+];
+for (const [what, change, check] of currentShapes) {
+  test(`n8n_expert finds ${what} (${check}, exit 1)`, async () => {
+    const wf = structuredClone(EXPORT_ALL[0]);
+    change(wf);
+    const { status, body } = await run([wf]);
+    assert.equal(status, 1);
+    assert.deepEqual([...new Set(body.findings.map((f) => f.check))], [check]);
+  });
+}
+
+test('n8n_expert: an empty export array, or an array holding a non-workflow, is not a workflow export (exit 2)', async () => {
+  for (const doc of [[], [EXPORT_ALL[0], { id: 'x' }], [1]]) {
+    const out = await runCaptured(n8nExpertCommand, ['check', writeDoc(doc)]);
+    assert.equal(out.status, 2, JSON.stringify(doc));
+  }
+});
+
+function writeDoc(doc: unknown): string {
+  const file = join(dir, `doc-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(doc));
+  return file;
+}

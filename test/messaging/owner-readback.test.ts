@@ -85,11 +85,31 @@ describe('owner-readback service', () => {
 });
 
 describe('owner-readback fails closed', () => {
-  test('without OWNER_READBACK_API_TOKEN every route is 503, even with some bearer token', async () => {
-    const service = createOwnerReadbackService({ env: { AIRLOCK_DATA_DIR: mkdtempSync(join(tmpdir(), 'airlock-rb-')) }, listen: '127.0.0.1:0' });
+  for (const [what, value] of [['unset', undefined], ['only commas and blanks', ' , '], ['blank', '   ']] as const) {
+    test(`OWNER_READBACK_API_TOKEN ${what}: every route is 503 (not configured), whatever bearer is sent`, async () => {
+      const env = { AIRLOCK_DATA_DIR: mkdtempSync(join(tmpdir(), 'airlock-rb-')), ...(value !== undefined && { OWNER_READBACK_API_TOKEN: value }) };
+      const service = createOwnerReadbackService({ env, listen: '127.0.0.1:0' });
+      await service.listen();
+      try {
+        for (const headers of [auth(), {}, { authorization: 'Bearer  ' }]) {
+          for (const path of ROUTES) {
+            const res = await send(`${service.url('owner-readback')}${path}`, { headers });
+            assert.equal(res.status, 503, path);
+            assert.match((res.json() as { detail: string }).detail, /not set/);
+          }
+        }
+      } finally {
+        await service.close();
+      }
+    });
+  }
+
+  test('OWNER_READBACK_API_TOKEN with a blank entry beside a token accepts the token only', async () => {
+    const service = createOwnerReadbackService({ env: { AIRLOCK_DATA_DIR: mkdtempSync(join(tmpdir(), 'airlock-rb-')), OWNER_READBACK_API_TOKEN: ` , ${TOKEN} ,` }, listen: '127.0.0.1:0' });
     await service.listen();
     try {
-      for (const path of ROUTES) assert.equal((await send(`${service.url('owner-readback')}${path}`, { headers: auth() })).status, 503, path);
+      assert.notEqual((await send(`${service.url('owner-readback')}/healthz`, { headers: auth() })).status, 401);
+      assert.equal((await send(`${service.url('owner-readback')}/healthz`, { headers: { authorization: 'Bearer x' } })).status, 401);
     } finally {
       await service.close();
     }

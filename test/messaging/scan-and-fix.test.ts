@@ -24,7 +24,7 @@ const ISSUES = [
   issue(7, ['bug'], { pull_request: { merged: false } }),
 ];
 
-async function scan(args: string[], env: Record<string, string> = {}): Promise<{ status: number; json: any; stderr: string }> {
+async function scan(args: string[], env: Record<string, string> = {}): Promise<{ status: number; json: any; stdout: string; stderr: string }> {
   const { SCAN_AND_FIX_TOKEN: _drop, ...base } = process.env;
   return runCaptured(scanAndFixCommand, [...args, '--json'], { ...base, ...env });
 }
@@ -132,4 +132,75 @@ test('--issues-file on an endless file (/dev/zero) exits 2 with a clear line ins
   const { status, stderr } = await runCaptured(scanAndFixCommand, ['--issues-file', '/dev/zero', '--dry-run'], base);
   assert.equal(status, 2);
   assert.match(stderr, /--issues-file "\/dev\/zero" is larger than/);
+});
+
+describe('scan_and_fix reads every page, whatever the server caps a page at', () => {
+  const many = Array.from({ length: 65 }, (_, i) => issue(i + 1, []));
+  for (const paging of ['link+total', 'link', 'total', 'none'] as const) {
+    test(`a Gitea capped at 30 per page with paging headers "${paging}": all 65 issues are scanned`, async () => {
+      const gitea = await startGiteaDouble({ owner: 'ops', repo: 'airlock', token: 'gitea-token', issues: many, maxLimit: 30, paging });
+      try {
+        const result = await scan(['--base-url', gitea.url, '--repo-owner', 'ops', '--repo-name', 'airlock', '--dry-run'], { SCAN_AND_FIX_TOKEN: 'gitea-token' });
+        assert.equal(result.status, 0, result.stderr);
+        assert.deepEqual(result.json.selected.map((i: any) => i.number), many.map((i) => i.number));
+      } finally {
+        await gitea.close();
+      }
+    });
+  }
+});
+
+describe('scan_and_fix usage errors, missing issues and credentials', () => {
+  let gitea: GiteaDouble;
+  let dir: string;
+  before(async () => {
+    gitea = await startGiteaDouble({ owner: 'ops', repo: 'airlock', token: 'gitea-token', issues: ISSUES, user: 'ops' });
+    dir = mkdtempSync(join(tmpdir(), 'airlock-scan-'));
+    writeFileSync(join(dir, 'issues.json'), JSON.stringify(ISSUES));
+  });
+  after(() => gitea.close());
+
+  test('--issues-file together with --base-url (or --host) is a usage error (exit 2)', async () => {
+    for (const api of [['--base-url', gitea.url], ['--host', 'git.example']]) {
+      const result = await scan(['--issues-file', join(dir, 'issues.json'), ...api, '--repo-owner', 'ops', '--repo-name', 'airlock', '--dry-run']);
+      assert.equal(result.status, 2);
+      assert.match(result.json.error.message, /Give --issues-file or the API .*not both/);
+    }
+  });
+
+  test('--max-issues -1 says what is wrong with the number (exit 2)', async () => {
+    for (const args of [['--max-issues', '-1'], ['--max-issues=-1']]) {
+      const result = await runCaptured(scanAndFixCommand, ['--issues-file', join(dir, 'issues.json'), '--dry-run', ...args], {});
+      assert.equal(result.status, 2);
+      assert.match(result.stderr, /--max-issues must be a whole number of at least 0, not "-1"/);
+    }
+  });
+
+  test('--issue N that the repository or the file does not have says so and exits 1', async () => {
+    const fromApi = await runCaptured(scanAndFixCommand, ['--base-url', gitea.url, '--user', 'ops', '--repo-name', 'airlock', '--issue', '99', '--dry-run'], { SCAN_AND_FIX_TOKEN: 'gitea-token' });
+    assert.equal(fromApi.status, 1, fromApi.stderr);
+    assert.match(fromApi.stderr, /Issue #99 is not in http:\/\/127\.0\.0\.1:\d+\/ops\/airlock/);
+    const fromFile = await scan(['--issues-file', join(dir, 'issues.json'), '--issue', '99', '--dry-run']);
+    assert.equal(fromFile.status, 1);
+    assert.match(fromFile.json.error, /Issue #99 is not in/);
+  });
+
+  test('credentials written in --base-url are used (as curl would) and never appear in the output', async () => {
+    const withCredentials = gitea.url.replace('http://', 'http://ops:gitea-token@');
+    const result = await scan(['--base-url', withCredentials, '--repo-name', 'airlock', '--dry-run']);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.json.selected.length, 4);
+    const outcomes = join(dir, 'outcomes.jsonl');
+    const ran = await scan(['--base-url', withCredentials, '--repo-name', 'airlock', '--issue', '2', '--executor-cmd', 'true', '--outcomes', outcomes]);
+    assert.equal(ran.status, 0, ran.stderr);
+    const failures = await Promise.all([
+      runCaptured(scanAndFixCommand, ['--base-url', 'http://ops:gitea-token@127.0.0.1:1', '--repo-name', 'r', '--dry-run'], {}),
+      runCaptured(scanAndFixCommand, ['--base-url', 'ftp://ops:gitea-token@127.0.0.1', '--repo-name', 'r', '--dry-run'], {}),
+      runCaptured(scanAndFixCommand, ['--base-url', withCredentials, '--repo-name', 'airlock', '--issue', '99', '--dry-run'], {}),
+    ]);
+    assert.deepEqual(failures.map((f) => f.status), [2, 2, 1]);
+    for (const text of [result.stdout, result.stderr, ran.stdout, ran.stderr, readFileSync(outcomes, 'utf8'), ...failures.flatMap((f) => [f.stdout, f.stderr])]) {
+      assert.doesNotMatch(text, /gitea-token/);
+    }
+  });
 });

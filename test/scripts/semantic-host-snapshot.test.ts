@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { TestContext } from 'node:test';
 import { enqueueRecords, openControlDatabase, reconcileOnce } from '../../src/semantic/index.ts';
+import { CONTROL_SCHEMA_VERSION } from '../../src/semantic/control-schema.ts';
 import { CONSUMER_TOKENS, startTestService } from '../semantic/fixtures/semantic-service.ts';
 import { copyRoot, fakeDist, runScript, runScriptAsync, tempDir } from './fixtures/semantic-root.ts';
 
@@ -45,8 +46,8 @@ test('export_host_runtime_snapshot reads every part and writes nothing but its o
   const contracted = JSON.parse(readFileSync(join(root, 'configs', 'stack-contract.json'), 'utf8')).services.map((s: { service: string }) => s.service);
   assert.deepEqual(snapshot.stack_contract.services.map((s: { service: string }) => s.service), contracted);
   assert.ok(contracted.includes('semantic'));
-  assert.equal(snapshot.database.user_version, 2);
-  assert.equal(snapshot.database.expected_user_version, 2);
+  assert.equal(snapshot.database.user_version, CONTROL_SCHEMA_VERSION);
+  assert.equal(snapshot.database.expected_user_version, CONTROL_SCHEMA_VERSION);
   assert.equal(snapshot.database.schema_integrity.status, 'pass');
   assert.deepEqual(snapshot.database.inbox, { records: 2, undecided: 0, quarantined: 1 });
   assert.deepEqual(snapshot.database.evidence_chains.map((c: { table: string; ok: boolean; rows: number }) => [c.table, c.ok, c.rows]),

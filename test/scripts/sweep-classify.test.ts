@@ -24,15 +24,17 @@ const CASES: [number, ClassifyOptions, string][] = [
   [429, PLAIN, 'rate_limited'],
   [500, SAMPLED, 'server_error'],
   [503, PLAIN, 'server_error'],
-  [503, { ...PLAIN, readiness: true }, 'not_ready'],
-  [500, { ...PLAIN, readiness: true }, 'server_error'],
+  [503, { ...PLAIN, readiness: true }, 'server_error'],
+  [503, { ...PLAIN, readiness: true, allowNotReady: true }, 'not_ready'],
+  [500, { ...PLAIN, readiness: true, allowNotReady: true }, 'server_error'],
+  [503, { ...PLAIN, allowNotReady: true }, 'server_error'],
   [599, PLAIN, 'server_error'],
   [301, PLAIN, 'unexpected_status'],
   [304, PLAIN, 'unexpected_status'],
 ];
 
 for (const [status, route, expected] of CASES) {
-  const kind = route === SAMPLED ? 'a sample-dependent' : route === SECURED ? 'a secured' : 'a plain';
+  const kind = route === SAMPLED ? 'a sample-dependent' : route === SECURED ? 'a secured' : `a ${route.readiness ? 'readiness' : 'plain'}${route.allowNotReady ? ' (--allow-not-ready)' : ''}`;
   test(`classifyStatus() calls ${status} on ${kind} route ${expected}`, () => {
     assert.equal(classifyStatus(status, route), expected);
   });

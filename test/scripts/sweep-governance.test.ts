@@ -36,7 +36,7 @@ function startPlatform(dataDir: string): Promise<{ child: ChildProcess; url: str
   });
 }
 
-test("throttled_api_sweep sweeps Airlock's governance platform listener green", async (t) => {
+test("throttled_api_sweep fails on the governance platform listener's fail-closed readiness 503s, and is green with --allow-not-ready", async (t) => {
   if (!existsSync(GOVERNANCE_MAIN)) {
     t.skip('governance service not built yet: src/governance/main.ts is absent');
     return;
@@ -51,15 +51,31 @@ test("throttled_api_sweep sweeps Airlock's governance platform listener green", 
     }
     rmSync(dataDir, { recursive: true, force: true });
   });
-  const out: string[] = [];
-  const err: string[] = [];
-  const io = { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: {} };
-  const code = await runCommand(createSweepCommand(), ['--base-url', url, '--rate-limit-rpm', '6000', '--batch-size', '25', '--batch-sleep-seconds', '0.05', '--json'], io);
-  const evidence = JSON.parse(out.join('')) as SweepEvidence;
+  const sweep = async (extra: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: {} };
+    const code = await runCommand(createSweepCommand(), ['--base-url', url, '--rate-limit-rpm', '6000', '--batch-size', '25', '--batch-sleep-seconds', '0.05', '--json', ...extra], io);
+    return { code, err: err.join(''), evidence: JSON.parse(out.join('')) as SweepEvidence };
+  };
+  // Seed 001: any 5xx fails a sweep. The workboard's owner is never connected and no CRM owner is
+  // configured here, so their readiness routes answer 503 (fail closed), and the sweep fails.
+  const strict = await sweep([]);
+  assert.equal(strict.code, 1);
+  assert.equal(strict.evidence.ok, false);
+  const readiness503 = strict.evidence.requests.filter((r) => r.status === 503).map((r) => [r.path, r.class]);
+  assert.ok(readiness503.some(([path]) => path === '/api/v1/projections/workboard-unified-access/readiness'), JSON.stringify(readiness503));
+  assert.ok(readiness503.every(([, c]) => c === 'server_error'), JSON.stringify(readiness503));
+  assert.equal(strict.evidence.settings.allow_not_ready, false);
+
+  // Tolerating fail-closed readiness is an explicit choice: --allow-not-ready.
+  const { code, err, evidence } = await sweep(['--allow-not-ready']);
   const failures = evidence.requests.filter((r) => !['ok', 'sample_dependent', 'auth_required', 'not_ready'].includes(r.class));
   assert.deepEqual(failures, [], `failures on the platform listener; service stderr:\n${stderr()}`);
-  assert.equal(code, 0, err.join(''));
+  assert.equal(code, 0, err);
   assert.equal(evidence.ok, true);
+  assert.equal(evidence.settings.allow_not_ready, true);
+  assert.equal(evidence.totals.not_ready, readiness503.length);
   assert.equal(evidence.export.source, `${url}/api/v1/openapi.json`);
   assert.ok(evidence.operations > 0, 'the export lists GET operations');
   assert.ok(evidence.totals.ok > 0, 'at least one 2xx');

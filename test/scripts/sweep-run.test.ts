@@ -88,7 +88,7 @@ test('throttled_api_sweep is green when only ok, sample_dependent and auth_requi
   assert.equal(evidence.export.sha256, createHash('sha256').update(readFileSync(TARGET_OPENAPI_FILE)).digest('hex'));
   assert.deepEqual([evidence.export.openapi, evidence.export.title, evidence.export.version], ['3.1.0', 'Sweep test target', '1.0.0']);
   assert.deepEqual(evidence.settings, {
-    rate_limit_rpm: 90, batch_size: 30, batch_sleep_seconds: 20, retry_429: 2, timeout_seconds: 10,
+    rate_limit_rpm: 90, batch_size: 30, batch_sleep_seconds: 20, retry_429: 2, timeout_seconds: 10, allow_not_ready: false,
     include: ['/ok', '/items/*', '/reports/*', '/limited/bare', '/secure'], exclude: [],
   });
   assert.equal(evidence.started_at, '2026-01-01T00:00:00.000Z');

@@ -23,15 +23,26 @@ test('replayAndRebuild() finds a log delivered out of order divergent, counting 
   assert.equal(twoKeys.drift_items, 2);
 });
 
-test('projectionRunBody() derives replay, rebuild and drift from the run, and marks uncounted zeros synthetic', () => {
+test('projectionRunBody() labels the replay verdict and drift synthetic, like every uncounted zero: its log is in order by construction', () => {
   const body = projectionRunBody(REQUEST, 'S0') as { receipts: Record<string, Record<string, unknown>> };
   const { replay_rebuild: replay, reconciliation, cleanup, residual_scan: residual } = body.receipts;
-  assert.equal(replay!['outcome'], 'equivalent');
+  assert.deepEqual([replay!['outcome'], replay!['basis']], ['equivalent_asserted', 'synthetic']);
+  assert.match(String(replay!['reason']), /in order by construction/);
   assert.equal(replay!['replay_digest'], replay!['rebuild_digest']);
-  assert.equal(reconciliation!['drift_items'], 0);
-  assert.match(String(reconciliation!['drift_basis']), /^computed/);
+  assert.deepEqual(reconciliation!['drift_items'], { value: 0, basis: 'synthetic', reason: replay!['reason'] });
+  assert.equal(reconciliation!['outcome'], 'reconciled_asserted');
+  assert.doesNotMatch(JSON.stringify(body), /computed/, 'no receipt claims a computed verdict');
   assert.deepEqual((cleanup!['artifacts_created'] as Record<string, unknown>)['basis'], 'synthetic');
   assert.deepEqual((residual!['residual_entries_asserted'] as Record<string, unknown>)['basis'], 'synthetic');
   const other = projectionRunBody({ ...REQUEST, source_event_id: 'evt-2' }, 'S0') as typeof body;
   assert.notEqual(other.receipts['replay_rebuild']!['replay_digest'], replay!['replay_digest'], 'the digests depend on the run');
+});
+
+test('projectionRunBody() gives the same verdict for every run: why it is labelled synthetic', () => {
+  const outcomes = new Set<unknown>();
+  for (let i = 0; i < 300; i += 1) {
+    const body = projectionRunBody({ correlation_id: `corr-${i}`, source_event_id: `evt-${i * 7}`, case_ref: `ts02:case-${i % 13}` }, 'S0') as { receipts: Record<string, Record<string, unknown>> };
+    outcomes.add(`${String(body.receipts['replay_rebuild']!['outcome'])} ${String(body.receipts['replay_rebuild']!['basis'])}`);
+  }
+  assert.deepEqual([...outcomes], ['equivalent_asserted synthetic']);
 });

@@ -135,3 +135,45 @@ test('reconcileOnce() commits nothing of a batch when a second worker already de
   assert.equal(Number(store.sqlite.prepare('SELECT count(*) AS n FROM graph_nodes').get()?.['n']), 0, 'no merge');
   assert.equal(readOutbox(store.sqlite).length, 0, 'no event');
 });
+
+test('reconcileOnce() scopes record_id by tenant: another tenant\'s record with the same id neither quarantines nor shadows this one', async (t) => {
+  const store = testStore(t);
+  const { putRecords } = await import('../../src/semantic/ingest-inbox.ts');
+  const a = nodeRecord({ record_id: 'shared-id', tenant_id: 'tenant-a', node_id: 'n1', label: 'A' });
+  const b = nodeRecord({ record_id: 'shared-id', tenant_id: 'tenant-b', node_id: 'n1', label: 'B' });
+  assert.equal((await putRecords(store, lines(a, b), { source: 'test' })).seqs.length, 2, 'two tenants, two records');
+  const run = await reconcileOnce(store, { batchSize: 10 });
+  assert.deepEqual([run?.merged, run?.quarantined], [2, 0]);
+  const labels = store.sqlite.prepare('SELECT tenant_hash, label FROM graph_nodes ORDER BY label').all().map((r) => [r['tenant_hash'], r['label']]);
+  assert.deepEqual(labels, [[tenantHash('tenant-a'), 'A'], [tenantHash('tenant-b'), 'B']]);
+  // Each tenant's own re-ingest is still a no-op, and its own changed content still a conflict.
+  assert.equal((await putRecords(store, lines(b), { source: 'test' })).duplicates, 1);
+  await putRecords(store, lines({ ...b, label: 'B2' }), { source: 'test' });
+  const conflict = await reconcileOnce(store, { batchSize: 10 });
+  assert.deepEqual([conflict?.merged, conflict?.quarantined], [0, 1]);
+  assert.equal(store.sqlite.prepare('SELECT reason FROM ingest_outcomes WHERE inbox_seq = 3').get()?.['reason'], 'record_id_conflict');
+  assert.deepEqual(store.sqlite.prepare('SELECT label FROM graph_nodes ORDER BY label').all().map((r) => r['label']), ['A', 'B'], 'tenant A is untouched');
+});
+
+test('the control database migration scopes existing inbox rows by tenant: decided rows from their tenant hash, undecided ones from their tenant id', async (t) => {
+  const { DatabaseSync } = await import('node:sqlite');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { openControlDatabase, CONTROL_MIGRATIONS } = await import('../../src/semantic/control-schema.ts');
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-semantic-migrate-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'semantic.sqlite');
+  const old = new DatabaseSync(file);
+  for (const migration of CONTROL_MIGRATIONS.slice(0, 2)) old.exec(migration.up as string);
+  old.exec('PRAGMA user_version = 2');
+  const insert = old.prepare('INSERT INTO ingest_inbox (received_at, source, record, record_id, content_sha256) VALUES (?, ?, ?, ?, ?)');
+  insert.run('2026-01-01T00:00:00Z', 'old', JSON.stringify({ record_id: 'r1', tenant_hash: tenantHash('tenant-a') }), 'r1', 'x'.repeat(64));
+  insert.run('2026-01-01T00:00:00Z', 'old', JSON.stringify({ record_id: 'r1', tenant_id: 'tenant-b' }), 'r1', 'y'.repeat(64));
+  old.exec("INSERT INTO ingest_outcomes (inbox_seq, record_id, state, reason, isolation_domain_ref, run_id) VALUES (1, 'r1', 'QUARANTINED', 'record_invalid', NULL, 'recon-1-1')");
+  old.close();
+  const store = openControlDatabase(file);
+  t.after(() => store.close());
+  const hashes = store.sqlite.prepare('SELECT seq, tenant_hash FROM ingest_inbox ORDER BY seq').all().map((r) => r['tenant_hash']);
+  assert.deepEqual(hashes, [tenantHash('tenant-a'), tenantHash('tenant-b')]);
+});

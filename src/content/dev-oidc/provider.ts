@@ -12,7 +12,11 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { isLoopbackHost } from '../../kernel/index.ts';
 import { escapeHtml } from '../share/html.ts';
 
-export const DEV_ACCOUNT = { sub: 'dev', preferred_username: 'dev', name: 'Dev User (development provider)', email: 'dev@localhost' };
+/** The group the dev account is in (its groups claim); npm start makes it Company Home's writers. */
+export const DEV_GROUP = 'content-writers';
+export const DEV_ACCOUNT = { sub: 'dev', preferred_username: 'dev', name: 'Dev User (development provider)', email: 'dev@localhost', groups: [DEV_GROUP] };
+/** The scopes of the dev account's access tokens: read and write, as CONTENT_WRITE_SCOPE's default asks. */
+export const DEV_SCOPE = 'openid profile email api:read api:write';
 const CODE_TTL_MS = 60_000;
 
 export interface DevProviderOptions {
@@ -105,7 +109,7 @@ export async function startDevProvider(options: DevProviderOptions): Promise<{ s
     if (createHash('sha256').update(body.get('code_verifier') ?? '').digest('base64url') !== grant.challenge) return json(response, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
     const now = Math.floor(Date.now() / 1000);
     const idToken = jwt({ iss: issuer, aud: options.clientId, exp: now + 300, iat: now, nonce: grant.nonce, ...DEV_ACCOUNT }, 'JWT');
-    const accessToken = jwt({ iss: issuer, aud: options.audience, client_id: options.clientId, exp: now + 3600, iat: now, jti: randomBytes(8).toString('hex'), sub: DEV_ACCOUNT.sub, preferred_username: DEV_ACCOUNT.preferred_username }, 'at+jwt');
+    const accessToken = jwt({ iss: issuer, aud: options.audience, client_id: options.clientId, exp: now + 3600, iat: now, jti: randomBytes(8).toString('hex'), sub: DEV_ACCOUNT.sub, preferred_username: DEV_ACCOUNT.preferred_username, groups: DEV_ACCOUNT.groups, scope: DEV_SCOPE }, 'at+jwt');
     json(response, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: 3600, id_token: idToken });
   };
 

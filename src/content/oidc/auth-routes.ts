@@ -9,7 +9,7 @@ import { checkCsrf } from '../upload.ts';
 import { RepositoryError } from '../repository.ts';
 import { createSession, endSession, readCookie, setCookie } from '../sessions.ts';
 import { html, page, redirect } from '../share/html.ts';
-import { CALLBACK_PATH, LOGGED_OUT_PATH, LOGIN_PATH, LOGOUT_PATH, sessionOf } from './bridge.ts';
+import { CALLBACK_PATH, LOGGED_OUT_PATH, LOGIN_PATH, LOGOUT_PATH, groupsClaim, sessionOf } from './bridge.ts';
 import type { Bridge } from './bridge.ts';
 import { validateIdToken } from './token-validation.ts';
 
@@ -69,7 +69,7 @@ export function authRoutes(bridge: Bridge): Route[] {
     if (!checked.ok) return loginFailed(bridge, context, { reason: `ID token refused: ${checked.reason}`, shown: 'The identity token from the sign-in service is not valid.' });
     const claims = checked.claims;
     const displayName = [claims['name'], claims['preferred_username'], claims['email'], claims['sub']].find((v): v is string => typeof v === 'string' && v !== '')!;
-    const { id } = await createSession(bridge.store, { subject: String(claims['sub']), displayName: displayName.slice(0, 200), idToken: tokens.idToken, ttlSeconds: bridge.config.sessionTtlSeconds, nowSeconds: bridge.nowSeconds() });
+    const { id } = await createSession(bridge.store, { subject: String(claims['sub']), displayName: displayName.slice(0, 200), idToken: tokens.idToken, groups: groupsClaim(claims), ttlSeconds: bridge.config.sessionTtlSeconds, nowSeconds: bridge.nowSeconds() });
     bridge.log.info('login', { subject: String(claims['sub']), requestId: context.requestId });
     const secure = bridge.cookies.secure;
     // Two cookies: node:http writes an array value as two Set-Cookie lines.
@@ -86,12 +86,15 @@ export function authRoutes(bridge: Bridge): Route[] {
   const logout = async (context: RequestContext): Promise<Reply> => {
     const found = sessionOf(bridge, context);
     const clear = setCookie(bridge.cookies.session, '', { secure: bridge.cookies.secure, maxAge: 0 });
-    if (!found) return redirect(LOGGED_OUT_PATH, { status: 303, headers: { 'set-cookie': clear } });
+    // Without the session's CSRF token nothing happens, not even clearing the cookie: a
+    // cross-site form (which arrives without the SameSite=Lax cookie) must not log anyone out.
+    const given = new URLSearchParams(context.rawBody?.toString('utf8') ?? '').get('_csrf') ?? undefined;
     try {
-      checkCsrf(found.session.csrf, new URLSearchParams(context.rawBody?.toString('utf8') ?? '').get('_csrf') ?? undefined);
+      if (!found) throw new RepositoryError(403, 'No session to log out of: the form must come from a page of this repository');
+      checkCsrf(found.session.csrf, given);
     } catch (error) {
       if (!(error instanceof RepositoryError)) throw error;
-      bridge.log.warn('logout refused', { reason: 'csrf token missing or wrong', requestId: context.requestId });
+      bridge.log.warn('logout refused', { reason: found ? 'csrf token missing or wrong' : 'no session cookie', requestId: context.requestId });
       return page({ title: 'Logout refused', status: 403, body: html`<div class="error"><p>${error.message}</p></div><p><a href="${LOGOUT_PATH}">Back</a></p>` });
     }
     await endSession(bridge.store, found.session);

@@ -41,7 +41,7 @@ export function page(init: { title: string; body: Safe; head?: Safe; user?: { na
   const document = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${init.title} - Airlock content</title><link rel="stylesheet" href="/share/style.css">${init.head}</head>
-<body><header><a class="brand" href="/share/">Airlock content</a>${userBar}</header>
+<body><header><a class="brand" href="/share/">Airlock content</a>${init.user ? html`<a class="trash" href="/share/trashcan" id="trashcan-link">Trashcan</a>` : html``}${userBar}</header>
 <main><h1>${init.title}</h1>${init.body}</main></body></html>
 `;
   return {
@@ -59,7 +59,7 @@ main{max-width:60rem;margin:1rem auto;padding:0 1.2rem}h1{font-size:1.4rem}h2{fo
 table{border-collapse:collapse;width:100%;background:#fff}th,td{text-align:left;padding:.35rem .6rem;border-bottom:1px solid #dde}
 form.inline{display:inline}fieldset{border:1px solid #ccd;background:#fff;margin:.8rem 0;padding:.6rem}
 label{margin-right:.8rem}.error{background:#fde8e8;border:1px solid #d66;padding:.8rem}.note{color:#556}
-nav.crumbs a{margin-right:.3rem}button{cursor:pointer}form.search{margin:.6rem 0}form.search input{width:24rem}.kind{color:#556;font-size:.85em}`;
+nav.crumbs a{margin-right:.3rem}header a.trash{color:#fff;margin-left:auto;margin-right:1rem}a.delete,a.purge{color:#a12}.confirm{background:#fff6e0;border:1px solid #d9a;padding:.8rem;margin-bottom:.8rem}button{cursor:pointer}form.search{margin:.6rem 0}form.search input{width:24rem}.kind{color:#556;font-size:.85em}`;
 
 /** A redirect (303 after a POST, 302 otherwise). */
 export function redirect(location: string, init: { status?: 302 | 303; headers?: Record<string, string> } = {}): Reply {

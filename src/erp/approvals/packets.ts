@@ -8,7 +8,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { Transaction } from '../../kernel/index.ts';
 import { findByIdentity, getDocument, insertDocument, updateDocument } from '../database/documents.ts';
 import type { ErpDocument } from '../database/documents.ts';
-import { frappeThrow } from '../frappe/envelope.ts';
+import { FrappeThrow, frappeThrow, signatureChallenge } from '../frappe/envelope.ts';
 import { methodPath } from '../identity.ts';
 import { OPEN_STATES, nextState } from './transitions.ts';
 import type { PacketState } from './transitions.ts';
@@ -61,7 +61,7 @@ export function applyDecision(sqlite: DatabaseSync, tx: Transaction, input: { pa
   const packet = getDocument(sqlite, 'Approval Packet', input.packet) ?? frappeThrow(`Approval Packet ${input.packet} not found`, 'DoesNotExistError');
   if (input.token !== undefined) {
     const stored = Buffer.from(String(packet['callback_token_sha256']), 'hex');
-    if (stored.length !== 32 || !timingSafeEqual(stored, digest(input.token))) frappeThrow('The callback token does not match this Approval Packet', 'AuthenticationError');
+    if (stored.length !== 32 || !timingSafeEqual(stored, digest(input.token))) throw new FrappeThrow('AuthenticationError', 'The callback token does not match this Approval Packet', { 'www-authenticate': signatureChallenge('house') });
   }
   const status = nextState(packet.name, packet['status'] as PacketState, 'decision');
   updateDocument(sqlite, tx, packet, { status, decision: input.decision, decision_source: input.source, decision_actor: input.actor, decided_at: input.at.toISOString() }, input.at);

@@ -16,6 +16,11 @@ import { isObject } from '../fields.ts';
 import { methodPath } from '../identity.ts';
 import { dispatchPacket } from '../dispatch/dispatch-packet.ts';
 import { requestPacket } from './packets.ts';
+import { RESOLUTIONS, recordFollowThrough, requeueDispatch } from './owner-follow-through.ts';
+import type { OwnerActor, Resolution } from './owner-follow-through.ts';
+import type { DatabaseSync } from 'node:sqlite';
+import type { Transaction } from '../../kernel/index.ts';
+import { PACKET_STATES } from './transitions.ts';
 
 function context(args: Args): Record<string, unknown> | null {
   const value = args['approval_context'];
@@ -24,11 +29,20 @@ function context(args: Args): Record<string, unknown> | null {
   return value;
 }
 
-const PACKET_OUTPUT = { type: 'object', required: ['approval_packet', 'status', 'created'], properties: { approval_packet: { type: 'string' }, status: { enum: ['requested', 'dispatched', 'decision_received', 'closed'] }, created: { type: 'boolean' }, dispatch_bundle: { type: ['object', 'null'] } } };
+const PACKET_OUTPUT = { type: 'object', required: ['approval_packet', 'status', 'created'], properties: { approval_packet: { type: 'string' }, status: { enum: PACKET_STATES }, created: { type: 'boolean' }, dispatch_bundle: { type: ['object', 'null'] } } };
 const REQUEST_APPROVAL: WorkflowContract = { input: argsSchema({ doctype: NAME_ARG, docname: NAME_ARG, approval_context: OBJECT_ARG }, ['doctype', 'docname']), output: PACKET_OUTPUT };
 const DISPATCH_PACKET: WorkflowContract = {
   input: argsSchema({ approval_packet: NAME_ARG }, ['approval_packet']),
   output: { type: 'object', required: ['approval_packet', 'status', 'dispatch_job', 'dispatch_status', 'created'], properties: { approval_packet: { type: 'string' }, status: { type: 'string' }, dispatch_job: { type: 'string' }, dispatch_status: { type: 'string' }, created: { type: 'boolean' } } },
+};
+const REASON_ARG = { type: 'string', minLength: 1, maxLength: 2000 };
+const FOLLOW_THROUGH: WorkflowContract = {
+  input: argsSchema({ approval_packet: NAME_ARG, resolution: { enum: [...RESOLUTIONS] }, reason: REASON_ARG }, ['approval_packet', 'resolution', 'reason']),
+  output: { type: 'object', required: ['approval_packet', 'status', 'approved', 'owner_follow_through'], properties: { approval_packet: { type: 'string' }, status: { const: 'resolved_by_owner' }, approved: { const: false }, owner_follow_through: { type: 'object' } } },
+};
+const REQUEUE_DISPATCH: WorkflowContract = {
+  input: argsSchema({ dispatch_job: NAME_ARG, reason: REASON_ARG }, ['dispatch_job', 'reason']),
+  output: { type: 'object', required: ['dispatch_job', 'dispatch_status', 'approval_packet', 'requeued'], properties: { dispatch_job: { type: 'string' }, dispatch_status: { const: 'Queued' }, approval_packet: { type: 'string' }, requeued: { type: 'integer' } } },
 };
 const REQUEST_BY_NAME: WorkflowContract = { input: argsSchema({ name: NAME_ARG, approval_context: OBJECT_ARG }, ['name']), output: PACKET_OUTPUT };
 
@@ -43,6 +57,14 @@ export function approvalRoutes(deps: DepsRef): ErpRoute[] {
     const owner = (request.principal as Principal).user;
     return frappeMessage(await store.write((sqlite, tx) => requestPacket(sqlite, tx, { doctype, docname, context: approvalContext, owner, at: new Date(now()), agentRuntimeUrl: config.agentRuntimeUrl })));
   };
+  // The owner's lanes: arguments checked against the contract (before any read), one store write as the authenticated actor.
+  const ownerWrite = (contract: WorkflowContract, work: (args: Args, actor: OwnerActor, at: Date) => (sqlite: DatabaseSync, tx: Transaction) => Record<string, unknown>) => frappeHandler(async (request) => {
+    const args = contractArgs(request, contract);
+    const { user, kind } = request.principal as Principal;
+    const { store, now } = deps();
+    const write = work(args, { user, kind }, new Date(now()));
+    return frappeMessage(await store.write(write));
+  });
   return [
     {
       ...lane,
@@ -56,6 +78,20 @@ export function approvalRoutes(deps: DepsRef): ErpRoute[] {
         const owner = (request.principal as Principal).user;
         return frappeMessage(await store.write((sqlite, tx) => dispatchPacket(sqlite, tx, { packet, agentRuntimeUrl: config.agentRuntimeUrl, owner, at: new Date(now()) })));
       }),
+    },
+    {
+      ...lane,
+      path: methodPath('workflows.record_owner_follow_through'),
+      summary: 'Record the owner\'s resolution (resolution, reason) of a packet whose closeout is blocked or whose dispatch went Dead: closes it as resolved_by_owner, never approved',
+      contract: FOLLOW_THROUGH,
+      handler: ownerWrite(FOLLOW_THROUGH, (args, actor, at) => (sqlite, tx) => recordFollowThrough(sqlite, tx, { packet: requireString(args, 'approval_packet'), resolution: requireString(args, 'resolution') as Resolution, reason: requireString(args, 'reason', 2000), actor, at })),
+    },
+    {
+      ...lane,
+      path: methodPath('workflows.requeue_dispatch_job'),
+      summary: 'Re-queue a Dead approval dispatch (dispatch_job, reason) as a new attempt with a fresh retry budget',
+      contract: REQUEUE_DISPATCH,
+      handler: ownerWrite(REQUEUE_DISPATCH, (args, actor, at) => (sqlite, tx) => requeueDispatch(sqlite, tx, { job: requireString(args, 'dispatch_job'), reason: requireString(args, 'reason', 2000), actor, at })),
     },
     {
       ...lane,

@@ -1,9 +1,10 @@
 // The callbacks.* slice: signed inbound execution evidence (house scheme), each with an optional
 // Idempotency-Key (the kernel's: same key and body replays, another body is 422), whose
-// completion commits in the effect's own transaction (writeReply). Part 2 so far:
-// automation_job_result; agent_runtime_approval and automation_hil_decision join with approval packets.
+// completion commits in the effect's own transaction (writeReply): automation_job_result,
+// agent_runtime_approval and automation_hil_decision.
 
 import { lazyIdempotencyStore, parseJsonBody, writeReply } from '../../kernel/index.ts';
+import type { IdempotencyStore } from '../../kernel/index.ts';
 import { frappeHandler, signedBy } from '../erp-route.ts';
 import type { DepsRef, ErpRoute } from '../erp-route.ts';
 import { frappeMessage } from '../frappe/envelope.ts';
@@ -13,9 +14,19 @@ import { applyDecision } from '../approvals/packets.ts';
 import { parseDecision } from './decision.ts';
 import { parseJobResult, recordJobResult } from './job-result.ts';
 
+/**
+ * Only executed requests keep their result under an Idempotency-Key (Stripe's rule): a handler that
+ * took effect completed the key inside its own transaction (writeReply). A refusal before any
+ * effect (unknown dispatch_job, validation) reaches the kernel's own completion instead, which
+ * releases the key here, so a retry once the job exists runs afresh instead of replaying a 404.
+ */
+export function executedOnly(store: IdempotencyStore): IdempotencyStore {
+  return { ...store, complete: ({ token, scope, key }) => store.abandon({ scope, key, token }) };
+}
+
 export function callbackRoutes(deps: DepsRef): ErpRoute[] {
   // Each handler commits its effect through writeReply: a key's completion joins the effect's transaction.
-  const idempotency = { store: lazyIdempotencyStore(() => deps().idempotency), required: false };
+  const idempotency = { store: executedOnly(lazyIdempotencyStore(() => deps().idempotency)), required: false };
   const base = { family: 'callbacks', stability: 'stable', method: 'POST', auth: 'none', request: { raw: true, contentTypes: ['application/json'] }, idempotency } as const;
   const decision = (source: string, tokenRequired: boolean) => frappeHandler(async (context) => {
     const input = parseDecision(parseJsonBody(context.rawBody!), { tokenRequired });

@@ -35,7 +35,7 @@ export const NAMING_SERIES: Readonly<Record<string, string>> = {
   'Dead Letter': 'DLQ-',
   'Agent Notification': 'AGT-NTF-',
   'Workspace Review Task': 'WS-RVW-',
-  // Part 3: support tickets (named by the desk's ticket id), identity truth (named as loaded).
+  // Support tickets (named by the desk's ticket id), identity truth (named as loaded).
   'Support Ticket': 'SUP-TKT-',
   Employee: 'HR-EMP-',
   User: 'USR-',

@@ -27,7 +27,7 @@ const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // Part 3: identity projections find the Employees of a login (technical_subject) by index.
+    // Identity projections find the Employees of a login (technical_subject) by index.
     name: 'employee login index',
     up: `CREATE INDEX erp_documents_employee_user ON erp_documents (json_extract(data, '$.user_id')) WHERE doctype = 'Employee';`,
   },

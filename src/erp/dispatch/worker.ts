@@ -5,6 +5,7 @@
 // naming the last error. Each delivery and each dead letter is also an Agent Notification. A job
 // whose packet was decided meanwhile is Superseded, not sent again. Jobs
 // live in the database, so a restart resumes them; a job is never sent again once Delivered. Each
+// attempt is recorded before it is sent, so a crash mid-delivery spends it (beginAttempt). Each
 // tick also closes the packets whose decision the owner readback confirms (approvals/closeout.ts).
 
 import { request } from 'node:http';
@@ -97,6 +98,35 @@ export function startDispatchWorker(deps: ErpDeps): DispatchWorker {
     return status === 'dispatched' ? null : String(status ?? 'missing');
   }
 
+  /** Makes the job Dead with its Dead Letter and notification (the budget is spent). */
+  function deadLetter(sqlite: DatabaseSync, tx: Transaction, current: ErpDocument, attempts: number, error: string, at: Date): void {
+    const letter = nextName(sqlite, 'Dead Letter', at);
+    updateDocument(sqlite, tx, current, { status: 'Dead', attempts, attempt_in_flight: false, last_error: error, dead_letter: letter }, at);
+    tx.append(DEAD_LETTERS, { name: letter, source: 'dispatch', payload: record('Dead Letter', letter, at, { source: 'dispatch', dispatch_job: current.name, approval_packet: current['document_name'], attempts, last_error: error, owner_follow_through: 'required' }) });
+    notify(sqlite, tx, at, 'dead_letter', { dispatch_job: current.name, dead_letter: letter, last_error: error });
+  }
+
+  /**
+   * Records attempt n durably before it is sent: a crash mid-delivery has then spent it, so a crash
+   * loop reaches the Dead Letter instead of redelivering for ever. The job stays due again after
+   * the delivery timeout plus backoff (its lease), in case no outcome is ever recorded. Returns the
+   * attempt number to send, or null when the job is not to be sent.
+   */
+  function beginAttempt(sqlite: DatabaseSync, tx: Transaction, name: string): number | null {
+    const current = getDocument(sqlite, 'Dispatch Job', name)!;
+    if (current['status'] !== 'Queued' && current['status'] !== 'Retrying') return null;
+    const at = new Date(deps.now());
+    const attempts = Number(current['attempts']);
+    if (current['attempt_in_flight'] === true && attempts >= dispatch.maxAttempts) {
+      deadLetter(sqlite, tx, current, attempts, `attempt ${attempts} did not finish (the service stopped mid-delivery)`, at);
+      return null;
+    }
+    const next = attempts + 1;
+    const lease = at.getTime() + dispatch.timeoutMs + backoffMs(next, dispatch.backoffBaseMs, dispatch.backoffCapMs);
+    updateDocument(sqlite, tx, current, { attempts: next, attempt_in_flight: true, last_attempt_at: at.toISOString(), next_attempt_at: lease }, at);
+    return next;
+  }
+
   async function deliver(job: ErpDocument): Promise<void> {
     // A decision that came another way (automation_hil_decision) settles the packet: offering it
     // to the runtime again, or dead-lettering it for follow-through, would misstate its state.
@@ -106,10 +136,12 @@ export function startDispatchWorker(deps: ErpDeps): DispatchWorker {
         const packet = settledPacket(sqlite, current);
         if ((current['status'] !== 'Queued' && current['status'] !== 'Retrying') || packet === null) return;
         const at = new Date(deps.now());
-        updateDocument(sqlite, tx, current, { status: 'Superseded', superseded_reason: `approval packet is ${packet}: not sent again` }, at);
+        updateDocument(sqlite, tx, current, { status: 'Superseded', attempt_in_flight: false, superseded_reason: `approval packet is ${packet}: not sent again` }, at);
       });
       return;
     }
+    const attempt = await deps.store.write((sqlite, tx) => beginAttempt(sqlite, tx, job.name));
+    if (attempt === null) return;
     const secret = deps.config.secrets.AGENT_RUNTIME_CALLBACK_SECRET;
     const body = Buffer.from(JSON.stringify({ ...(job['delivery'] as object), dispatch_job: job.name, callback_token: job['callback_token'] }));
     const outcome = secret === undefined
@@ -117,19 +149,16 @@ export function startDispatchWorker(deps: ErpDeps): DispatchWorker {
       : await post(String(job['webhook_url']), body, { ...signRequest('house', { rawBody: body, secret, now: Math.floor(deps.now() / 1000) }), 'idempotency-key': `"${job.name}"` }, dispatch.timeoutMs);
     await deps.store.write((sqlite, tx) => {
       const current = getDocument(sqlite, 'Dispatch Job', job.name)!;
-      if (current['status'] !== 'Queued' && current['status'] !== 'Retrying') return;
+      // Another outcome was recorded meanwhile (or the owner re-queued the job): this one is stale.
+      if ((current['status'] !== 'Queued' && current['status'] !== 'Retrying') || current['attempts'] !== attempt) return;
       const at = new Date(deps.now());
-      const attempts = Number(current['attempts']) + 1;
       if (outcome.ok) {
-        updateDocument(sqlite, tx, current, { status: 'Delivered', attempts, last_error: null, delivered_at: at.toISOString() }, at);
-        notify(sqlite, tx, at, 'delivered', { dispatch_job: job.name, approval_packet: current['document_name'], attempts });
-      } else if (attempts >= dispatch.maxAttempts) {
-        updateDocument(sqlite, tx, current, { status: 'Dead', attempts, last_error: outcome.error }, at);
-        const letter = nextName(sqlite, 'Dead Letter', at);
-        tx.append(DEAD_LETTERS, { name: letter, source: 'dispatch', payload: record('Dead Letter', letter, at, { source: 'dispatch', dispatch_job: job.name, approval_packet: current['document_name'], attempts, last_error: outcome.error, owner_follow_through: 'required' }) });
-        notify(sqlite, tx, at, 'dead_letter', { dispatch_job: job.name, dead_letter: letter, last_error: outcome.error });
+        updateDocument(sqlite, tx, current, { status: 'Delivered', attempts: attempt, attempt_in_flight: false, last_error: null, delivered_at: at.toISOString() }, at);
+        notify(sqlite, tx, at, 'delivered', { dispatch_job: job.name, approval_packet: current['document_name'], attempts: attempt });
+      } else if (attempt >= dispatch.maxAttempts) {
+        deadLetter(sqlite, tx, current, attempt, outcome.error!, at);
       } else {
-        updateDocument(sqlite, tx, current, { status: 'Retrying', attempts, last_error: outcome.error, next_attempt_at: at.getTime() + backoffMs(attempts, dispatch.backoffBaseMs, dispatch.backoffCapMs) }, at);
+        updateDocument(sqlite, tx, current, { status: 'Retrying', attempts: attempt, attempt_in_flight: false, last_error: outcome.error, next_attempt_at: at.getTime() + backoffMs(attempt, dispatch.backoffBaseMs, dispatch.backoffCapMs) }, at);
       }
     });
   }

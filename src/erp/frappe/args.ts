@@ -64,6 +64,7 @@ export function refuseUnknown(args: Args, known: readonly string[]): void {
 }
 
 export function describeType(value: unknown): string {
+  if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;

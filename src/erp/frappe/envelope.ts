@@ -27,6 +27,27 @@ export type ExcType = keyof typeof EXC_STATUS;
 
 const JSON_CONTENT = 'application/json; charset=utf-8';
 
+/**
+ * RFC 9110 (11.6.1): every 401 names how to authenticate. Frappe's own ways in are its token scheme
+ * (`Authorization: token <api_key>:<api_secret>`) and Basic over the same pair (validate_auth takes
+ * both), so those are the challenges of a 401 unless a surface names another.
+ */
+export const FRAPPE_CHALLENGE = 'token realm="erp", Basic realm="erp"';
+/** The headers each signature scheme is sent in (DESIGN.md "Signed requests"). */
+const SIGNATURE_HEADERS: Readonly<Record<string, string>> = {
+  stripe: 'Stripe-Signature',
+  'standard-webhooks': 'webhook-id webhook-timestamp webhook-signature',
+  house: 'X-Signature X-Signature-Timestamp',
+};
+
+/**
+ * The challenge of a signed surface (webhooks, callbacks, a workspace caller). No registered HTTP
+ * scheme names a body HMAC, so the challenge names the realm, the scheme and its headers.
+ */
+export function signatureChallenge(scheme: string): string {
+  return `Signature realm="erp", scheme="${scheme}", headers="${SIGNATURE_HEADERS[scheme] ?? 'X-Signature'}"`;
+}
+
 /** HTTP 200 `{"message": value}`. */
 export function frappeMessage(message: unknown, headers?: Record<string, string>): Reply {
   return { status: 200, body: { message }, contentType: JSON_CONTENT, ...(headers && { headers }) };
@@ -41,21 +62,26 @@ export function frappeMessage(message: unknown, headers?: Record<string, string>
  */
 export function frappeError(excType: ExcType, text: string, init: { status?: number; headers?: Record<string, string> } = {}): Reply {
   const serverMessage = JSON.stringify({ message: text, title: 'Message', indicator: 'red', raise_exception: 1 });
+  const status = init.status ?? EXC_STATUS[excType];
+  const headers = status === 401 && init.headers?.['www-authenticate'] === undefined ? { ...init.headers, 'www-authenticate': FRAPPE_CHALLENGE } : init.headers;
   return {
-    status: init.status ?? EXC_STATUS[excType],
+    status,
     contentType: JSON_CONTENT,
     body: { exc_type: excType, exception: `frappe.exceptions.${excType}: ${text}`, _server_messages: JSON.stringify([serverMessage]) },
-    ...(init.headers && { headers: init.headers }),
+    ...(headers && { headers }),
   };
 }
 
 /** Thrown by ERP code below a handler (argument checks, lookups) and turned into its reply by `frappeHandler`. */
 export class FrappeThrow extends Error {
   readonly excType: ExcType;
-  constructor(excType: ExcType, text: string) {
+  /** Headers of the reply, e.g. a 401's own challenge. */
+  readonly headers: Record<string, string> | undefined;
+  constructor(excType: ExcType, text: string, headers?: Record<string, string>) {
     super(text);
     this.name = 'FrappeThrow';
     this.excType = excType;
+    this.headers = headers;
   }
 }
 

@@ -4,7 +4,7 @@
 // /healthz and /capability-inventory are Airlock's own surfaces and keep RFC 9457.
 
 import type { Reply, RequestContext } from '../../kernel/index.ts';
-import { frappeError } from './envelope.ts';
+import { frappeError, signatureChallenge } from './envelope.ts';
 import type { ExcType } from './envelope.ts';
 
 const FRAPPE_PATHS = ['/api/method/', '/api/resource/', '/api/resource'];
@@ -39,11 +39,19 @@ function classify(status: number): { excType: ExcType; status: number } {
   }
 }
 
-/** The ERP service's kernel problem renderer. */
-export function renderFrappeProblem(reply: Reply, context: RequestContext): Reply {
-  if (!FRAPPE_PATHS.some((prefix) => context.path === prefix || context.path.startsWith(prefix))) return reply;
-  const problem = (reply.body ?? {}) as { title?: unknown; detail?: unknown };
-  const text = typeof problem.detail === 'string' ? problem.detail : String(problem.title ?? 'Request refused');
-  const { excType, status } = classify(reply.status);
-  return frappeError(excType, text, { status, ...(reply.headers && { headers: reply.headers }) });
+/**
+ * The ERP service's kernel problem renderer. `signatureSchemes` maps each signed path to its scheme:
+ * the kernel's own 401 on a Frappe path is a signature it could not verify, and its challenge
+ * names that scheme (RFC 9110: every 401 carries WWW-Authenticate).
+ */
+export function frappeProblemRenderer(signatureSchemes: ReadonlyMap<string, string>): (reply: Reply, context: RequestContext) => Reply {
+  return (reply, context) => {
+    if (!FRAPPE_PATHS.some((prefix) => context.path === prefix || context.path.startsWith(prefix))) return reply;
+    const problem = (reply.body ?? {}) as { title?: unknown; detail?: unknown };
+    const text = typeof problem.detail === 'string' ? problem.detail : String(problem.title ?? 'Request refused');
+    const { excType, status } = classify(reply.status);
+    const scheme = signatureSchemes.get(context.path);
+    const headers = status === 401 && scheme !== undefined ? { ...reply.headers, 'www-authenticate': signatureChallenge(scheme) } : reply.headers;
+    return frappeError(excType, text, { status, ...(headers && { headers }) });
+  };
 }

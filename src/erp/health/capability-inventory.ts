@@ -19,7 +19,7 @@ export function capabilityInventory(routes: readonly ErpRoute[], version: string
     service: SERVICE_NAME,
     version,
     capabilities: routes
-      .map((r) => ({ method: r.method, path: r.path, auth: r.signature ? `signature:${r.signature.scheme}` : r.auth, family: r.family, stability: r.stability, summary: r.summary }))
+      .map((r) => ({ method: r.method, path: r.path, auth: r.authLabel ?? (r.signature ? `signature:${r.signature.scheme}` : r.auth), family: r.family, stability: r.stability, summary: r.summary }))
       .sort((a, b) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path.localeCompare(b.path))),
   };
 }

@@ -1,6 +1,7 @@
 // health.integration_status: a lightweight runtime and integration snapshot, no auth. It reads
 // only heads and counts (no chain walk): database reachability and schema version, each evidence
-// chain's row count and head hash, the last intake per webhook source, the dispatch backlog, which
+// chain's row count and head hash, the last intake per webhook source, the dispatch backlog (jobs by
+// current status: one grouped read of the jobs' latest rows), which
 // secrets are configured (never their values), the healthcheck numbers, and version truth (the
 // release marker and the revision: the service has no /version route, seed 002 "Versioning").
 
@@ -23,6 +24,21 @@ function lastIntake(sqlite: DatabaseSync, source: string): { integration_event: 
   return row ? { integration_event: String(row['name']), status: String(row['status']), received_at: String(row['recorded_at']) } : null;
 }
 
+/**
+ * The dispatch worker's real backlog: approval dispatch jobs by current status (queued, retrying,
+ * and dead ones awaiting owner follow-through), not evidence rows. Materialized jobs are callback
+ * truth the worker never sends, so they are no backlog.
+ */
+function dispatchBacklog(sqlite: DatabaseSync): { queued: number; retrying: number; dead: number } {
+  const counts = { queued: 0, retrying: 0, dead: 0 };
+  const rows = statement(sqlite, "SELECT json_extract(payload, '$.status') AS status, count(*) AS n FROM dispatch_jobs WHERE seq IN (SELECT max(seq) FROM dispatch_jobs GROUP BY name) AND json_extract(payload, '$.job_type') = 'approval_dispatch' GROUP BY status").all();
+  for (const row of rows) {
+    const key = String(row['status']).toLowerCase();
+    if (key === 'queued' || key === 'retrying' || key === 'dead') counts[key] = Number(row['n']);
+  }
+  return counts;
+}
+
 /** The revision a version string carries ("0.0.0+abc1234"), or null for a tagged release. */
 function revisionOf(version: string): string | null {
   const plus = version.indexOf('+');
@@ -41,8 +57,7 @@ export function integrationStatus(deps: ErpDeps): Record<string, unknown> {
     for (const [doctype, table] of Object.entries(RECORD_TYPE_TABLES)) chains[doctype] = { table: table.name, ...chainHead(sqlite, table.name) };
     chains['Document Change'] = { table: DOCUMENT_EVENTS.name, ...chainHead(sqlite, DOCUMENT_EVENTS.name) };
     intake = Object.fromEntries(SOURCES.map((source) => [source, lastIntake(sqlite, source)]));
-    const dispatch = chainHead(sqlite, 'dispatch_jobs');
-    backlog = { dispatch_jobs: dispatch.rows, dead_letters: chainHead(sqlite, 'dead_letters').rows };
+    backlog = dispatchBacklog(sqlite);
   } catch (error) {
     // The snapshot still answers: "unreachable" is itself the status an operator needs.
     database = { status: 'error', reason: (error as Error).message };
@@ -59,7 +74,7 @@ export function integrationStatus(deps: ErpDeps): Record<string, unknown> {
     dispatch_backlog: backlog,
     secrets: Object.fromEntries(Object.keys(WEBHOOK_SECRETS).map((name) => [name, config.secrets[name as keyof typeof WEBHOOK_SECRETS] !== undefined])),
     outbound: { SUPPORT_DESK_WEBHOOK_SECRET: config.outbound.supportDeskSecret !== undefined, support_desk: config.outbound.supportDeskUrl !== undefined, governance: config.outbound.governanceUrl !== undefined },
-    auth: { api_keys: config.apiKeys.length, users: config.users.length, suppliers: config.suppliers.length },
+    auth: { api_keys: config.apiKeys.length, users: config.users.length, suppliers: deps.suppliers().length },
     healthchecks: { database_seconds: 30, gateway_seconds: config.gatewayHealthcheckInterval, low_cpu: { database_seconds: 60, gateway_seconds: 180 } },
     checked_at: new Date(deps.now()).toISOString(),
   };

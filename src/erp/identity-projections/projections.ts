@@ -49,13 +49,21 @@ interface Truth {
 
 const LIFECYCLE: Record<string, Truth['lifecycle']> = { Active: 'active', Inactive: 'inactive', Suspended: 'suspended', Left: 'left' };
 
+/**
+ * The User of a login among those whose names equal it without letter case (usersOfLogin): the one
+ * there is, or, when several are (ambiguous_identity), the one spelled exactly so.
+ */
+function oneUser(users: readonly ErpDocument[], login: string): ErpDocument | undefined {
+  return users.length === 1 ? users[0] : users.find((u) => u.name === login);
+}
+
 function resolve(sqlite: DatabaseSync, subject: Subject, now: Date, maxAgeSeconds: number): Truth {
   let employee: ErpDocument | undefined;
   let user: ErpDocument | undefined;
   let deny: DenyReason | null = null;
   if (subject.technical_subject !== null) {
     const users = usersOfLogin(sqlite, subject.technical_subject);
-    user = users.find((u) => u.name === subject.technical_subject);
+    user = oneUser(users, subject.technical_subject);
     const linked = employeesOfUser(sqlite, subject.technical_subject);
     if (linked.length > 1 || users.length > 1) deny = 'ambiguous_identity';
     employee = linked.length === 1 ? linked[0] : undefined;
@@ -65,7 +73,7 @@ function resolve(sqlite: DatabaseSync, subject: Subject, now: Date, maxAgeSecond
     const login = employee?.['user_id'];
     if (typeof login === 'string') {
       const users = usersOfLogin(sqlite, login);
-      user = users.find((u) => u.name === login);
+      user = oneUser(users, login);
       if (employeesOfUser(sqlite, login).length > 1 || users.length > 1) deny = 'ambiguous_identity';
     }
     if (!employee) deny = 'unknown_identity';

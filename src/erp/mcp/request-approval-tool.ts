@@ -6,6 +6,7 @@
 
 import type { McpTool } from '../../kernel/index.ts';
 import { requestPacket, APPROVABLE } from '../approvals/packets.ts';
+import { PACKET_STATES } from '../approvals/transitions.ts';
 import type { DepsRef } from '../erp-route.ts';
 import type { Principal } from '../frappe/authenticator.ts';
 import { asFrappeThrow } from '../frappe/envelope.ts';
@@ -18,7 +19,7 @@ const PACKET_RESULT = {
   required: ['approval_packet', 'status', 'created', 'target_doctype', 'target_name', 'dispatch_bundle'],
   properties: {
     approval_packet: { type: 'string', description: 'The Approval Packet name' },
-    status: { enum: ['requested', 'dispatched', 'decision_received', 'closed'] },
+    status: { enum: PACKET_STATES },
     created: { type: 'boolean', description: 'false when an open packet for the target already existed' },
     target_doctype: { type: 'string' },
     target_name: { type: 'string' },

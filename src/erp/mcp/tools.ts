@@ -6,10 +6,10 @@
 import type { McpTool } from '../../kernel/index.ts';
 import { OPEN_STATES } from '../approvals/transitions.ts';
 import { newestCurrent } from '../database/current-documents.ts';
-import { getDocument } from '../database/documents.ts';
 import type { DepsRef } from '../erp-route.ts';
 import { integrationStatus } from '../health/integration-status.ts';
-import { READABLE_DOCTYPES } from '../resources/routes.ts';
+import { redactDocument } from '../readback.ts';
+import { READABLE_DOCTYPES, readResource } from '../resources/routes.ts';
 import { hydrateContext } from '../support-cases/support-context.ts';
 import type { BusinessRef } from '../support-cases/normalize-event.ts';
 import { MAX_BUSINESS_REFS } from '../support-cases/normalize-event.ts';
@@ -42,11 +42,7 @@ export function erpTools(deps: DepsRef): McpTool[] {
       handler: (args) => {
         const doctype = String(args['doctype']);
         const name = String(args['name']);
-        if (doctype === 'Supplier') {
-          const supplier = deps().config.suppliers.find((s) => s.name === name);
-          return supplier ? { structuredContent: { document: { ...supplier, doctype, docstatus: 0, modified: '' } } } : { error: `Supplier ${name} not found` };
-        }
-        const doc = getDocument(deps().store.sqlite, doctype, name);
+        const doc = readResource(deps(), doctype, name);
         return doc ? { structuredContent: { document: doc } } : { error: `${doctype} ${name} not found: list the DocType with GET /api/resource/${doctype}` };
       },
     },
@@ -59,7 +55,7 @@ export function erpTools(deps: DepsRef): McpTool[] {
       annotations: readOnly,
       handler: async (args) => {
         const { rows, count, truncated } = await newestCurrent(deps().reads, 'Approval Packet', { limit: Number(args['limit'] ?? 50), statuses: OPEN_STATES });
-        return { structuredContent: { approval_packets: rows, count, truncated } };
+        return { structuredContent: { approval_packets: rows.map(redactDocument), count, truncated } };
       },
     },
     {
@@ -71,7 +67,7 @@ export function erpTools(deps: DepsRef): McpTool[] {
       annotations: readOnly,
       handler: async (args) => {
         const { rows, count, truncated } = await newestCurrent(deps().reads, 'Dead Letter', { limit: Number(args['limit'] ?? 50) });
-        return { structuredContent: { dead_letters: rows, count, truncated } };
+        return { structuredContent: { dead_letters: rows.map(redactDocument), count, truncated } };
       },
     },
     {

@@ -3,12 +3,13 @@
 // {"data": doc}. Read-only, Frappe token or session auth. Supplier is the configured master data.
 
 import type { ErpDocument } from '../database/documents.ts';
-import { getDocument, NAMING_SERIES } from '../database/documents.ts';
+import { NAMING_SERIES } from '../database/documents.ts';
 import { FRAPPE_AUTH } from '../frappe/authenticator.ts';
 import { frappeError, frappeThrow } from '../frappe/envelope.ts';
 import { frappeHandler } from '../erp-route.ts';
 import type { DepsRef, ErpDeps, ErpRoute } from '../erp-route.ts';
 import type { Supplier } from '../suppliers.ts';
+import { readDocument, redactDocument } from '../readback.ts';
 import { parseListQuery, pickFields, runListQuery } from './list-query.ts';
 import type { ListQuery } from './list-query.ts';
 import { listStoredDocuments } from './stored-list.ts';
@@ -20,25 +21,28 @@ function supplierDocument(supplier: Supplier): ErpDocument {
   return { ...supplier, doctype: 'Supplier', docstatus: 0, owner: 'ERP_SUPPLIERS_FILE', creation: '', modified: '', disabled: 0 };
 }
 
-/** A callback token (or its digest) is not owner truth: readback never shows it. */
-function withoutSecrets(doc: ErpDocument): ErpDocument {
-  const { callback_token_sha256: _digest, callback_token: _token, ...rest } = doc;
-  return rest as ErpDocument;
-}
-
-function checkReadable(doctype: string): void {
+/** Refuses a DocType this service does not keep, naming those it does. */
+export function checkReadable(doctype: string): void {
   if (!READABLE_DOCTYPES.includes(doctype)) frappeThrow(`DocType ${doctype} not found: readable are ${READABLE_DOCTYPES.join(', ')}`, 'DoesNotExistError');
 }
 
 /**
- * The rows GET /api/resource/<DocType> answers for `query`: Suppliers from the configuration,
- * stored DocTypes through their indexes on the read pool (stored-list.ts).
+ * The rows GET /api/resource/<DocType> answers for `query`: Suppliers from ERP_SUPPLIERS_FILE,
+ * stored DocTypes through their indexes on the read pool (stored-list.ts), as readers see them.
  */
 export async function listResource(deps: ErpDeps, doctype: string, query: ListQuery): Promise<Record<string, unknown>[]> {
   checkReadable(doctype);
-  if (doctype === 'Supplier') return runListQuery(deps.config.suppliers.map(supplierDocument), query);
+  if (doctype === 'Supplier') return runListQuery(deps.suppliers().map(supplierDocument), query);
   const { docs } = await listStoredDocuments(deps.reads, doctype, query);
-  return docs.map((doc) => pickFields(withoutSecrets(doc), query.fields));
+  return docs.map((doc) => pickFields(redactDocument(doc), query.fields));
+}
+
+/** One document of a readable DocType as readers see it, by name. */
+export function readResource(deps: ErpDeps, doctype: string, name: string): ErpDocument | undefined {
+  checkReadable(doctype);
+  if (doctype !== 'Supplier') return readDocument(deps.store.sqlite, doctype, name);
+  const supplier = deps.suppliers().find((s) => s.name === name);
+  return supplier && supplierDocument(supplier);
 }
 
 export function resourceRoutes(deps: DepsRef): ErpRoute[] {
@@ -64,11 +68,8 @@ export function resourceRoutes(deps: DepsRef): ErpRoute[] {
         const { doctype, name } = context.params as { doctype: string; name: string };
         if (context.query.size > 0) frappeThrow('A document read takes no query arguments');
         // One document is read by its key; only Supplier (configured, not stored) is searched.
-        checkReadable(doctype);
-        const supplier = doctype === 'Supplier' ? deps().config.suppliers.find((s) => s.name === name) : undefined;
-        const doc = doctype === 'Supplier' ? supplier && supplierDocument(supplier) : getDocument(deps().store.sqlite, doctype, name);
-        const shown = doc && withoutSecrets(doc);
-        return shown ? { status: 200, body: { data: shown } } : frappeError('DoesNotExistError', `${doctype} ${name} not found`);
+        const doc = readResource(deps(), doctype, name);
+        return doc ? { status: 200, body: { data: doc } } : frappeError('DoesNotExistError', `${doctype} ${name} not found`);
       }),
     },
   ];

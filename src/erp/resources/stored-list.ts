@@ -15,13 +15,13 @@ import type { ReadPool } from '../../kernel/index.ts';
 import type { ErpDocument } from '../database/documents.ts';
 import { CURRENT_DOCTYPES } from '../database/current-documents.ts';
 import { frappeThrow } from '../frappe/envelope.ts';
+// Fields readback never shows: a filter or order on them sees nothing.
+import { SECRET_FIELDS } from '../readback.ts';
 import type { Filter as ListFilter, ListQuery } from './list-query.ts';
 
 /** Most documents a list reads through its index for one request. */
 export const LIST_WINDOW = 5000;
 
-/** Fields readback never shows: a filter or order on them sees nothing. */
-export const SECRET_FIELDS: readonly string[] = ['callback_token', 'callback_token_sha256'];
 
 const ORDER_FIELDS = ['modified', 'creation', 'name'] as const;
 type OrderField = (typeof ORDER_FIELDS)[number];

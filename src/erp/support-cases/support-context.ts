@@ -5,7 +5,7 @@
 // partial-enrichment marker naming those links. Nothing is invented for what is absent.
 
 import type { DatabaseSync } from 'node:sqlite';
-import { getDocument } from '../database/documents.ts';
+import { readDocument } from '../readback.ts';
 import type { ErpDocument } from '../database/documents.ts';
 import { READABLE_DOCTYPES } from '../resources/routes.ts';
 import type { BusinessRef } from './normalize-event.ts';
@@ -54,7 +54,7 @@ export function hydrateContext(sqlite: DatabaseSync, refs: readonly BusinessRef[
       context.missing.push({ ...ref, reason: 'unknown_doctype' });
       continue;
     }
-    const doc = getDocument(sqlite, ref.doctype, ref.name);
+    const doc = readDocument(sqlite, ref.doctype, ref.name);
     if (!doc) {
       context.missing.push({ ...ref, reason: 'not_found' });
       continue;
@@ -67,7 +67,7 @@ export function hydrateContext(sqlite: DatabaseSync, refs: readonly BusinessRef[
         gaps.push({ field, doctype, reason: 'empty' });
         continue;
       }
-      const linked = getDocument(sqlite, doctype, target);
+      const linked = readDocument(sqlite, doctype, target);
       if (linked) related.push({ field, doctype, name: target, status: linked['status'] ?? null });
       else gaps.push({ field, doctype, reason: 'not_found' });
     }

@@ -2,13 +2,14 @@
 // SHA-256, normalized payload, status, answer), written in the same transaction as its business
 // effect. The check for an earlier delivery with the same provider event id runs inside that
 // transaction too, so two concurrent redeliveries cannot both take effect: the second gets the
-// first one's answer and changes nothing.
+// first one's answer and changes nothing. The same id with another body is a 409 conflict.
 
 import { hash } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Reply, Transaction } from '../../kernel/index.ts';
 import { findByIdentity, insertDocument, nextName } from '../database/documents.ts';
 import type { ErpDeps } from '../erp-route.ts';
+import { frappeThrow } from '../frappe/envelope.ts';
 
 export type WebhookSource = 'payment_a' | 'payment_b' | 'supplier_intake' | 'website_contact_intake';
 
@@ -47,7 +48,12 @@ export async function recordDelivery(deps: ErpDeps, delivery: Delivery, effect: 
   const eventKey = `${delivery.source}:${providerEventId}`;
   const { answer, replayed } = await deps.store.write((sqlite, tx) => {
     const earlier = findByIdentity(sqlite, 'Integration Event', eventKey);
-    if (earlier) return { answer: String(earlier['response']), replayed: true };
+    if (earlier) {
+      // One rule for every webhook (support_desk_inbound's too): a known id with other bytes is
+      // not a redelivery but a conflict, answered as such, with nothing stored.
+      if (earlier['raw_body_sha256'] !== sha) frappeThrow(`Event "${providerEventId}" was delivered before with another body: nothing was stored; send a new event id for a new event`, 'DuplicateEntryError');
+      return { answer: String(earlier['response']), replayed: true };
+    }
     const at = new Date(deps.now());
     const name = nextName(sqlite, 'Integration Event', at);
     const outcome = effect(sqlite, tx, at, name);

@@ -20,6 +20,14 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,139}$/;
 const RESERVED_NAME = /^DSP-JOB-/i;
 const RESERVED_KEY = /^approval:/i;
 const RESERVED_JOB_TYPE = 'approval_dispatch';
+/**
+ * What a job created before any callback can truthfully be: not yet sent (Queued) or handed to the
+ * external system and awaiting its callback (Dispatched). Delivered, Dead, Superseded or Closed
+ * would claim an outcome nothing recorded; callbacks never change the status either.
+ */
+export const MATERIALIZED_STATUSES = ['Queued', 'Dispatched'] as const;
+/** The business documents a materialized job may be about (Approval Packets are dispatched by workflows.dispatch_approval_packet). */
+export const MATERIALIZED_DOCUMENT_TYPES = ['Lead', 'Supplier Intake', 'Revenue Event', 'Purchase Invoice', 'Sales Invoice', 'Support Ticket', 'Workspace Review Task'] as const;
 
 export interface DispatchJobInput {
   name: string;
@@ -41,6 +49,9 @@ export function dispatchJobInput(args: Args): DispatchJobInput {
   if (RESERVED_NAME.test(name)) frappeThrow(`Argument "dispatch_job" must not start with "DSP-JOB-": that naming series belongs to workflows.dispatch_approval_packet, got ${JSON.stringify(name)}`);
   if (typeof fields['dispatch_key'] === 'string' && RESERVED_KEY.test(fields['dispatch_key'])) frappeThrow(`Argument "dispatch_key" must not start with "approval:": those keys belong to workflows.dispatch_approval_packet, got ${JSON.stringify(fields['dispatch_key'])}`);
   if (fields['job_type'] === RESERVED_JOB_TYPE) frappeThrow(`Argument "job_type" must not be "${RESERVED_JOB_TYPE}": approval dispatch jobs are made by workflows.dispatch_approval_packet`);
+  if (fields['status'] !== undefined && !(MATERIALIZED_STATUSES as readonly unknown[]).includes(fields['status'])) frappeThrow(`Argument "status" must be one of ${MATERIALIZED_STATUSES.join(', ')} (a job no callback has reached yet), got ${JSON.stringify(fields['status'])}`);
+  if (fields['document_type'] !== undefined && !(MATERIALIZED_DOCUMENT_TYPES as readonly unknown[]).includes(fields['document_type'])) frappeThrow(`Argument "document_type" must be one of ${MATERIALIZED_DOCUMENT_TYPES.join(', ')}, got ${JSON.stringify(fields['document_type'])}${fields['document_type'] === 'Approval Packet' ? ': approval packets are dispatched by workflows.dispatch_approval_packet' : ''}`);
+  if (fields['document_name'] !== undefined && fields['document_type'] === undefined) frappeThrow('Argument "document_name" needs "document_type": name the DocType of the document too');
   const payload = args['callback_payload'];
   if (payload !== undefined && payload !== null && !isObject(payload)) frappeThrow(`Argument "callback_payload" must be an object, got ${describeType(payload)}`);
   return { name, fields: { ...fields, dispatch_key: fields['dispatch_key'] ?? name, status: fields['status'] ?? 'Queued', callback_payload: payload ?? null } };

@@ -23,7 +23,7 @@ export function supplierIntakeErrors(intake: SupplierIntakeFields, suppliers: re
   const errors: string[] = [];
   const currency = intake.currency;
   const supplier = findSupplier(suppliers, { name: intake.vendor.name, ...(intake.vendor.tax_id !== null && { tax_id: intake.vendor.tax_id }) });
-  if (!supplier) errors.push(`unknown supplier "${intake.vendor.name}": add it to ERP_SUPPLIERS_FILE or correct vendor.name`);
+  if (!supplier) errors.push(`unknown supplier "${intake.vendor.name}": add it to ERP_SUPPLIERS_FILE (re-read when it changes, no restart) and retry with force=1, or correct vendor.name`);
   else if (supplier.default_currency !== undefined && supplier.default_currency !== currency) errors.push(`currency mismatch: invoice is in ${currency}, supplier "${supplier.name}" bills in ${supplier.default_currency}`);
   if (intake.totals.currency !== null && intake.totals.currency !== currency) errors.push(`currency mismatch: totals are in ${intake.totals.currency}, invoice in ${currency}`);
   intake.items.forEach((item, index) => {

@@ -1,5 +1,6 @@
-// The workflows.* slice (part 1: the posting lanes). Callers: Frappe token or session auth;
-// arguments as JSON, form fields or query. Later issues add the approval and dispatch lanes here.
+// The workflows.* slice: the posting lanes and dispatch materialization (the approval, dispatch
+// and owner follow-through lanes are approvals/routes.ts). Callers: Frappe token or session auth;
+// arguments as JSON, form fields or query.
 
 import { FRAPPE_AUTH } from '../frappe/authenticator.ts';
 import type { Principal } from '../frappe/authenticator.ts';
@@ -12,7 +13,7 @@ import type { DepsRef, ErpRoute } from '../erp-route.ts';
 import { methodPath } from '../identity.ts';
 import { postRevenueEvent } from './post-revenue-event.ts';
 import { postSupplierIntake } from './post-supplier-intake.ts';
-import { dispatchJobInput, jobSummary, materializeDispatchJob } from './materialize-dispatch-job.ts';
+import { MATERIALIZED_DOCUMENT_TYPES, MATERIALIZED_STATUSES, dispatchJobInput, jobSummary, materializeDispatchJob } from './materialize-dispatch-job.ts';
 
 const POSTING_OUTPUT = (document: string, invoice: string) => ({
   type: 'object',
@@ -20,12 +21,14 @@ const POSTING_OUTPUT = (document: string, invoice: string) => ({
   properties: { status: { enum: ['posted', 'error'] }, created: { type: 'boolean' }, [document]: { type: 'string' }, [invoice]: { type: 'string' }, docstatus: { const: 0 }, errors: { type: 'array', items: { type: 'string' } } },
 });
 const POST_SUPPLIER_INTAKE: WorkflowContract = { input: argsSchema({ name: NAME_ARG, force: FLAG_ARG }, ['name']), output: POSTING_OUTPUT('supplier_intake', 'purchase_invoice') };
-const POST_REVENUE_EVENT: WorkflowContract = { input: argsSchema({ name: NAME_ARG }, ['name']), output: POSTING_OUTPUT('revenue_event', 'sales_invoice') };
+const POST_REVENUE_EVENT: WorkflowContract = { input: argsSchema({ name: NAME_ARG, force: FLAG_ARG }, ['name']), output: POSTING_OUTPUT('revenue_event', 'sales_invoice') };
 const TEXT_ARG = { type: 'string', maxLength: 500 };
 const MATERIALIZE_DISPATCH_JOB: WorkflowContract = {
   input: argsSchema({
     dispatch_job: NAME_ARG,
-    ...Object.fromEntries(['dispatch_key', 'document_type', 'document_name', 'company', 'job_type', 'external_system', 'provider', 'status', 'callback_url', 'webhook_url'].map((f) => [f, TEXT_ARG])),
+    ...Object.fromEntries(['dispatch_key', 'document_name', 'company', 'job_type', 'external_system', 'provider', 'callback_url', 'webhook_url'].map((f) => [f, TEXT_ARG])),
+    status: { enum: [...MATERIALIZED_STATUSES, ''] },
+    document_type: { enum: [...MATERIALIZED_DOCUMENT_TYPES, ''] },
     callback_payload: OBJECT_ARG,
   }, ['dispatch_job']),
   output: { type: 'object', required: ['dispatch_job', 'dispatch_key', 'status', 'created'], properties: { dispatch_job: { type: 'string' }, dispatch_key: { type: 'string' }, status: { type: 'string' }, created: { type: 'boolean' } } },
@@ -44,23 +47,25 @@ export function workflowRoutes(deps: DepsRef): ErpRoute[] {
         refuseUnknown(args, ['name', 'force']);
         const name = requireString(args, 'name');
         const force = optionalFlag(args, 'force');
-        const { store, config, now } = deps();
+        const { store, suppliers, now } = deps();
         const owner = (context.principal as Principal).user;
-        return frappeMessage(await store.write((sqlite, tx) => postSupplierIntake(sqlite, tx, { name, force, suppliers: config.suppliers, at: new Date(now()), owner })));
+        const known = suppliers();
+        return frappeMessage(await store.write((sqlite, tx) => postSupplierIntake(sqlite, tx, { name, force, suppliers: known, at: new Date(now()), owner })));
       }),
     },
     {
       ...lane,
       path: methodPath('workflows.post_revenue_event'),
-      summary: 'Post a staged Revenue Event (name) to a draft Sales Invoice, or report the posting error state',
+      summary: 'Post a staged Revenue Event (name, optional force) to a draft Sales Invoice, or report the posting error state',
       contract: POST_REVENUE_EVENT,
       handler: frappeHandler(async (context) => {
         const args = contractArgs(context, POST_REVENUE_EVENT);
-        refuseUnknown(args, ['name']);
+        refuseUnknown(args, ['name', 'force']);
         const name = requireString(args, 'name');
+        const force = optionalFlag(args, 'force');
         const { store, now } = deps();
         const owner = (context.principal as Principal).user;
-        return frappeMessage(await store.write((sqlite, tx) => postRevenueEvent(sqlite, tx, { name, at: new Date(now()), owner })));
+        return frappeMessage(await store.write((sqlite, tx) => postRevenueEvent(sqlite, tx, { name, force, at: new Date(now()), owner })));
       }),
     },
     {

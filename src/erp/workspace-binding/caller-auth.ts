@@ -9,12 +9,15 @@ import type { RequestContext } from '../../kernel/index.ts';
 import type { ErpDeps } from '../erp-route.ts';
 import { frappeAuthenticator } from '../frappe/authenticator.ts';
 import type { Principal } from '../frappe/authenticator.ts';
-import { FrappeThrow } from '../frappe/envelope.ts';
+import { FRAPPE_CHALLENGE, FrappeThrow, signatureChallenge } from '../frappe/envelope.ts';
 
 export interface WorkspaceCaller {
   kind: 'token' | 'session' | 'workspace-caller';
   caller: string;
 }
+
+/** How the capability inventory names this lane's auth: Frappe token or session, or a signed workspace caller. */
+export const WORKSPACE_AUTH_LABEL = 'frappe or signature:house with X-Workspace-Caller';
 
 const REFUSED = 'The workspace caller could not be admitted: name an admitted X-Workspace-Caller and sign the body (X-Signature, X-Signature-Timestamp)';
 
@@ -35,7 +38,7 @@ export async function admitWorkspaceCaller(deps: ErpDeps, context: RequestContex
   const admitted = deps.config.workspaceCallers.includes(caller);
   if (!result.ok || !admitted) {
     deps.log.warn('workspace caller refused', { reason: result.ok ? 'caller_not_admitted' : result.reason, requestId: context.requestId });
-    throw new FrappeThrow('AuthenticationError', REFUSED);
+    throw new FrappeThrow('AuthenticationError', REFUSED, { 'www-authenticate': `${FRAPPE_CHALLENGE}, ${signatureChallenge('house')}` });
   }
   return { kind: 'workspace-caller', caller };
 }

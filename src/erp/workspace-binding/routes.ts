@@ -4,14 +4,14 @@
 // retried). closeout_allowed is false in every answer (seed rule 1): a review task is not closeout.
 
 import type { DatabaseSync } from 'node:sqlite';
-import { parseJsonBody } from '../../kernel/index.ts';
 import type { RequestContext } from '../../kernel/index.ts';
 import { findByIdentity, insertDocument } from '../database/documents.ts';
-import { frappeHandler } from '../erp-route.ts';
+import { ARGS_BODY, frappeHandler } from '../erp-route.ts';
+import { requestArgs } from '../frappe/args.ts';
 import type { DepsRef, ErpDeps, ErpRoute } from '../erp-route.ts';
 import { frappeMessage, frappeThrow } from '../frappe/envelope.ts';
 import { methodPath } from '../identity.ts';
-import { admitWorkspaceCaller } from './caller-auth.ts';
+import { WORKSPACE_AUTH_LABEL, admitWorkspaceCaller } from './caller-auth.ts';
 import { normalizeCandidate } from './candidate.ts';
 import type { Candidate } from './candidate.ts';
 
@@ -27,7 +27,10 @@ function summary(candidate: Candidate) {
 
 async function admitted(deps: ErpDeps, context: RequestContext): Promise<{ candidate: Candidate; caller: string }> {
   const { caller } = await admitWorkspaceCaller(deps, context);
-  return { candidate: normalizeCandidate(parseJsonBody(context.rawBody ?? Buffer.alloc(0))), caller };
+  // As every other token route: a JSON object, a form body (a nested `candidate` as JSON text) or
+  // the query string; `cmd`, which Frappe's clients add, names the method, not a field.
+  const { cmd: _cmd, ...args } = requestArgs(context);
+  return { candidate: normalizeCandidate(args), caller };
 }
 
 function existing(sqlite: DatabaseSync, candidate: Candidate) {
@@ -35,7 +38,9 @@ function existing(sqlite: DatabaseSync, candidate: Candidate) {
 }
 
 export function workspaceBindingRoutes(deps: DepsRef): ErpRoute[] {
-  const lane = { family: 'workspace_binding', stability: 'internal', method: 'POST', auth: 'none', request: { raw: true, contentTypes: ['application/json'] } } as const;
+  // auth 'none' for the kernel: the lane admits two kinds of caller itself (caller-auth.ts), and
+  // says so in the capability inventory.
+  const lane = { family: 'workspace_binding', stability: 'internal', method: 'POST', auth: 'none', authLabel: WORKSPACE_AUTH_LABEL, request: ARGS_BODY } as const;
   return [
     {
       ...lane,

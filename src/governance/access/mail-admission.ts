@@ -10,6 +10,7 @@ import { identityProjections } from '../database.ts';
 import { failClosed } from '../read-route.ts';
 import type { GovernanceRuntime } from '../runtime.ts';
 import { signCompactJws } from './jws.ts';
+import { materializedAdmissions } from './materialized-admissions.ts';
 import { decide, rowsOf } from './projection.ts';
 import type { ProjectionRow } from './projection.ts';
 
@@ -63,7 +64,8 @@ export function admissionsReply(runtime: GovernanceRuntime): Reply {
     };
     return [{ jti: claims.jti, scope: row.payload.scope, subject_id: claims.sub, issued_at: row.payload.observed_at, expires_at: row.payload.expires_at, token: signCompactJws(claims, key) }];
   });
-  return json({ admissions, count: admissions.length, kid: key.kid, jwks: JWKS_PATH, projection_state: 'published', authority: 'an admission admits its administrator to mail management for its scope, until it expires or is revoked; nothing else' });
+  const materialized = materializedAdmissions(runtime, { iss: ISSUER, aud: AUDIENCE });
+  return json({ admissions, count: admissions.length, materialized, kid: key.kid, jwks: JWKS_PATH, projection_state: 'published', authority: 'an admission admits its administrator to mail management for its scope, until it expires or is revoked; a materialized sender is admitted with its scopes as the commit of main says; nothing else' });
 }
 
 /** GET /api/v1/identity/mail-admission/revocations: admissions a fresh withdrawal ended, signed as one list. */

@@ -3,6 +3,7 @@
 // strict JSON parse (400 naming the position) with a nesting-depth limit (400).
 
 import type { IncomingMessage } from 'node:http';
+import { MIMEType } from 'node:util';
 import { AirlockError } from '../errors.ts';
 
 /** 1 MiB: DESIGN.md's default JSON body limit. */
@@ -10,18 +11,34 @@ export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** DESIGN.md's nesting-depth limit for JSON bodies. */
 export const MAX_JSON_DEPTH = 64;
 
-/** The media type of a Content-Type header value, lower-cased, without parameters. */
-export function mediaType(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const type = header.split(';', 1)[0]!.trim().toLowerCase();
-  return type === '' ? undefined : type;
+/**
+ * The Content-Type header parsed by util.MIMEType (WHATWG MIME Sniffing), or undefined when it is
+ * absent, empty or no media type at all (`application/json, text/plain`, `json`).
+ */
+function parseMediaType(header: string | undefined): MIMEType | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
+  try {
+    return new MIMEType(header);
+  } catch {
+    return undefined; // ERR_INVALID_MIME_SYNTAX: the caller says the header is no media type.
+  }
 }
 
-/** Throws AirlockError('unsupported_media_type') unless the request's media type is accepted. */
+/**
+ * Throws AirlockError('unsupported_media_type') unless the request's media type is accepted. A JSON
+ * body (RFC 8259 8.1: UTF-8 only) declared in another charset is refused rather than misread.
+ */
 export function checkContentType(header: string | undefined, accepted: readonly string[]): void {
-  const type = mediaType(header);
-  if (type !== undefined && accepted.includes(type)) return;
-  const got = type === undefined ? 'no Content-Type' : `Content-Type "${type}"`;
+  const parsed = parseMediaType(header);
+  const type = parsed?.essence;
+  if (type !== undefined && accepted.includes(type)) {
+    const charset = parsed!.params.get('charset')?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8' && (type === 'application/json' || type.endsWith('+json'))) {
+      throw new AirlockError('unsupported_media_type', `Cannot read a JSON body in charset "${charset}": send it as UTF-8`);
+    }
+    return;
+  }
+  const got = header === undefined || header.trim() === '' ? 'no Content-Type' : parsed === undefined ? `Content-Type "${header.slice(0, 100)}", which is no media type,` : `Content-Type "${type}"`;
   throw new AirlockError('unsupported_media_type', `Cannot read a body with ${got}: send ${accepted.join(' or ')}`);
 }
 

@@ -1,23 +1,24 @@
 // DESIGN.md: every listener binds loopback unless the operator opts in with
 // AIRLOCK_ALLOW_NON_LOOPBACK=1, and then a warning says so at start.
 
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import { AirlockError } from '../errors.ts';
 
 export const ALLOW_NON_LOOPBACK_VARIABLE = 'AIRLOCK_ALLOW_NON_LOOPBACK';
 
-/** True for 127.0.0.0/8, ::1, ::ffff:127.x.y.z and the name localhost. */
+// node:net's BlockList checks an IPv4-mapped IPv6 address (::ffff:127.0.0.1, ::ffff:7f00:1,
+// 0:0:0:0:0:ffff:127.0.0.1) against the IPv4 rules, and compares IPv6 addresses by value, so every
+// spelling of ::1 (0::1, 0:0:0:0:0:0:0:1) matches too: no text comparison of ours can miss one.
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/** True for 127.0.0.0/8, ::1 in any spelling, IPv4-mapped 127.x.y.z and the name localhost. */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   if (bare.toLowerCase() === 'localhost') return true;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  if (isIP(bare) === 6) {
-    const lower = bare.toLowerCase();
-    if (lower === '::1' || lower === '0:0:0:0:0:0:0:1') return true;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-    return mapped !== null && mapped[1]!.startsWith('127.');
-  }
-  return false;
+  const family = isIP(bare);
+  return family !== 0 && LOOPBACK.check(bare, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /**

@@ -18,6 +18,12 @@ export interface OpenApiOptions {
   /** Only routes of these listeners (all by default). */
   listeners?: readonly string[];
   servers?: readonly { url: string; description?: string }[];
+  /**
+   * A server per listener: each path item then names the servers of the listeners it is on
+   * (OpenAPI's path-level `servers`), for a document that covers several listeners; an operation
+   * on listeners with different authentication lists each (`x-airlock-auth`).
+   */
+  listenerServers?: Readonly<Record<string, { url: string; description?: string }>>;
 }
 
 const PROBLEM_SCHEMA = {
@@ -58,11 +64,13 @@ export function exportOpenApi(options: OpenApiOptions): Record<string, unknown> 
         // The same operation served on another listener: one operation, both listeners named.
         const listeners = existing['x-airlock-listeners'] as string[];
         existing['x-airlock-listeners'] = [...new Set([...listeners, route.listener ?? 'main'])].sort();
+        if (options.listenerServers) mergeListenerAuth(existing, route);
         continue;
       }
       paths[path] = { ...paths[path], [method]: hoistIdentified(describeOperation(route, path, member), hoisted) };
     }
   }
+  if (options.listenerServers) for (const item of Object.values(paths)) item['servers'] = pathServers(item, options.listenerServers);
   const sortedPaths = Object.fromEntries(Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const schemes = Object.fromEntries([...usedSchemes].sort().map((name) => {
     const scheme = options.securitySchemes?.[name];
@@ -79,6 +87,39 @@ export function exportOpenApi(options: OpenApiOptions): Record<string, unknown> 
       ...(usedSchemes.size > 0 && { securitySchemes: schemes }),
     },
   };
+}
+
+/** The servers of the listeners a path item's operations are on, in listener order. */
+function pathServers(item: Record<string, unknown>, servers: Readonly<Record<string, { url: string; description?: string }>>): { url: string; description?: string }[] {
+  const listeners = new Set(Object.values(item).flatMap((operation) => (operation as { 'x-airlock-listeners': string[] })['x-airlock-listeners']));
+  return [...listeners].sort().map((listener) => {
+    const server = servers[listener];
+    if (!server) throw new TypeError(`Listener "${listener}" has no server for the export`);
+    return server;
+  });
+}
+
+/**
+ * One method and path on two listeners with different authentication (messaging's mailbox
+ * `/healthz`, open, and owner-readback's, behind a bearer token) is one OpenAPI operation: its
+ * `security` lists each listener's requirement as an alternative (`{}` for none), and
+ * `x-airlock-auth` says which listener requires which, so neither requirement is lost.
+ */
+function mergeListenerAuth(operation: Record<string, unknown>, route: Route): void {
+  const listener = route.listener ?? 'main';
+  const security = operation['security'] as Record<string, unknown>[] | undefined;
+  const earlier = security === undefined ? 'none' : Object.keys(security[0]!)[0]!;
+  const byListener = (operation['x-airlock-auth'] as Record<string, string> | undefined)
+    ?? Object.fromEntries((operation['x-airlock-listeners'] as string[]).filter((l) => l !== listener).map((l) => [l, earlier]));
+  byListener[listener] = route.auth;
+  const kinds = [...new Set(Object.values(byListener))].sort();
+  if (kinds.length === 1) return;
+  operation['x-airlock-auth'] = Object.fromEntries(Object.entries(byListener).sort(([a], [b]) => (a < b ? -1 : 1)));
+  operation['security'] = kinds.map((auth) => (auth === 'none' ? {} : { [auth]: [] }));
+  if (!String(operation['summary']).includes(route.summary)) operation['summary'] = `${String(operation['summary'])}; ${route.summary}`;
+  const responses = operation['responses'] as Record<string, unknown>;
+  for (const response of route.responses ?? []) if (response.status >= 400) responses[String(response.status)] ??= problemResponse(`${response.description} (listener ${listener})`);
+  if (route.auth !== 'none') responses['401'] ??= problemResponse(`${STANDARD_ERRORS['401']!} (listener ${listener})`);
 }
 
 /**

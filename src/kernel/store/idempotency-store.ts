@@ -87,6 +87,7 @@ export interface IdempotencyStoreOptions {
  * `METHOD "\n" path "\n"` followed by the raw body bytes. Pass the path as the route sees it.
  */
 export function requestFingerprint(request: { method: string; path: string; body: Uint8Array }): string {
+  // Two inputs fed in turn: crypto.hash() takes one, and joining them would copy the whole body.
   return createHash('sha256').update(`${request.method.toUpperCase()}\n${request.path}\n`).update(request.body).digest('hex');
 }
 

@@ -11,6 +11,7 @@ import { createRequester } from './request.ts';
 
 const NS = 1_000_000_000;
 const API_TIMEOUT_MS = 2000;
+const ACK = Buffer.from('+ACK');
 
 export interface StreamConfig {
   name: string;
@@ -30,8 +31,11 @@ export interface JetStream {
   ensureStream(config: StreamConfig): Promise<boolean>;
   /** Publishes and waits for the stream's PubAck, resending with the same headers until `deadlineMs`. */
   publish(subject: string, payload: Uint8Array, options: { headers: NatsHeaders; deadlineMs: number }): Promise<PubAck>;
-  /** A durable push consumer on `stream`, filtered to `filterSubject`; each message is acknowledged after `onMessage`. */
-  consume(stream: string, options: { durable: string; filterSubject: string; ackWaitSeconds: number }, onMessage: (message: NatsMessage) => void): Promise<{ stop(): void }>;
+  /**
+   * A durable push consumer on `stream`, filtered to `filterSubject`; each message is acknowledged
+   * after `onMessage`. stop() resolves once the server has taken (or failed to answer) every ack.
+   */
+  consume(stream: string, options: { durable: string; filterSubject: string; ackWaitSeconds: number }, onMessage: (message: NatsMessage) => void): Promise<{ stop(): Promise<void> }>;
 }
 
 type ApiReply = { error?: { code?: number; err_code?: number; description?: string } } & Record<string, unknown>;
@@ -102,12 +106,27 @@ export function createJetStream(client: NatsClient): JetStream {
         },
       });
       if (created.error) throw new AirlockError('bus_unavailable', `JetStream refused consumer "${options.durable}": ${created.error.description ?? 'error'}`);
+      // Each ack is a request: the server answers once the consumer has taken it (JetStream's
+      // "ack ack"), so stop() can wait until every delivered message is acknowledged for good
+      // and a subscriber that exits right after its last message does not get it again next time.
+      const acks = new Set<Promise<void>>();
       const sub = client.subscribe(deliverSubject, (message) => {
         onMessage(message);
-        if (message.replyTo !== undefined) client.publish(message.replyTo, Buffer.alloc(0)).catch(() => undefined); // A lost ack means a redelivery, which the subscriber drops by id.
+        if (message.replyTo === undefined) return;
+        // A lost ack means a redelivery, which the subscriber drops by id: nothing to report.
+        const ack = requester.request(message.replyTo, ACK, { timeoutMs: API_TIMEOUT_MS }).then(() => undefined, () => undefined);
+        acks.add(ack);
+        void ack.then(() => acks.delete(ack));
       });
       await client.flush();
-      return { stop: () => sub.unsubscribe() };
+      return {
+        async stop() {
+          sub.unsubscribe();
+          // stop() may be called from inside onMessage: that message's ack is sent once it returns.
+          await Promise.resolve();
+          await Promise.all(acks);
+        },
+      };
     },
   };
 }
