@@ -65,8 +65,10 @@ const command = defineCommand({
         if (values['data-dir'] === undefined) rmSync(dataDir, { recursive: true, force: true });
       }
     }
-    if (json) printJson({ records });
-    else print(table(records));
+    const verdicts = targets(records);
+    if (json) printJson({ records, targets: verdicts });
+    else print(`${table(records)}\n\n${verdicts.map((v) => `${v.met ? 'met    ' : 'NOT MET'} ${v.target}: ${v.observed}`).join('\n')}`);
+    // A bench on a shared machine reports; it does not fail the build.
     return EXIT_OK;
   },
 });
@@ -114,6 +116,27 @@ async function measureAt(profile: ScaleProfile, dataDir: string, options: { rows
   } finally {
     await service.stop();
   }
+}
+
+/** The issue's targets at the largest size of each service, against its smallest size in the same run. */
+function targets(records: SizeRecord[]): { service: string; target: string; met: boolean; observed: string }[] {
+  const out: { service: string; target: string; met: boolean; observed: string }[] = [];
+  for (const service of [...new Set(records.map((r) => r.service))]) {
+    const mine = records.filter((r) => r.service === service);
+    const [first, last] = [mine[0]!, mine.at(-1)!];
+    const add = (target: string, met: boolean, observed: string) => out.push({ service, target: `${service} at ${last.rows}: ${target}`, met, observed });
+    for (const route of last.reads) {
+      const base = first.reads.find((r) => r.route === route.route);
+      const limit = Math.min(50, 2 * (base?.p95_ms ?? Infinity));
+      add(`${route.route} p95 <= min(50 ms, 2 x its ${first.rows} figure)`, route.p95_ms <= limit, `${route.p95_ms} ms (${first.rows}: ${base?.p95_ms ?? '-'} ms)`);
+    }
+    add('readiness p99 <= 50 ms while 8 clients run the heaviest read', last.readiness_under_load.p99_ms <= 50, `${last.readiness_under_load.p99_ms} ms`);
+    add('start-up < 1 s', last.startup_ms < 1000, `${last.startup_ms} ms`);
+    add(`idle CPU independent of size`, (last.idle_cpu_ms_per_s ?? 0) <= Math.max(10, 2 * (first.idle_cpu_ms_per_s ?? 0)), `${last.idle_cpu_ms_per_s} ms/s (${first.rows}: ${first.idle_cpu_ms_per_s} ms/s)`);
+    add(`bytes on disk per ${last.business_event} <= 2 x raw body`, last.bytes_per_event <= 2 * last.raw_bytes_per_event, `${last.bytes_per_event} (raw ${last.raw_bytes_per_event})`);
+    add('verify_evidence_chain >= 200000 rows/s', last.verify.rows_per_second >= 200_000, `${last.verify.rows_per_second} rows/s`);
+  }
+  return out;
 }
 
 function describe(record: SizeRecord): string {
