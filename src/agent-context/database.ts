@@ -41,7 +41,8 @@ export function openAgentContextDatabase(path: string, dataDir: string, options:
 export function countRows(store: Store): { table: string; rows: number }[] {
   return EVIDENCE_TABLES.map((table) => ({
     table: table.name,
-    rows: Number(store.sqlite.prepare(`SELECT count(*) AS n FROM "${table.name}"`).get()?.['n'] ?? 0),
+    // Evidence tables are gap-free from seq 1: the last seq is the row count, read from the key.
+    rows: Number(store.sqlite.prepare(`SELECT coalesce(max(seq), 0) AS n FROM "${table.name}"`).get()?.['n'] ?? 0),
   }));
 }
 

@@ -22,7 +22,7 @@ import { healthReply, manifestEntry, readyReply, versionReply } from './self-des
 import { countAnswers } from './request-metrics.ts';
 import { createServiceMetrics } from './service-metrics.ts';
 import type { ServiceMetrics } from './service-metrics.ts';
-import { controlState, persistentAgents } from './state.ts';
+import { controlState, createAgentsFold } from './state.ts';
 import { memoByCommits } from './state-cache.ts';
 import { countRows, databaseBytes } from './database.ts';
 import { CONTROL_PAUSE, CONTROL_RESUME, PATCH_APPLY, PATCH_ROLLBACK, PROPOSAL_REVIEW, PROPOSAL_WRITE, RUN_DISPATCH, RUN_RESULT } from './writes.ts';
@@ -67,8 +67,9 @@ export function createAgentContextService(config: AgentContextConfig, options: A
   const store = openAgentContextDatabase(config.databasePath, config.dataDir, { now: () => new Date(now()) });
   const startedAt = now();
   let governance: GovernanceClient | undefined;
+  const agentsFold = createAgentsFold();
   const folds = {
-    agents: memoByCommits(() => store, (s) => persistentAgents(s.sqlite)),
+    agents: memoByCommits(() => store, (s) => agentsFold.advance(s.sqlite)),
     control: memoByCommits(() => store, (s) => controlState(s.sqlite)),
     rows: memoByCommits(() => store, countRows),
     bytes: memoByCommits(() => store, databaseBytes),

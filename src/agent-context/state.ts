@@ -3,8 +3,9 @@
 // proposals. Readers and the writes' precondition checks share these folds.
 
 import type { DatabaseSync } from 'node:sqlite';
-import { readRows } from '../kernel/index.ts';
-import { controlCommands, executionRuns, learningProposals, runtimePatches } from './database.ts';
+import { readRows, statement } from '../kernel/index.ts';
+import type { EvidenceRow } from '../kernel/index.ts';
+import { executionRuns, learningProposals, runtimePatches } from './database.ts';
 
 export interface PatchPayload {
   runtime: string;
@@ -30,39 +31,77 @@ export interface PersistentAgent {
   last_run_id: string | null;
 }
 
-export function persistentAgents(sqlite: DatabaseSync): Map<string, PersistentAgent> {
+type PatchRow = EvidenceRow<typeof runtimePatches.columns>;
+type RunRow = EvidenceRow<typeof executionRuns.columns>;
+
+/** An agent after one more runtime patch (apply or rollback). */
+function withPatch(current: PersistentAgent | undefined, row: PatchRow): PersistentAgent {
+  const p = row.payload as unknown as PatchPayload;
+  const previous = current ? (row.action === 'rollback' ? current.previous_versions.slice(0, -1) : [...current.previous_versions, current.desired_version]) : [];
+  return {
+    agent_id: row.agent_id,
+    runtime: p.runtime,
+    desired_version: p.version,
+    config_sha256: p.config_sha256,
+    previous_versions: previous,
+    patches: (current?.patches ?? 0) + 1,
+    last_patch: { seq: row.seq, action: row.action, recorded_at: row.recorded_at, actor: p.actor },
+    observed_version: current?.observed_version ?? null,
+    runs: current?.runs ?? { dispatched: 0, succeeded: 0, failed: 0 },
+    last_run_id: current?.last_run_id ?? null,
+  };
+}
+
+/** Counts one execution-run row on its agent. */
+function countRun(agent: PersistentAgent, row: RunRow): void {
+  const p = row.payload as { outcome?: string; observed_version?: string };
+  if (row.kind === 'dispatched') {
+    agent.runs.dispatched += 1;
+    agent.last_run_id = row.run_id;
+  } else {
+    if (p.outcome === 'succeeded') agent.runs.succeeded += 1;
+    else agent.runs.failed += 1;
+    if (typeof p.observed_version === 'string') agent.observed_version = p.observed_version;
+  }
+}
+
+/**
+ * The agents folded incrementally: each advance() folds only the patch and run rows appended
+ * since the last one, so a read after a write costs the rows the write added, not the history
+ * (issue 24). Call it outside a write transaction: a row of a batch later rolled back would stay.
+ */
+export function createAgentsFold(): { advance(sqlite: DatabaseSync): Map<string, PersistentAgent>; folded(): number } {
   const agents = new Map<string, PersistentAgent>();
-  for (const row of readRows(sqlite, runtimePatches)) {
-    const p = row.payload as unknown as PatchPayload;
-    const current = agents.get(row.agent_id);
-    const previous = current ? (row.action === 'rollback' ? current.previous_versions.slice(0, -1) : [...current.previous_versions, current.desired_version]) : [];
-    agents.set(row.agent_id, {
-      agent_id: row.agent_id,
-      runtime: p.runtime,
-      desired_version: p.version,
-      config_sha256: p.config_sha256,
-      previous_versions: previous,
-      patches: (current?.patches ?? 0) + 1,
-      last_patch: { seq: row.seq, action: row.action, recorded_at: row.recorded_at, actor: p.actor },
-      observed_version: current?.observed_version ?? null,
-      runs: current?.runs ?? { dispatched: 0, succeeded: 0, failed: 0 },
-      last_run_id: current?.last_run_id ?? null,
-    });
-  }
-  for (const row of readRows(sqlite, executionRuns)) {
-    const agent = agents.get(row.agent_id);
-    if (!agent) continue;
-    const p = row.payload as { outcome?: string; observed_version?: string };
-    if (row.kind === 'dispatched') {
-      agent.runs.dispatched += 1;
-      agent.last_run_id = row.run_id;
-    } else {
-      if (p.outcome === 'succeeded') agent.runs.succeeded += 1;
-      else agent.runs.failed += 1;
-      if (typeof p.observed_version === 'string') agent.observed_version = p.observed_version;
-    }
-  }
-  return agents;
+  let patchSeq = 0;
+  let runSeq = 0;
+  let folded = 0;
+  return {
+    advance(sqlite) {
+      for (const row of readRows(sqlite, runtimePatches, { afterSeq: patchSeq })) {
+        agents.set(row.agent_id, withPatch(agents.get(row.agent_id), row));
+        patchSeq = row.seq;
+        folded++;
+      }
+      for (const row of readRows(sqlite, executionRuns, { afterSeq: runSeq })) {
+        const agent = agents.get(row.agent_id);
+        if (agent) countRun(agent, row);
+        runSeq = row.seq;
+        folded++;
+      }
+      return agents;
+    },
+    folded: () => folded,
+  };
+}
+
+/**
+ * One agent's runtime (desired and previous versions) from its own patches, by the agent_id
+ * index: what a write's precondition needs. Its run counts are not folded (zero).
+ */
+export function agentRuntime(sqlite: DatabaseSync, agentId: string): PersistentAgent | undefined {
+  let agent: PersistentAgent | undefined;
+  for (const row of readRows(sqlite, runtimePatches, { where: { agent_id: agentId } })) agent = withPatch(agent, row);
+  return agent;
 }
 
 export interface RunState {
@@ -90,13 +129,15 @@ export interface ControlState {
   last: { seq: number; command: string; recorded_at: string; actor: string; reason: string } | null;
 }
 
+/** The control agent's state from its last command alone (the table is gap-free: its last seq is the count). */
+export const LAST_CONTROL_COMMAND_SQL = 'SELECT seq, recorded_at, command, payload FROM control_commands ORDER BY seq DESC LIMIT 1';
+
 export function controlState(sqlite: DatabaseSync): ControlState {
-  let state: ControlState = { mode: 'running', commands: 0, last: null };
-  for (const row of readRows(sqlite, controlCommands)) {
-    const p = row.payload as { actor: string; reason: string };
-    state = { mode: row.command === 'pause' ? 'paused' : 'running', commands: state.commands + 1, last: { seq: row.seq, command: row.command, recorded_at: row.recorded_at, actor: p.actor, reason: p.reason } };
-  }
-  return state;
+  const row = statement(sqlite, LAST_CONTROL_COMMAND_SQL).get();
+  if (row === undefined) return { mode: 'running', commands: 0, last: null };
+  const p = JSON.parse(String(row['payload'])) as { actor: string; reason: string };
+  const command = String(row['command']);
+  return { mode: command === 'pause' ? 'paused' : 'running', commands: Number(row['seq']), last: { seq: Number(row['seq']), command, recorded_at: String(row['recorded_at']), actor: p.actor, reason: p.reason } };
 }
 
 export interface ProposalState {

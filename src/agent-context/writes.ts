@@ -7,7 +7,7 @@ import type { JsonValue } from '../kernel/index.ts';
 import { AUTHORITY_CONTEXT_SCHEMA } from './authority.ts';
 import { controlCommands, executionRuns, learningProposals, runtimePatches } from './database.ts';
 import type { GuardedWrite } from './guarded-write.ts';
-import { controlState, persistentAgents, proposalState, runState } from './state.ts';
+import { agentRuntime, controlState, proposalState, runState } from './state.ts';
 
 const ID = { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,63}$' } as const;
 const TEXT = (max: number) => ({ type: 'string', minLength: 1, maxLength: max }) as const;
@@ -35,7 +35,7 @@ export const PATCH_APPLY: GuardedWrite = {
   intent: 'patch_agent_runtime',
   check(sqlite, context) {
     const b = bodyOf(context.body);
-    const agent = persistentAgents(sqlite).get(b['agent_id']!);
+    const agent = agentRuntime(sqlite, b['agent_id']!);
     if (agent && agent.runtime === b['runtime'] && agent.desired_version === b['version'] && agent.config_sha256 === (b['config_sha256'] ?? null)) {
       return problem(409, 'Patch changes nothing', { type: 'patch-no-change', detail: `Agent "${agent.agent_id}" already runs ${agent.runtime} ${agent.desired_version} with this configuration` });
     }
@@ -57,14 +57,14 @@ export const PATCH_ROLLBACK: GuardedWrite = {
   intent: 'patch_agent_runtime',
   check(sqlite, context) {
     const id = bodyOf(context.body)['agent_id']!;
-    const agent = persistentAgents(sqlite).get(id);
+    const agent = agentRuntime(sqlite, id);
     if (!agent) return unknownAgent(id);
     if (agent.previous_versions.length === 0) return problem(409, 'Nothing to roll back', { type: 'rollback-nothing-previous', detail: `Agent "${id}" has no version before ${agent.desired_version}` });
     return undefined;
   },
   apply(tx, context, authority, sqlite) {
     const b = bodyOf(context.body);
-    const agent = persistentAgents(sqlite).get(b['agent_id']!)!;
+    const agent = agentRuntime(sqlite, b['agent_id']!)!;
     const restored = agent.previous_versions.at(-1)!;
     const row = tx.append(runtimePatches, {
       agent_id: agent.agent_id,
@@ -84,7 +84,7 @@ export const RUN_DISPATCH: GuardedWrite = {
   intent: 'dispatch_execution',
   check(sqlite, context) {
     const b = bodyOf(context.body);
-    if (!persistentAgents(sqlite).has(b['agent_id']!)) return unknownAgent(b['agent_id']!);
+    if (agentRuntime(sqlite, b['agent_id']!) === undefined) return unknownAgent(b['agent_id']!);
     if (runState(sqlite, b['run_id']!)) return problem(409, 'Run id in use', { type: 'run-id-in-use', detail: `Run "${b['run_id']}" was already dispatched: choose another run_id` });
     if (controlState(sqlite).mode === 'paused') return problem(409, 'Control agent paused', { type: 'control-agent-paused', detail: 'The control agent is paused: resume it before dispatching execution' });
     return undefined;
@@ -153,7 +153,7 @@ export const PROPOSAL_WRITE: GuardedWrite = {
   intent: 'write_learning_proposal',
   check(sqlite, context) {
     const b = bodyOf(context.body);
-    if (!persistentAgents(sqlite).has(b['agent_id']!)) return unknownAgent(b['agent_id']!);
+    if (agentRuntime(sqlite, b['agent_id']!) === undefined) return unknownAgent(b['agent_id']!);
     if (proposalState(sqlite, b['proposal_id']!)) return problem(409, 'Proposal id in use', { type: 'proposal-id-in-use', detail: `Learning proposal "${b['proposal_id']}" exists: choose another proposal_id` });
     return undefined;
   },

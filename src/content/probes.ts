@@ -18,11 +18,14 @@ export function isProbePath(path: string): boolean {
 export const loopbackOnly: Authenticator = (context) =>
   isLoopbackHost(context.remoteAddress) ? { ok: true } : { ok: false, reply: withLogId(alfrescoError(403, 'Probes answer loopback callers only'), context.requestId) };
 
+/** Proves the database answers by reading one row: a count would walk every node on each probe (issue 24). */
+export const DATABASE_PROBE_SQL = 'SELECT 1 FROM nodes LIMIT 1';
+
 /** Why the repository is not ready; empty when it is. */
 export function readinessProblems(deps: ContentDeps): string[] {
   const problems: string[] = [];
   try {
-    statement(deps.store.sqlite, 'SELECT count(*) FROM nodes').get();
+    statement(deps.store.sqlite, DATABASE_PROBE_SQL).get();
   } catch (error) {
     problems.push(`database not answering: ${(error as Error).message}`);
   }

@@ -5,7 +5,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineEvidenceTable, openDatabase, userVersion, verifyAllChains } from '../kernel/index.ts';
+import { createChainWatch, defineEvidenceTable, openDatabase, userVersion } from '../kernel/index.ts';
 import type { Migration, Store } from '../kernel/index.ts';
 
 export const DATABASE_FILE = 'governance.sqlite';
@@ -74,10 +74,26 @@ export function checkDatabase(store: Store): DatabaseCheck {
   }
 }
 
-/** Whether every evidence chain of the database verifies. */
+const watches = new WeakMap<Store, ReturnType<typeof createChainWatch>>();
+
+/**
+ * The store's chain watch: readiness and the evidence reads check the chains on every call, so
+ * each call verifies only the rows appended since the last one (issue 24); verify_evidence_chain
+ * walks every row offline.
+ */
+function chainWatchOf(store: Store): ReturnType<typeof createChainWatch> {
+  let watch = watches.get(store);
+  if (watch === undefined) {
+    watch = createChainWatch(store.sqlite);
+    watches.set(store, watch);
+  }
+  return watch;
+}
+
+/** Whether every evidence chain of the database verifies (rows appended since the last check). */
 export function checkEvidenceChains(store: Store): { ok: boolean; reasons: string[]; tables: { table: string; rows: number; head: string }[] } {
   try {
-    const results = verifyAllChains(store.sqlite);
+    const results = chainWatchOf(store).verifyAll();
     const reasons = results.flatMap((r) => (r.ok ? [] : [`evidence table "${r.table}" seq ${r.seq ?? '-'}: ${r.reason}`]));
     return { ok: reasons.length === 0, reasons, tables: results.flatMap((r) => (r.ok ? [{ table: r.table, rows: r.rows, head: r.head }] : [])) };
   } catch (error) {

@@ -47,7 +47,7 @@ export type { SignatureScheme, SignatureResult, SignatureFailureReason, SignedHe
 
 export {
   openDatabase, openDatabaseReadOnly, migrate, userVersion, defineEvidenceTable, listEvidenceTables, readRows, projectRows,
-  verifyChain, verifyChainParallel, verifyAllChains, canonicalJson, rowHash, GENESIS_SHA256, statement,
+  verifyChain, verifyChainParallel, verifyAllChains, createChainWatch, canonicalJson, rowHash, GENESIS_SHA256, statement,
   createIdempotencyStore, lazyIdempotencyStore, requestFingerprint, parseIdempotencyKey, MIN_IDEMPOTENCY_RETENTION_MS,
   createReadPool,
 } from './store/index.ts';

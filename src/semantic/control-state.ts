@@ -56,18 +56,19 @@ function readState(sqlite: DatabaseSync, key: string): ControlState {
   const has = (name: string) => tables.includes(name);
   const count = (sql: string) => Number(sqlite.prepare(sql).get()?.['n'] ?? 0);
   const inbox = has('ingest_inbox') && has('ingest_outcomes')
-    ? {
-      records: count('SELECT count(*) AS n FROM ingest_inbox'),
-      undecided: count('SELECT count(*) AS n FROM ingest_inbox WHERE seq > (SELECT coalesce(max(inbox_seq), 0) FROM ingest_outcomes)'),
-      merged: count("SELECT count(*) AS n FROM ingest_outcomes WHERE state = 'MERGED'"),
-      quarantined: count("SELECT count(*) AS n FROM ingest_outcomes WHERE state = 'QUARANTINED'"),
-    }
+    ? lazyCounts(count, {
+      records: 'SELECT count(*) AS n FROM ingest_inbox',
+      undecided: 'SELECT count(*) AS n FROM ingest_inbox WHERE seq > (SELECT coalesce(max(inbox_seq), 0) FROM ingest_outcomes)',
+      merged: "SELECT count(*) AS n FROM ingest_outcomes WHERE state = 'MERGED'",
+      quarantined: "SELECT count(*) AS n FROM ingest_outcomes WHERE state = 'QUARANTINED'",
+    })
     : { records: 0, undecided: 0, merged: 0, quarantined: 0 };
   const latest = (table: string, limit: number): StoredRow<never>[] =>
     has(table) ? rows(sqlite.prepare(`SELECT seq, recorded_at, sha256, payload FROM ${table} ORDER BY seq DESC LIMIT ?`), limit) : [];
   const chains = [READBACK_TABLE.name, RECEIPTS_TABLE.name].map((table) => ({
     table,
-    rows: has(table) ? count(`SELECT count(*) AS n FROM ${table}`) : 0,
+    // An evidence chain is gap-free from seq 1: its last seq is its row count, read from the key.
+    rows: has(table) ? count(`SELECT coalesce(max(seq), 0) AS n FROM ${table}`) : 0,
     head_sha256: latest(table, 1)[0]?.sha256 ?? null,
   }));
   return {
@@ -80,6 +81,20 @@ function readState(sqlite: DatabaseSync, key: string): ControlState {
     inbox,
     chains,
   };
+}
+
+/**
+ * The inbox counts, each counted when first read: counting every inbox and outcome row is work
+ * that grows with the evidence, and readiness, which the state is re-read for after every
+ * change, never reads them (issue 24). The status readback still does.
+ */
+function lazyCounts<K extends string>(count: (sql: string) => number, queries: Record<K, string>): Record<K, number> {
+  const counts = {} as Record<K, number>;
+  for (const [name, sql] of Object.entries(queries) as [K, string][]) {
+    let value: number | undefined;
+    Object.defineProperty(counts, name, { enumerable: true, get: () => (value ??= count(sql)) });
+  }
+  return counts;
 }
 
 function rows<P>(statement: StatementSync, limit: number): StoredRow<P>[] {

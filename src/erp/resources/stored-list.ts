@@ -28,8 +28,8 @@ type OrderField = (typeof ORDER_FIELDS)[number];
 const RANGE_OPERATORS = new Set(['=', '<', '>', '<=', '>=']);
 
 interface Source {
-  /** FROM clause exposing `c` (the keys) and the document text as `doc`. */
-  from(index: OrderField | 'status'): string;
+  /** FROM clause walking `index` as `c` (the keys), joined with the document rows when `withDocs`. */
+  from(index: OrderField | 'status', withDocs: boolean): string;
   doc: string;
   /** Whether `status` is a column with an index (the evidence DocTypes). */
   statusIndexed: boolean;
@@ -41,7 +41,7 @@ function sourceOf(doctype: string): Source {
     const index = { modified: 'erp_current_modified', creation: 'erp_current_creation', status: 'erp_current_status' } as const;
     return {
       // NOT INDEXED on a WITHOUT ROWID table walks its primary key (doctype, name).
-      from: (by) => `erp_current AS c ${by === 'name' ? 'NOT INDEXED' : `INDEXED BY ${index[by]}`} JOIN ${evidence.table} AS t ON t.seq = c.seq`,
+      from: (by, withDocs) => `erp_current AS c ${by === 'name' ? 'NOT INDEXED' : `INDEXED BY ${index[by]}`}${withDocs ? ` JOIN ${evidence.table} AS t ON t.seq = c.seq` : ''}`,
       doc: 't.payload',
       statusIndexed: true,
     };
@@ -136,7 +136,7 @@ export async function listStoredDocuments(reads: ReadPool, doctype: string, quer
     windowParams.push(f.value);
   }
   const orderSql = order === 'name' ? `c.name ${direction}` : `c.${order} ${direction}, c.name ${direction}`;
-  const windowSql = (columns: string) => `SELECT ${columns} FROM ${source.from(index)} WHERE ${conditions.join(' AND ')} ORDER BY ${orderSql} LIMIT ${LIST_WINDOW + 1}`;
+  const windowSql = (columns: string) => `SELECT ${columns} FROM ${source.from(index, columns !== '1')} WHERE ${conditions.join(' AND ')} ORDER BY ${orderSql} LIMIT ${LIST_WINDOW + 1}`;
 
   const boundedByIndex = indexedOrder && query.limit !== 0;
   if (boundedByIndex && query.start + query.limit > LIST_WINDOW) {

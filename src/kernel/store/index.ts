@@ -24,7 +24,7 @@ export { statement } from './_statements.ts';
 export type { ProjectOptions, ReadRowsOptions } from './read-rows.ts';
 export { rowHash, GENESIS_SHA256 } from './row-hash.ts';
 export type { HashedFields } from './row-hash.ts';
-export { verifyChain, verifyChainParallel, verifyAllChains } from './verify-chain.ts';
+export { verifyChain, verifyChainParallel, verifyAllChains, createChainWatch } from './verify-chain.ts';
 export { createReadPool, DEFAULT_READ_THREADS, DEFAULT_READ_BUDGET_MS, DEFAULT_READ_QUEUE } from './read-pool.ts';
 export type { ReadPool, ReadPoolOptions, ReadResult, ReadPoolStats } from './read-pool.ts';
 export type { ChainVerification } from './verify-chain.ts';

@@ -8,18 +8,20 @@
 // An in-memory database (tests) cannot be shared across threads: its queries run inline.
 
 import type { DatabaseSync, SQLInputValue, SQLOutputValue } from 'node:sqlite';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AirlockError } from '../errors.ts';
 import { readWorkerMain } from './_read-worker.ts';
 import type { ReadAnswer, ReadRequest } from './_read-worker.ts';
 import { statement } from './_statements.ts';
 
-export const DEFAULT_READ_THREADS = 2;
+/** One core stays with the event loop that answers probes and writes: threads = cores - 1, from 1 to 4. */
+export const DEFAULT_READ_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
 export const DEFAULT_READ_BUDGET_MS = 2000;
 export const DEFAULT_READ_QUEUE = 64;
 
 export interface ReadPoolOptions {
-  /** Worker threads, each with one connection (default 2). */
+  /** Worker threads, each with one connection (default: the CPUs less one, from 1 to 4). */
   threads?: number;
   /** Milliseconds a query may wait and run, together (default 2000). */
   budgetMs?: number;

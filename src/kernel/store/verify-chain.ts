@@ -63,6 +63,39 @@ export function verifyAllChains(sqlite: DatabaseSync): ChainVerification[] {
   return listEvidenceTables(sqlite).map((table) => verifyChain(sqlite, table));
 }
 
+/** Where a walk stands: the next seq it expects, the hash it links to, the rows behind it. */
+interface WalkPosition {
+  expectedSeq: number;
+  prev: string;
+  rows: number;
+}
+
+const GENESIS_POSITION: WalkPosition = { expectedSeq: 1, prev: GENESIS_SHA256, rows: 0 };
+
+/**
+ * verifyAllChains() for a service that checks its own chains again and again (a readiness check,
+ * a status read): each call verifies only the rows appended since the previous call, linked to
+ * the head that call verified, so its cost follows the new rows, not the history. A chain found
+ * broken stays reported broken. What it cannot see is a row changed after it was verified: the
+ * offline verify_evidence_chain walks every row.
+ */
+export function createChainWatch(sqlite: DatabaseSync): { verifyAll(): ChainVerification[] } {
+  const positions = new Map<string, WalkPosition | ChainVerification>();
+  return {
+    verifyAll() {
+      return listEvidenceTables(sqlite).map((table) => {
+        const known = positions.get(table.name) ?? GENESIS_POSITION;
+        if ('ok' in known) return known;
+        if (!exists(sqlite, table)) return { ok: false, table: table.name, seq: null, reason: 'table is registered but missing' };
+        const report = verifyChunk(sqlite, { table: table.name, columns: Object.keys(table.columns), bounds: [known.expectedSeq, Number.MAX_SAFE_INTEGER] });
+        const result = joinReports(sqlite, table, [report], known);
+        positions.set(table.name, result.ok ? { expectedSeq: known.expectedSeq + result.rows - known.rows, prev: result.head, rows: result.rows } : result);
+        return result;
+      });
+    },
+  };
+}
+
 function exists(sqlite: DatabaseSync, table: RegisteredTable): boolean {
   return sqlite.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`).get(table.name) !== undefined;
 }
@@ -107,10 +140,8 @@ function chunkOnThread(path: string, range: ChunkRange): Promise<ChunkReport> {
 }
 
 /** Joins range reports in seq order into the answer of one walk. */
-function joinReports(sqlite: DatabaseSync, table: RegisteredTable, reports: ChunkReport[]): ChainVerification {
-  let expectedSeq = 1;
-  let prev = GENESIS_SHA256;
-  let rows = 0;
+function joinReports(sqlite: DatabaseSync, table: RegisteredTable, reports: ChunkReport[], from: WalkPosition = GENESIS_POSITION): ChainVerification {
+  let { expectedSeq, prev, rows } = from;
   for (const report of reports) {
     if (report.first === null) continue;
     const seq = report.first.seq;

@@ -1,0 +1,82 @@
+// Issue 24: agent-context's folds do not re-read the history. Reads fold only the rows appended
+// since the last read; a write's precondition reads one agent's patches by its index; the control
+// state is its last command.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import type { TestContext } from 'node:test';
+import { statement } from '../../src/kernel/index.ts';
+import { controlCommands, executionRuns, openAgentContextDatabase, runtimePatches } from '../../src/agent-context/database.ts';
+import { agentRuntime, controlState, createAgentsFold, LAST_CONTROL_COMMAND_SQL } from '../../src/agent-context/state.ts';
+
+function openStore(t: TestContext) {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-agent-state-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const store = openAgentContextDatabase(join(dir, 'agent-context.sqlite'), dir);
+  t.after(() => store.close());
+  return store;
+}
+
+const patch = (agent: string, version: string) => ({ agent_id: agent, action: 'apply', payload: { runtime: 'node', version, config_sha256: null, reason: 'r', actor: 'ops' } });
+
+test('createAgentsFold() folds only the rows appended since its last advance', async (t) => {
+  const store = openStore(t);
+  await store.append(runtimePatches, patch('a1', '1.0.0'));
+  await store.write((_sqlite, tx) => {
+    for (let i = 0; i < 2000; i++) tx.append(executionRuns, { run_id: `r${i}`, agent_id: 'a1', kind: 'dispatched', payload: { action: 'x', actor: 'ops' } });
+  });
+  const fold = createAgentsFold();
+  assert.equal(fold.advance(store.sqlite).get('a1')!.runs.dispatched, 2000);
+  assert.equal(fold.folded(), 2001);
+  await store.append(executionRuns, { run_id: 'r0', agent_id: 'a1', kind: 'completed', payload: { outcome: 'succeeded', observed_version: '1.0.0', actor: 'ops' } });
+  await store.append(runtimePatches, patch('a1', '1.1.0'));
+  const agent = fold.advance(store.sqlite).get('a1')!;
+  assert.equal(fold.folded(), 2003);
+  assert.deepEqual([agent.desired_version, agent.previous_versions, agent.runs, agent.observed_version], ['1.1.0', ['1.0.0'], { dispatched: 2000, succeeded: 1, failed: 0 }, '1.0.0']);
+});
+
+test('agentRuntime() reads one agent\'s patches by the agent_id index and no execution run', async (t) => {
+  const store = openStore(t);
+  await store.write((_sqlite, tx) => {
+    for (let i = 0; i < 500; i++) tx.append(runtimePatches, patch(`other-${i}`, '1.0.0'));
+    tx.append(runtimePatches, patch('a1', '1.0.0'));
+    tx.append(runtimePatches, patch('a1', '2.0.0'));
+    for (let i = 0; i < 500; i++) tx.append(executionRuns, { run_id: `r${i}`, agent_id: 'a1', kind: 'dispatched', payload: { action: 'x', actor: 'ops' } });
+  });
+  const seen: string[] = [];
+  const recording = new Proxy(store.sqlite, {
+    get(target, property) {
+      if (property === 'prepare') return (sql: string) => (seen.push(sql), target.prepare(sql));
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  }) as DatabaseSync;
+  const agent = agentRuntime(recording, 'a1')!;
+  assert.deepEqual([agent.desired_version, agent.previous_versions], ['2.0.0', ['1.0.0']]);
+  assert.equal(agentRuntime(recording, 'nobody'), undefined);
+  assert.ok(seen.length > 0 && seen.every((sql) => /FROM runtime_patches WHERE agent_id = \?/.test(sql)), seen.join('\n'));
+});
+
+test('controlState() reads the last control command only: the same steps at 2 and 1000 commands', async (t) => {
+  const store = openStore(t);
+  const command = (n: number) => ({ command: n % 2 === 0 ? 'pause' : 'resume', payload: { actor: 'ops', reason: `n${n}` } });
+  const steps = () => {
+    const last = statement(store.sqlite, LAST_CONTROL_COMMAND_SQL) as unknown as { resetStats(): void; stat(counter: 'vmStep'): number };
+    last.resetStats();
+    const state = controlState(store.sqlite);
+    return { state, steps: last.stat('vmStep') };
+  };
+  assert.deepEqual(controlState(store.sqlite), { mode: 'running', commands: 0, last: null });
+  await store.write((_sqlite, tx) => [0, 1].forEach((n) => tx.append(controlCommands, command(n))));
+  const small = steps();
+  await store.write((_sqlite, tx) => {
+    for (let n = 2; n < 1000; n++) tx.append(controlCommands, command(n));
+  });
+  const large = steps();
+  assert.equal(large.steps, small.steps);
+  assert.deepEqual([small.state.mode, small.state.commands, large.state.mode, large.state.commands, large.state.last?.reason], ['running', 2, 'running', 1000, 'n999']);
+});
