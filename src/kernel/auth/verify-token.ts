@@ -17,8 +17,22 @@ export function verifyToken(presented: string | undefined, accepted: readonly st
   if (typeof presented !== 'string' || presented === '' || !presented.isWellFormed()) return false;
   const presentedDigest = sha256(presented);
   let matched = false;
-  for (const token of splitSecretValues(accepted)) {
-    if (token !== '') matched = timingSafeEqual(presentedDigest, sha256(token)) || matched;
-  }
+  for (const digest of acceptedDigests(accepted)) matched = timingSafeEqual(presentedDigest, digest) || matched;
   return matched;
+}
+
+/**
+ * The digests of the accepted values, made once per configured list: a service checks every
+ * request against the same lists, and hashing them again each time was most of what a token
+ * check cost (governance compares each request with every lane, twice). A list changed in place
+ * since is hashed again.
+ */
+const digestsByList = new WeakMap<readonly string[], { values: readonly string[]; digests: readonly Buffer[] }>();
+
+function acceptedDigests(accepted: readonly string[]): readonly Buffer[] {
+  const known = digestsByList.get(accepted);
+  if (known !== undefined && known.values.length === accepted.length && known.values.every((value, i) => value === accepted[i])) return known.digests;
+  const digests = splitSecretValues(accepted).filter((token) => token !== '').map((token) => sha256(token));
+  digestsByList.set(accepted, { values: [...accepted], digests });
+  return digests;
 }
