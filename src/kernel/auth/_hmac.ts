@@ -1,7 +1,7 @@
 // HMAC-SHA256 and the strict digest codecs every scheme shares. Comparisons go through
 // timingSafeEqual on equal-length buffers only, so a short or long value never throws.
 
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
 export const DIGEST_BYTES = 32;
 
@@ -14,7 +14,8 @@ export function hmacSha256(key: Uint8Array, prefix: string, body: Uint8Array): B
 }
 
 export function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  // The one-shot form makes no Hash object: a token check hashes on every request.
+  return hash('sha256', text, 'buffer');
 }
 
 /** Constant time for equal lengths; unequal lengths are simply unequal. */
