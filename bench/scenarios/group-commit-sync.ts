@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { measureGrouped } from '../lib/evidence-load.ts';
-import { round3 } from '../lib/percentile.ts';
+import { alternatingFigures } from '../lib/alternating.ts';
 import type { Scenario } from '../lib/scenario.ts';
 
 export const scenario: Scenario = {
@@ -21,20 +21,11 @@ export const scenario: Scenario = {
       const off = [await measureGrouped(join(dir, 'off-1.sqlite'), options, 'OFF')];
       full.push(await measureGrouped(join(dir, 'full-2.sqlite'), options, 'FULL'));
       off.push(await measureGrouped(join(dir, 'off-2.sqlite'), options, 'OFF'));
-      const rate = (runs: { rps: number }[]): number => runs.reduce((sum, run) => sum + run.rps, 0) / runs.length;
-      const last = full[1]!;
       return [{
-        scenario: 'group-commit-sync',
-        rps: Math.round(rate(full)),
-        baseline_rps: Math.round(rate(off)),
-        ratio: round3(rate(full) / rate(off)),
-        p50_ms: last.p50_ms,
-        p95_ms: last.p95_ms,
-        p99_ms: last.p99_ms,
-        errors: [...full, ...off].reduce((sum, run) => sum + run.errors, 0),
+        ...alternatingFigures('group-commit-sync', full, off),
         baseline: 'the same grouped appends with synchronous=OFF',
         baseline_p99_ms: off[1]!.p99_ms,
-        mean_batch: last.mean_batch,
+        mean_batch: full[1]!.mean_batch,
         baseline_mean_batch: off[1]!.mean_batch,
         concurrency: options.concurrency,
         database_dir: tmpdir(),

@@ -10,9 +10,9 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { compileSchema } from '../../src/kernel/index.ts';
+import { alternatingFigures } from '../lib/alternating.ts';
 import { measureOps, type OpsMeasurement } from '../lib/measure-ops.ts';
 import { INVALID_BODY, ORDER_SCHEMA, VALID_BODY } from '../lib/order-schema.ts';
-import { round3 } from '../lib/percentile.ts';
 import type { BenchRecord, Scenario } from '../lib/scenario.ts';
 
 interface AjvError {
@@ -65,25 +65,14 @@ export const scenario: Scenario = {
         throw new Error(`compileSchema() and ajv disagree on "${name}": ours ${JSON.stringify(oursAt)}, ajv ${JSON.stringify(theirsAt)}`);
       }
       const timing = { durationMs: Math.max(1, Math.round(options.durationMs / 2)), warmupMs: options.warmupMs };
-      // Alternating halves, as compareHttp does: neither gains from running second.
       const ajvRuns: OpsMeasurement[] = [];
       const ourRuns: OpsMeasurement[] = [];
-      await measureOps(() => theirs(instance), { ...timing, durationMs: 1 });
       for (let round = 0; round < 2; round++) {
         ajvRuns.push(await measureOps(() => theirs(instance), timing));
         ourRuns.push(await measureOps(() => validate(instance), timing));
       }
-      const rate = (runs: OpsMeasurement[]): number => runs.reduce((sum, run) => sum + run.rps, 0) / runs.length;
-      const measured = ourRuns[1] as OpsMeasurement;
       records.push({
-        scenario: name,
-        rps: Math.round(rate(ourRuns)),
-        baseline_rps: Math.round(rate(ajvRuns)),
-        ratio: round3(rate(ourRuns) / rate(ajvRuns)),
-        p50_ms: measured.p50_ms,
-        p95_ms: measured.p95_ms,
-        p99_ms: measured.p99_ms,
-        errors: ourRuns.reduce((sum, run) => sum + run.errors, 0),
+        ...alternatingFigures(name, ourRuns, ajvRuns),
         baseline: `ajv ${ajv.version} (Ajv2020, allErrors, validateFormats: false)`,
         validation_errors: ours.errors.length,
       });
