@@ -17,22 +17,28 @@ export function verifyToken(presented: string | undefined, accepted: readonly st
   if (typeof presented !== 'string' || presented === '' || !presented.isWellFormed()) return false;
   const presentedDigest = sha256(presented);
   let matched = false;
-  for (const digest of acceptedDigests(accepted)) matched = timingSafeEqual(presentedDigest, digest) || matched;
+  for (const token of splitSecretValues(accepted)) {
+    if (token !== '') matched = timingSafeEqual(presentedDigest, acceptedDigest(token)) || matched;
+  }
   return matched;
 }
 
 /**
- * The digests of the accepted values, made once per configured list: a service checks every
- * request against the same lists, and hashing them again each time was most of what a token
- * check cost (governance compares each request with every lane, twice). A list changed in place
- * since is hashed again.
+ * Digests of accepted values, by value: a service checks every request against the same
+ * configured tokens, and hashing them again each time was most of what a check cost (governance
+ * compared each request with every lane, twice). Keyed by the configured value, never by what a
+ * caller presented, so a lookup says nothing about the presented token; a rotated value is simply
+ * another key. Bounded, since a caller may pass values that are not configuration.
  */
-const digestsByList = new WeakMap<readonly string[], { values: readonly string[]; digests: readonly Buffer[] }>();
+const digestsByValue = new Map<string, Buffer>();
+const MAX_REMEMBERED_DIGESTS = 1024;
 
-function acceptedDigests(accepted: readonly string[]): readonly Buffer[] {
-  const known = digestsByList.get(accepted);
-  if (known !== undefined && known.values.length === accepted.length && known.values.every((value, i) => value === accepted[i])) return known.digests;
-  const digests = splitSecretValues(accepted).filter((token) => token !== '').map((token) => sha256(token));
-  digestsByList.set(accepted, { values: [...accepted], digests });
-  return digests;
+function acceptedDigest(token: string): Buffer {
+  let digest = digestsByValue.get(token);
+  if (digest === undefined) {
+    if (digestsByValue.size >= MAX_REMEMBERED_DIGESTS) digestsByValue.clear();
+    digest = sha256(token);
+    digestsByValue.set(token, digest);
+  }
+  return digest;
 }

@@ -1,7 +1,7 @@
 // Writes a Reply to the wire: serialization, a strong ETag with If-None-Match -> 304 for GET
 // and HEAD, no body for HEAD, and closing the connection when the request was not read whole.
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JSON_TYPE } from './reply.ts';
 import type { Reply } from './route.ts';
@@ -15,7 +15,8 @@ export interface SendOptions {
 
 /** A strong ETag: the quoted base64url SHA-256 of the representation's bytes (a string counts as UTF-8). */
 export function strongEtag(payload: Uint8Array | string): string {
-  return `"${createHash('sha256').update(payload).digest('base64url')}"`;
+  // The one-shot form makes no Hash object: every 200 to a GET is hashed.
+  return `"${hash('sha256', payload, 'base64url')}"`;
 }
 
 /** True when an If-None-Match header value matches `etag` (weak comparison, RFC 9110 13.1.2). */
