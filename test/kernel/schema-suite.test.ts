@@ -57,7 +57,7 @@ function runFile(group: string, path: string, options: CompileOptions): void {
         let checksOnly: SchemaValidator['validate'];
         try {
           validate = compileSchema(suiteGroup.schema, options).validate;
-          checksOnly = compileValidator(suiteGroup.schema, options, { tests: false }).validate;
+          checksOnly = compileValidator(suiteGroup.schema, { ...options, tests: false }).validate;
         } catch (error) {
           tally.failed += suiteGroup.tests.length;
           throw error;

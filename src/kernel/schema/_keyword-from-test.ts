@@ -15,8 +15,8 @@ export interface KeywordMessage {
 }
 
 /** A keyword decided by `test`; on failure its check reports `describe`'s message. */
-export function keywordFromTest(test: Test, message: KeywordMessage, shape?: KeywordShape): Compiled {
-  const { at, keyword, describe } = message;
+export function keywordFromTest(test: Test, message: KeywordMessage & { shape?: KeywordShape }): Compiled {
+  const { at, keyword, describe, shape } = message;
   const check: Check = (data, ctx) => {
     if (test(data)) return true;
     if (ctx.record) report(ctx, at, keyword, describe(data, ctx));
@@ -26,11 +26,11 @@ export function keywordFromTest(test: Test, message: KeywordMessage, shape?: Key
 }
 
 /** A keyword that lets every non-string pass and decides strings with `holds`, which `shape` describes. */
-export function stringKeyword(holds: (text: string) => boolean, message: KeywordMessage, shape: LeafShape): Compiled {
-  return keywordFromTest((data) => typeof data !== 'string' || holds(data), message, shape);
+export function stringKeyword(holds: (text: string) => boolean, message: KeywordMessage & { shape: LeafShape }): Compiled {
+  return keywordFromTest((data) => typeof data !== 'string' || holds(data), message);
 }
 
 /** A keyword that lets every non-number pass and decides numbers with `holds`, which `shape` describes. */
-export function numberKeyword(holds: (value: number) => boolean, message: KeywordMessage, shape: LeafShape): Compiled {
-  return keywordFromTest((data) => typeof data !== 'number' || holds(data), message, shape);
+export function numberKeyword(holds: (value: number) => boolean, message: KeywordMessage & { shape: LeafShape }): Compiled {
+  return keywordFromTest((data) => typeof data !== 'number' || holds(data), message);
 }

@@ -17,7 +17,7 @@ function compileFormat(value: unknown, cx: SchemaContext, at: string): Compiled 
   // Asserting a format we cannot check would pass everything: refuse instead.
   if (isValid === undefined) throw compileError(at, `format "${value}" cannot be asserted: supported formats are ${[...FORMATS.keys()].join(', ')}`);
   const describe = (data: unknown, ctx: RunContext): string => `${subject(ctx)} must be a valid ${value}, got ${preview(data)}`;
-  return stringKeyword(isValid, { at, keyword: 'format', describe }, { kind: 'format', holds: isValid });
+  return stringKeyword(isValid, { at, keyword: 'format', describe, shape: { kind: 'format', holds: isValid } });
 }
 
 export const FORMAT_KEYWORDS: Record<string, KeywordDef> = {

@@ -40,7 +40,7 @@ function compileMultipleOf(value: unknown, _cx: unknown, at: string): Compiled {
   if (divisor <= 0) throw compileError(at, `must be greater than 0, got ${divisor}`);
   const isMultiple = multipleOfTest(divisor);
   const describe = (data: unknown, ctx: RunContext): string => `${subject(ctx)} must be a multiple of ${divisor}, got ${String(data)}`;
-  return numberKeyword(isMultiple, { at, keyword: 'multipleOf', describe }, { kind: 'multipleOf', holds: isMultiple });
+  return numberKeyword(isMultiple, { at, keyword: 'multipleOf', describe, shape: { kind: 'multipleOf', holds: isMultiple } });
 }
 
 type Comparison = (data: number, limit: number) => boolean;
@@ -50,7 +50,7 @@ function bound(keyword: BoundKeyword, phrase: string, holds: Comparison): Keywor
   return (value, _cx, at) => {
     const limit = requireNumber(value, at);
     const describe = (data: unknown, ctx: RunContext): string => `${subject(ctx)} must be ${phrase} ${limit}, got ${String(data)}`;
-    return numberKeyword((data) => holds(data, limit), { at, keyword, describe }, { kind: keyword, limit });
+    return numberKeyword((data) => holds(data, limit), { at, keyword, describe, shape: { kind: keyword, limit } });
   };
 }
 
@@ -61,7 +61,8 @@ function compileMaxLength(value: unknown, _cx: unknown, at: string): Compiled {
     at,
     keyword: 'maxLength',
     describe: (data, ctx) => `${subject(ctx)} must be at most ${max} characters long, got ${codePointLength(data as string)}`,
-  }, { kind: 'maxLength', limit: max });
+    shape: { kind: 'maxLength', limit: max },
+  });
 }
 
 function compileMinLength(value: unknown, _cx: unknown, at: string): Compiled {
@@ -70,7 +71,8 @@ function compileMinLength(value: unknown, _cx: unknown, at: string): Compiled {
     at,
     keyword: 'minLength',
     describe: (data, ctx) => `${subject(ctx)} must be at least ${min} characters long, got ${codePointLength(data as string)}`,
-  }, { kind: 'minLength', limit: min });
+    shape: { kind: 'minLength', limit: min },
+  });
 }
 
 function compilePatternKeyword(value: unknown, cx: SchemaContext, at: string): Compiled {
@@ -79,7 +81,8 @@ function compilePatternKeyword(value: unknown, cx: SchemaContext, at: string): C
     at,
     keyword: 'pattern',
     describe: (data, ctx) => `${subject(ctx)} must match pattern ${preview(value)}, got ${preview(data)}`,
-  }, { kind: 'pattern', regex });
+    shape: { kind: 'pattern', regex },
+  });
 }
 
 export const NUMBER_STRING_KEYWORDS: Record<string, KeywordDef> = {

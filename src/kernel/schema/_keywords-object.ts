@@ -158,7 +158,7 @@ function compileAdditionalProperties(value: unknown, cx: SchemaContext, at: stri
 
 function compileUnevaluatedProperties(value: unknown, cx: SchemaContext, at: string): Check | Compiled {
   const own = cx.vocabulary.has('applicator') ? ownCoverage(cx.schema) : { names: new Set<string>(), patterns: new Set<string>(), all: false };
-  const reachable = reachableCoverage(cx.state, cx.schema, 'unevaluatedProperties');
+  const reachable = reachableCoverage(cx.state, cx.schema, { except: 'unevaluatedProperties' });
   const patternOf = (source: string): RegExp => compilePattern(cx, source, `${cx.info.location}/patternProperties/${escapePointerToken(source)}`);
   if (reachable !== undefined && coversAll(own, reachable, patternOf)) {
     return staticLeftoverMembers('unevaluatedProperties', value, cx, at, coveredBy(own, cx));

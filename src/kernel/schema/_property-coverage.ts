@@ -39,7 +39,8 @@ export function ownCoverage(node: Record<string, unknown>): PropertyCoverage {
  * `except`; undefined when the schema cannot tell ($dynamicRef, a cycle of references, a
  * keyword whose vocabulary or value is unusual).
  */
-export function reachableCoverage(state: CompileState, node: unknown, except: string, visiting: Set<object> = new Set()): PropertyCoverage | undefined {
+export function reachableCoverage(state: CompileState, node: unknown, options: { except: string; visiting?: Set<object> }): PropertyCoverage | undefined {
+  const { except, visiting = new Set<object>() } = options;
   const coverage = emptyCoverage();
   if (typeof node === 'boolean') return coverage;
   if (!isObject(node) || visiting.has(node)) return undefined;
@@ -54,7 +55,7 @@ export function reachableCoverage(state: CompileState, node: unknown, except: st
     if (from.all) coverage.all = true;
     return true;
   };
-  const child = (value: unknown): boolean => add(reachableCoverage(state, value, '', visiting));
+  const child = (value: unknown): boolean => add(reachableCoverage(state, value, { except: '', visiting }));
   let known = true;
   if (vocabulary.has('applicator')) {
     known &&= add(ownCoverage(node));

@@ -21,7 +21,7 @@ import type { CompileOptions, SchemaValidator, ValidationResult } from './types.
  * validate({}).errors[0]?.message; // 'Value at the root is missing required property "id"'
  */
 export function compileSchema(schema: unknown, options: CompileOptions = {}): SchemaValidator {
-  return compileValidator(schema, options, { tests: true });
+  return compileValidator(schema, { ...options, tests: true });
 }
 
 /**
@@ -29,15 +29,15 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Sc
  * a schema whose $dynamicRef resolves dynamically gets, and what the conformance test compares
  * the tests against (test/kernel/schema-suite.test.ts).
  */
-export function compileValidator(schema: unknown, options: CompileOptions, how: { tests: boolean }): SchemaValidator {
+export function compileValidator(schema: unknown, options: CompileOptions & { tests: boolean }): SchemaValidator {
   const formats = options.formats ?? 'annotate';
   if (formats !== 'annotate' && formats !== 'assert') throw new TypeError(`Option formats must be "annotate" or "assert", got ${JSON.stringify(formats)}`);
   const registry = buildRegistry(options.registry);
   const all = options.allErrors ?? true;
   // A test cannot follow a $dynamicRef that resolves dynamically: such schemas compile again
   // without tests, and every validation runs the checks.
-  let root = compileRoot(schema, registry, formats, how.tests);
-  if (root.dynamic && how.tests) root = compileRoot(schema, registry, formats, false);
+  let root = compileRoot(schema, registry, formats, options.tests);
+  if (root.dynamic && options.tests) root = compileRoot(schema, registry, formats, false);
   const { check, test } = root.compiled;
   // Validation is synchronous and never re-entered, so one context serves every call.
   const ctx: RunContext = { errors: [], path: [], record: true, all, scope: [] };
