@@ -69,3 +69,22 @@ describe('compileSchema() answers for valid instances', () => {
     assert.deepEqual(validate({ n: -1 }).errors.map((e) => `${e.instancePath} ${e.keyword}`), ['/n minimum']);
   });
 });
+
+describe('compileSchema() uniqueItems on a long array validated again', () => {
+  it('validate() answers for the array as it is now, not as an earlier call found it', () => {
+    const { validate } = compileSchema({ type: 'array', uniqueItems: true, maxItems: 100 });
+    const items: unknown[] = Array.from({ length: 40 }, (_, i) => ({ n: i }));
+    items.push({ n: 7 });
+    assert.deepEqual(validate(items).errors.map((e) => e.message), ['Value at the root must have unique items: items 7 and 40 are equal']);
+    items.pop();
+    assert.equal(validate(items).valid, true);
+    items.push({ n: 3 });
+    assert.deepEqual(validate(items).errors.map((e) => e.message), ['Value at the root must have unique items: items 3 and 40 are equal']);
+    // Another keyword failing first must not leave a stale answer behind for the next call.
+    const long = Array.from({ length: 101 }, (_, i) => i);
+    assert.deepEqual(validate(long).errors.map((e) => e.keyword), ['maxItems']);
+    long.length = 30;
+    long.push(5);
+    assert.deepEqual(validate(long).errors.map((e) => e.message), ['Value at the root must have unique items: items 5 and 30 are equal']);
+  });
+});

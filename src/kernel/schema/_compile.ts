@@ -1,6 +1,7 @@
-// Compiles schema objects into closures, once. Each subschema becomes one Check; `$ref`s reach
-// their target through a Holder, so recursive schemas compile without looping. Keywords are
-// looked up in a table handed in by the caller, which keeps this file free of keyword details.
+// Compiles schema objects into closures, once. Each subschema becomes a Check (errors and
+// annotations) and a Test (the verdict alone, see _fused-test.ts); `$ref`s reach their target
+// through a Holder, so recursive schemas compile without looping. Keywords are looked up in a
+// table handed in by the caller, which keeps this file free of keyword details.
 
 import { createAnnotations, mergeAnnotations, type Annotations } from './_annotations.ts';
 import { compileError } from './_compile-error.ts';
@@ -31,6 +32,8 @@ export interface CompileState {
   tests: boolean;
   /** Where a keyword without a test of its own runs its check for a verdict: records nothing. */
   verdict: RunContext;
+  /** Counts validate() calls, so that a check may reuse what its test found in the same call. */
+  calls: { count: number };
 }
 
 /** What a keyword compiler sees: the schema object holding the keyword, and where it stands. */
@@ -70,7 +73,7 @@ function notReady(): boolean {
 /** Compiles the subschema `value` found at the parent's location plus `suffix` (escaped tokens). */
 export function compileSubschema(cx: SchemaContext, value: unknown, suffix: string): Compiled {
   const location = cx.info.location + suffix;
-  if (typeof value === 'boolean') return { check: booleanCheck(value, location), test: !cx.state.tests ? NEVER : value ? TRUE_TEST : FALSE_TEST };
+  if (typeof value === 'boolean') return { check: booleanCheck(value, location), test: booleanTest(cx.state, value) };
   if (!isObject(value)) throw compileError(location, `must be a schema (an object or a boolean), got ${jsonType(value)}`);
   const { index } = cx.state;
   let info = index.nodes.get(value);
@@ -132,6 +135,12 @@ export function compileNode(state: CompileState, node: Record<string, unknown>, 
     if (fused.leaf !== undefined) holder.leaf = fused.leaf;
   }
   return holder;
+}
+
+/** The test of the boolean schema `value` (NEVER when tests are off). */
+export function booleanTest(state: { tests: boolean }, value: boolean): Test {
+  if (!state.tests) return NEVER;
+  return value ? TRUE_TEST : FALSE_TEST;
 }
 
 export function booleanCheck(value: boolean, location: string): Check {

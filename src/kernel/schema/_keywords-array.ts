@@ -165,17 +165,29 @@ function findDuplicate(data: unknown[]): [number, number] | undefined {
   return undefined;
 }
 
-function compileUniqueItems(value: unknown, _cx: SchemaContext, at: string): Compiled | undefined {
+function compileUniqueItems(value: unknown, cx: SchemaContext, at: string): Compiled | undefined {
   if (typeof value !== 'boolean') throw compileError(at, 'must be a boolean');
   if (!value) return undefined;
+  // A long array costs a pass over every element: the check of a failed validation reuses the
+  // pair its test found in the same validate() call instead of a second pass. Held weakly, so
+  // that the validator keeps no instance alive.
+  const { calls } = cx.state;
+  let seen: { data: WeakRef<unknown[]>; call: number; duplicate: [number, number] | undefined } | undefined;
+  const duplicateIn = (data: unknown[]): [number, number] | undefined => {
+    if (data.length <= PAIRWISE_LIMIT) return findDuplicate(data);
+    if (seen !== undefined && seen.call === calls.count && seen.data.deref() === data) return seen.duplicate;
+    const duplicate = findDuplicate(data);
+    seen = { data: new WeakRef(data), call: calls.count, duplicate };
+    return duplicate;
+  };
   const check: Check = (data, ctx) => {
     if (!Array.isArray(data)) return true;
-    const duplicate = findDuplicate(data);
+    const duplicate = duplicateIn(data);
     if (duplicate === undefined) return true;
     if (ctx.record) report(ctx, at, 'uniqueItems', `${subject(ctx)} must have unique items: items ${duplicate[0]} and ${duplicate[1]} are equal`);
     return false;
   };
-  return { check, test: (data) => !Array.isArray(data) || findDuplicate(data) === undefined };
+  return { check, test: (data) => !Array.isArray(data) || duplicateIn(data) === undefined };
 }
 
 export const ARRAY_KEYWORDS: Record<string, KeywordDef> = {

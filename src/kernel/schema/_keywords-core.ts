@@ -2,7 +2,7 @@
 // broken definition is reported at compile time even when nothing references it yet).
 
 import { compileError } from './_compile-error.ts';
-import { booleanCheck, compileNode, compileSubschema, readyOrLater, runInResource, type CompileState, type Holder, type KeywordDef, type SchemaContext } from './_compile.ts';
+import { booleanCheck, booleanTest, compileNode, compileSubschema, readyOrLater, runInResource, type CompileState, type Holder, type KeywordDef, type SchemaContext } from './_compile.ts';
 import type { Compiled } from './_fused-test.ts';
 import { locateReference } from './_locate-reference.ts';
 import { escapePointerToken } from './_pointer.ts';
@@ -19,10 +19,7 @@ interface Target {
 /** Resolves `ref` against `base` to a compiled subschema, or fails compilation naming `at`. */
 function resolveReference(state: CompileState, base: string, ref: unknown, at: string): Target {
   const { node, info, fragment } = locateReference(state.index, base, ref, at);
-  if (typeof node === 'boolean') {
-    const test = state.tests ? () => node : () => false;
-    return { holder: { check: booleanCheck(node, info.location), test, resource: info.resource }, node, fragment };
-  }
+  if (typeof node === 'boolean') return { holder: { check: booleanCheck(node, info.location), test: booleanTest(state, node), resource: info.resource }, node, fragment };
   return { holder: compileNode(state, node, info), node, fragment };
 }
 

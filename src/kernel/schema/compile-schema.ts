@@ -2,7 +2,7 @@
 // Everything that can be wrong with the schema is found here, before any instance is seen.
 
 import { compileError } from './_compile-error.ts';
-import { booleanCheck, compileNode, readyOrLater, type CompileState } from './_compile.ts';
+import { booleanCheck, booleanTest, compileNode, readyOrLater, type CompileState } from './_compile.ts';
 import { notePrototypeState, type Compiled } from './_fused-test.ts';
 import { KEYWORDS } from './_keywords.ts';
 import { METASCHEMAS } from './_metaschemas.ts';
@@ -39,10 +39,12 @@ export function compileValidator(schema: unknown, options: CompileOptions & { te
   let root = compileRoot(schema, registry, formats, options.tests);
   if (root.dynamic && options.tests) root = compileRoot(schema, registry, formats, false);
   const { check, test } = root.compiled;
+  const { calls } = root;
   // Validation is synchronous and never re-entered, so one context serves every call.
   const ctx: RunContext = { errors: [], path: [], record: true, all, scope: [] };
   return {
     validate(instance: unknown) {
+      calls.count++;
       notePrototypeState();
       if (test(instance)) return VALID;
       ctx.errors = [];
@@ -59,7 +61,8 @@ export function compileValidator(schema: unknown, options: CompileOptions & { te
 /** The answer for every valid instance: nothing to allocate on the common path. */
 const VALID: ValidationResult = Object.freeze({ valid: true, errors: Object.freeze([]) });
 
-function compileRoot(schema: unknown, registry: Map<string, unknown>, formats: 'annotate' | 'assert', tests: boolean): { compiled: Compiled; dynamic: boolean } {
+function compileRoot(schema: unknown, registry: Map<string, unknown>, formats: 'annotate' | 'assert', tests: boolean): { compiled: Compiled; dynamic: boolean; calls: { count: number } } {
+  const calls = { count: 0 };
   const index = createIndex(registry);
   indexDocument(index, schema, ROOT_URI, '');
   const state: CompileState = {
@@ -71,12 +74,13 @@ function compileRoot(schema: unknown, registry: Map<string, unknown>, formats: '
     patterns: new Map(),
     tests,
     verdict: { errors: [], path: [], record: false, all: false, scope: [] },
+    calls,
   };
   let compiled: Compiled;
-  if (typeof schema === 'boolean') compiled = { check: booleanCheck(schema, ''), test: tests ? () => schema : () => false };
+  if (typeof schema === 'boolean') compiled = { check: booleanCheck(schema, ''), test: booleanTest(state, schema) };
   else if (isObject(schema)) compiled = readyOrLater(compileNode(state, schema, index.nodes.get(schema) as NodeInfo));
   else throw compileError('', `must be a schema (an object or a boolean), got ${jsonType(schema)}`);
-  return { compiled, dynamic: state.flags.dynamic };
+  return { compiled, dynamic: state.flags.dynamic, calls };
 }
 
 /** The metaschemas, then the caller's documents by key and by root `$id`. */
