@@ -7,69 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineEvidenceTable, openDatabase } from '../../src/kernel/index.ts';
-import type { Store } from '../../src/kernel/index.ts';
+import { openDatabase } from '../../src/kernel/index.ts';
+import { appendOne, measureGrouped, RECEIPTS } from '../lib/evidence-load.ts';
 import { measureOps } from '../lib/measure-ops.ts';
-import { percentile, round3 } from '../lib/percentile.ts';
+import { round3 } from '../lib/percentile.ts';
 import type { Scenario, ScenarioOptions } from '../lib/scenario.ts';
 
-const RECEIPTS = defineEvidenceTable({ name: 'receipts', columns: { subject: 'text', kind: 'text' } });
 const TARGET_RATIO = 5;
-
-let counter = 0;
-function appendOne(store: Store) {
-  const n = counter++;
-  return store.append(RECEIPTS, {
-    subject: `case-${n % 997}`,
-    kind: 'payment.accepted',
-    payload: { id: `evt_${n}`, amount: { currency: 'EUR', cents: 1299 + (n % 100) }, provider: 'payment_a', received_at: '2026-01-01T00:00:00Z' },
-  });
-}
-
-/** `concurrency` callers appending back to back for `ms`; per-append latencies when `samples` is given. */
-async function closedLoop(store: Store, concurrency: number, ms: number, samples?: number[]): Promise<number> {
-  const end = process.hrtime.bigint() + BigInt(ms) * 1_000_000n;
-  let errors = 0;
-  const caller = async () => {
-    while (process.hrtime.bigint() < end) {
-      const t0 = process.hrtime.bigint();
-      try {
-        await appendOne(store);
-        samples?.push(Number(process.hrtime.bigint() - t0) / 1e6);
-      } catch {
-        // A failed append is the figure we report (errors), not a failure of the bench.
-        errors++;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, caller));
-  return errors;
-}
-
-async function measureGrouped(path: string, options: ScenarioOptions) {
-  const store = openDatabase(path, { evidenceTables: [RECEIPTS] });
-  try {
-    await closedLoop(store, options.concurrency, options.warmupMs);
-    const before = store.stats();
-    const samples: number[] = [];
-    const started = process.hrtime.bigint();
-    const errors = await closedLoop(store, options.concurrency, options.durationMs, samples);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const after = store.stats();
-    samples.sort((a, b) => a - b);
-    return {
-      rps: samples.length / seconds,
-      p50_ms: percentile(samples, 0.5),
-      p95_ms: percentile(samples, 0.95),
-      p99_ms: percentile(samples, 0.99),
-      errors,
-      appends: samples.length,
-      mean_batch: round3((after.writes - before.writes) / Math.max(1, after.commits - before.commits)),
-    };
-  } finally {
-    await store.close();
-  }
-}
 
 async function measurePlain(path: string, options: ScenarioOptions) {
   const store = openDatabase(path, { evidenceTables: [RECEIPTS], maxBatch: 1 });

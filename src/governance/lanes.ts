@@ -112,7 +112,14 @@ function laneOpens(router: ReturnType<typeof createRouter>, context: RequestCont
  * that admit its lane.
  */
 export function authenticators(config: GovernanceConfig, workerRoutes: readonly Route[] = []): Record<string, Authenticator> {
-  const lane = (context: RequestContext) => laneOf(config.laneTokens, parseBearer(context.headers.authorization));
+  // The gate and the route's own authenticator both ask: the answer is worked out once per request.
+  const lanes = new WeakMap<RequestContext, Lane | undefined>();
+  const lane = (context: RequestContext): Lane | undefined => {
+    if (lanes.has(context)) return lanes.get(context);
+    const found = laneOf(config.laneTokens, parseBearer(context.headers.authorization));
+    lanes.set(context, found);
+    return found;
+  };
   const router = createRouter(workerRoutes.filter((route) => route.listener === WORKER_LISTENER));
   const out: Record<string, Authenticator> = {
     [WORKER_GATE]: (context) => {

@@ -62,7 +62,8 @@ interface Shared {
   minRank: number;
   secrets: Set<string>;
   write: (line: string) => void;
-  now: () => Date;
+  /** The `time` field of a record made now. */
+  time: () => string;
 }
 
 /** AIRLOCK_LOG_LEVEL's level, or info (a start refuses a value that names none: runService, runCommand). */
@@ -70,6 +71,10 @@ function levelOf(env: NodeJS.ProcessEnv): LogLevel {
   const read = logLevelFromEnv(env);
   return 'level' in read && read.level !== undefined ? read.level : 'info';
 }
+
+/** The fields every record begins with (`service` when set); a caller's field of the same name is left out. */
+const HEADER_FIELDS: ReadonlySet<string> = new Set(['time', 'level', 'logger', 'msg']);
+const HEADER_FIELDS_WITH_SERVICE: ReadonlySet<string> = new Set([...HEADER_FIELDS, 'service']);
 
 /**
  * Creates a JSON-lines logger.
@@ -84,20 +89,23 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     minRank: LEVEL_RANK[options.level ?? levelOf(options.env ?? process.env)],
     secrets: new Set(),
     write: options.write ?? writeToStderr,
-    now: options.now ?? (() => new Date()),
+    time: options.now === undefined ? wallClockTime : timeFrom(options.now),
   };
   addTo(shared.secrets, options.secrets ?? []);
   return makeLogger(options.name ?? 'airlock', shared);
 }
 
 function makeLogger(name: string, shared: Shared): Logger {
+  // What follows `time` up to `msg` never changes for this logger: serialized once. A busy
+  // service logs a line per request, so the line is built from parts, not from a record object.
+  const reserved = shared.service === undefined ? HEADER_FIELDS : HEADER_FIELDS_WITH_SERVICE;
+  const header = `"logger":${JSON.stringify(name)}${shared.service === undefined ? '' : `,"service":${JSON.stringify(shared.service)}`},"msg":`;
   const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
     if (LEVEL_RANK[level] < shared.minRank) return;
-    const record: LogFields = { time: shared.now().toISOString(), level, logger: name };
-    if (shared.service !== undefined) record['service'] = shared.service;
-    record['msg'] = msg;
-    if (fields) for (const [key, value] of Object.entries(fields)) if (!(key in record)) record[key] = toLoggable(value);
-    shared.write(`${redact(safeStringify(record), shared.secrets)}\n`);
+    let line = `{"time":"${shared.time()}","level":"${level}",${header}${JSON.stringify(msg)}`;
+    const rest = fields === undefined ? '{}' : safeStringify(loggableFields(fields, reserved));
+    line += rest === '{}' ? '}' : `,${rest.slice(1)}`;
+    shared.write(`${redact(line, shared.secrets)}\n`);
   };
   return {
     name,
@@ -192,4 +200,36 @@ function stringifyReplacing(record: LogFields): string {
 function toLoggable(value: unknown): unknown {
   if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
   return value;
+}
+
+/** `fields` as they are written: no header field, errors as name, message and stack. */
+function loggableFields(fields: LogFields, reserved: ReadonlySet<string>): LogFields {
+  let plain = true;
+  for (const key in fields) {
+    if (reserved.has(key) || fields[key] instanceof Error) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return fields;
+  const out: LogFields = {};
+  for (const [key, value] of Object.entries(fields)) if (!reserved.has(key)) out[key] = toLoggable(value);
+  return out;
+}
+
+let lastMillisecond = Number.NaN;
+let lastTime = '';
+
+/** The wall clock's ISO time, made once per millisecond however many lines share it. */
+function wallClockTime(): string {
+  const now = Date.now();
+  if (now !== lastMillisecond) {
+    lastMillisecond = now;
+    lastTime = new Date(now).toISOString();
+  }
+  return lastTime;
+}
+
+function timeFrom(now: () => Date): () => string {
+  return () => now().toISOString();
 }

@@ -46,3 +46,15 @@ test('verifyToken() never throws on 2,000 random presented values', () => {
     assert.equal(verifyToken(presented, ['op_other', TOKEN]), expected, `round ${round}: ${JSON.stringify(presented)}`);
   }
 });
+
+test('verifyToken() checks a list changed in place against its new values, not the digests of the old ones', () => {
+  const accepted = ['op_first_token_value', 'op_second_token_value'];
+  assert.equal(verifyToken('op_second_token_value', accepted), true);
+  accepted[1] = 'op_rotated_token_value';
+  assert.equal(verifyToken('op_second_token_value', accepted), false);
+  assert.equal(verifyToken('op_rotated_token_value', accepted), true);
+  accepted.push('op_third_token_value,op_fourth_token_value');
+  assert.equal(verifyToken('op_fourth_token_value', accepted), true);
+  accepted.length = 1;
+  assert.equal(verifyToken('op_rotated_token_value', accepted), false);
+});

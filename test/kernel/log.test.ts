@@ -23,6 +23,35 @@ test('createLogger() writes one JSON object per line with time, level, logger, s
   });
 });
 
+test('createLogger() writes exactly the JSON of its record, fields in their order after the header', () => {
+  const sink = collect();
+  const log = createLogger({ name: 'svc.access', service: 'svc', write: sink.write, now: () => new Date(1_700_000_000_123) });
+  log.info('request "quoted"', { method: 'GET', path: '/a\u2028b', status: 200, nested: { z: 1, a: [true, null] } });
+  log.warn('bare');
+  assert.deepEqual(sink.lines, [
+    `${JSON.stringify({ time: '2023-11-14T22:13:20.123Z', level: 'info', logger: 'svc.access', service: 'svc', msg: 'request "quoted"', method: 'GET', path: '/a\u2028b', status: 200, nested: { z: 1, a: [true, null] } })}\n`,
+    `${JSON.stringify({ time: '2023-11-14T22:13:20.123Z', level: 'warn', logger: 'svc.access', service: 'svc', msg: 'bare' })}\n`,
+  ]);
+});
+
+test('createLogger() without a service keeps a caller\'s `service` field', () => {
+  const sink = collect();
+  createLogger({ name: 'a', write: sink.write }).info('m', { service: 'erp', time: 'forged' });
+  const record = JSON.parse(sink.lines[0]!);
+  assert.equal(record.service, 'erp');
+  assert.notEqual(record.time, 'forged');
+});
+
+test('createLogger() on the wall clock stamps each line with the current millisecond', () => {
+  const sink = collect();
+  const log = createLogger({ write: sink.write });
+  const before = Date.now();
+  log.info('one');
+  const after = Date.now();
+  const stamped = Date.parse(JSON.parse(sink.lines[0]!).time);
+  assert.ok(stamped >= before && stamped <= after, `${stamped} within [${before}, ${after}]`);
+});
+
 test('createLogger() drops records below its level and child() keeps output and level', () => {
   const sink = collect();
   const log = createLogger({ level: 'warn', write: sink.write });

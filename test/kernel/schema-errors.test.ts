@@ -23,7 +23,7 @@ const ORDER = {
   },
 };
 
-function errorsOf(schema: unknown, instance: unknown, options = {}): ValidationError[] {
+function errorsOf(schema: unknown, instance: unknown, options = {}): readonly ValidationError[] {
   return compileSchema(schema, options).validate(instance).errors;
 }
 

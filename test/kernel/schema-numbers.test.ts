@@ -26,6 +26,21 @@ describe('isMultipleOf()', () => {
       for (const value of values) assert.equal(test(value), isMultipleOf(value, divisor), `${value} / ${divisor}`);
     }
   });
+
+  it('multipleOfTest() agrees with isMultipleOf() on 200 000 decimals of every size near the 2^49 bound', () => {
+    // A fixed linear congruential sequence: the same values on every run.
+    let seed = 12345;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const divisor of [0.01, 0.05, 0.001, 0.25, 1e-6]) {
+      const test = multipleOfTest(divisor);
+      for (let i = 0; i < 40_000; i++) {
+        const magnitude = 10 ** Math.floor(next() * 18 - 4);
+        const decimals = Math.floor(next() * 8);
+        const value = Number((next() * magnitude * (next() < 0.5 ? -1 : 1)).toFixed(decimals));
+        assert.equal(test(value), isMultipleOf(value, divisor), `${value} / ${divisor}`);
+      }
+    }
+  });
 });
 
 describe('codePointLength()', () => {

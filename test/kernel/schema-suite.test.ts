@@ -1,12 +1,14 @@
 // Runs the official JSON Schema Test Suite (draft 2020-12) against compileSchema(): every
 // required file with the default options, and optional/format/ for the asserted formats with
-// formats: "assert". Remotes are served from a registry under http://localhost:1234/.
+// formats: "assert". Remotes are served from a registry under http://localhost:1234/. Each
+// verdict is also reached by the checks alone (no tests), and both must say the same.
 
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { compileSchema, type CompileOptions } from '../../src/kernel/schema/index.ts';
+import { compileValidator } from '../../src/kernel/schema/compile-schema.ts';
+import { compileSchema, type CompileOptions, type SchemaValidator } from '../../src/kernel/schema/index.ts';
 
 interface SuiteCase {
   description: string;
@@ -51,20 +53,26 @@ function runFile(group: string, path: string, options: CompileOptions): void {
       it(suiteGroup.description, () => {
         const tally = totals.get(group) ?? { passed: 0, failed: 0 };
         totals.set(group, tally);
-        let validate: (data: unknown) => { valid: boolean };
+        let validate: SchemaValidator['validate'];
+        let checksOnly: SchemaValidator['validate'];
         try {
           validate = compileSchema(suiteGroup.schema, options).validate;
+          checksOnly = compileValidator(suiteGroup.schema, { ...options, tests: false }).validate;
         } catch (error) {
           tally.failed += suiteGroup.tests.length;
           throw error;
         }
         const wrong: string[] = [];
         for (const test of suiteGroup.tests) {
-          const { valid } = validate(test.data);
-          if (valid === test.valid) tally.passed++;
-          else {
+          const result = validate(test.data);
+          // The tests that decide valid instances must agree with the checks, errors and all.
+          const reference = checksOnly(test.data);
+          if (result.valid === test.valid && reference.valid === test.valid && result.errors.length === (test.valid ? 0 : reference.errors.length)) {
+            assert.deepEqual(result.errors, reference.errors, test.description);
+            tally.passed++;
+          } else {
             tally.failed++;
-            wrong.push(`${test.description}: expected ${test.valid ? 'valid' : 'invalid'}`);
+            wrong.push(`${test.description}: expected ${test.valid ? 'valid' : 'invalid'}, got ${result.valid ? 'valid' : 'invalid'} (checks alone: ${reference.valid ? 'valid' : 'invalid'})`);
           }
         }
         assert.deepEqual(wrong, []);

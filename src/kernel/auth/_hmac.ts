@@ -14,6 +14,7 @@ export function hmacSha256(key: Uint8Array, prefix: string, body: Uint8Array): B
 }
 
 export function sha256(text: string): Buffer {
+  // The one-shot form makes no Hash object: a token check hashes on every request.
   return hash('sha256', text, 'buffer');
 }
 

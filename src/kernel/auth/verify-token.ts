@@ -18,7 +18,27 @@ export function verifyToken(presented: string | undefined, accepted: readonly st
   const presentedDigest = sha256(presented);
   let matched = false;
   for (const token of splitSecretValues(accepted)) {
-    if (token !== '') matched = timingSafeEqual(presentedDigest, sha256(token)) || matched;
+    if (token !== '') matched = timingSafeEqual(presentedDigest, acceptedDigest(token)) || matched;
   }
   return matched;
+}
+
+/**
+ * Digests of accepted values, by value: a service checks every request against the same
+ * configured tokens, and hashing them again each time was most of what a check cost (governance
+ * compared each request with every lane, twice). Keyed by the configured value, never by what a
+ * caller presented, so a lookup says nothing about the presented token; a rotated value is simply
+ * another key. Bounded, since a caller may pass values that are not configuration.
+ */
+const digestsByValue = new Map<string, Buffer>();
+const MAX_REMEMBERED_DIGESTS = 1024;
+
+function acceptedDigest(token: string): Buffer {
+  let digest = digestsByValue.get(token);
+  if (digest === undefined) {
+    if (digestsByValue.size >= MAX_REMEMBERED_DIGESTS) digestsByValue.clear();
+    digest = sha256(token);
+    digestsByValue.set(token, digest);
+  }
+  return digest;
 }

@@ -15,6 +15,7 @@ export interface SendOptions {
 
 /** A strong ETag: the quoted base64url SHA-256 of the representation's bytes (a string counts as UTF-8). */
 export function strongEtag(payload: Uint8Array | string): string {
+  // The one-shot form makes no Hash object: every 200 to a GET is hashed.
   return `"${hash('sha256', payload, 'base64url')}"`;
 }
 

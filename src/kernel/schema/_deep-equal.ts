@@ -26,10 +26,20 @@ export function deepEqual(a: unknown, b: unknown): boolean {
  * instances are untrusted and may hold lone surrogates.
  */
 export function equalityKey(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(equalityKey).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + equalityKey(value[i]);
+    return `${out}]`;
+  }
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${equalityKey(record[key])}`).join(',')}}`;
+    const keys = Object.keys(record).sort();
+    let out = '{';
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      out += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${equalityKey(record[key])}`;
+    }
+    return `${out}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

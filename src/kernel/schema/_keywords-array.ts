@@ -3,52 +3,64 @@
 
 import { addItemIndex, isItemEvaluated, type Annotations } from './_annotations.ts';
 import { compileError } from './_compile-error.ts';
-import { compileSubschema, type KeywordDef, type SchemaContext } from './_compile.ts';
-import { equalityKey, isScalar } from './_deep-equal.ts';
+import { compileSubschema, verdictOf, type KeywordDef, type SchemaContext } from './_compile.ts';
+import { holds, verdictEntry, type Compiled, type Test } from './_fused-test.ts';
+import { deepEqual, equalityKey, isScalar } from './_deep-equal.ts';
+import { keywordFromTest } from './_keyword-from-test.ts';
 import { requireNonNegativeInteger } from './_keywords-number-string.ts';
-import { passes, report, subject, type Check, type RunContext } from './_run-context.ts';
+import { report, subject, type Check, type RunContext } from './_run-context.ts';
 
-/** Checks one element with the instance location moved onto it. */
-function checkElement(check: Check, data: unknown[], index: number, ctx: RunContext): boolean {
+/**
+ * Checks one element with the instance location moved onto it; an element that passes its test
+ * costs no more.
+ */
+function checkElement(sub: Compiled, data: unknown[], index: number, ctx: RunContext): boolean {
+  const value = data[index];
+  if (sub.test(value)) return true;
   ctx.path.push(index);
-  const ok = check(data[index], ctx, null);
+  const ok = sub.check(value, ctx, null);
   ctx.path.pop();
   return ok;
 }
 
-function compilePrefixItems(value: unknown, cx: SchemaContext, at: string): Check {
+function compilePrefixItems(value: unknown, cx: SchemaContext, at: string): Compiled {
   if (!Array.isArray(value) || value.length === 0) throw compileError(at, 'must be a non-empty array of schemas');
-  const checks = value.map((item, i) => compileSubschema(cx, item, `/prefixItems/${i}`));
-  return (data, ctx, ann) => {
+  const subs = value.map((item, i) => compileSubschema(cx, item, `/prefixItems/${i}`));
+  const check: Check = (data, ctx, ann) => {
     if (!Array.isArray(data)) return true;
-    const end = Math.min(data.length, checks.length);
+    const end = Math.min(data.length, subs.length);
     if (ann !== null && end > ann.items) ann.items = end;
     let ok = true;
     for (let i = 0; i < end; i++) {
-      if (checkElement(checks[i] as Check, data, i, ctx)) continue;
+      if (checkElement(subs[i] as Compiled, data, i, ctx)) continue;
       if (!ctx.all) return false;
       ok = false;
     }
     return ok;
   };
+  const test: Test = (data) => {
+    if (!Array.isArray(data)) return true;
+    const end = Math.min(data.length, subs.length);
+    for (let i = 0; i < end; i++) if (!(subs[i] as Compiled).test(data[i])) return false;
+    return true;
+  };
+  return { check, test };
 }
 
 /** Checks the elements that `isCovered` leaves out (items and unevaluatedItems). */
-function compileLeftoverElements(
+function leftoverElementsCheck(
   keyword: string,
-  value: unknown,
-  cx: SchemaContext,
+  sub: Compiled | undefined,
   at: string,
   isCovered: (index: number, ann: Annotations | null) => boolean,
 ): Check {
-  const check = value === false ? undefined : compileSubschema(cx, value, `/${keyword}`);
   return (data, ctx, ann) => {
     if (!Array.isArray(data)) return true;
     let ok = true;
     for (let i = 0; i < data.length; i++) {
       if (isCovered(i, ann)) continue;
-      if (check !== undefined && checkElement(check, data, i, ctx)) continue;
-      if (check === undefined && ctx.record) report(ctx, at, keyword, `${subject(ctx, i)} is not allowed: unexpected item`, i);
+      if (sub !== undefined && checkElement(sub, data, i, ctx)) continue;
+      if (sub === undefined && ctx.record) report(ctx, at, keyword, `${subject(ctx, i)} is not allowed: unexpected item`, i);
       if (!ctx.all) return false;
       ok = false;
     }
@@ -57,18 +69,28 @@ function compileLeftoverElements(
   };
 }
 
-function compileItems(value: unknown, cx: SchemaContext, at: string): Check {
+function compileItems(value: unknown, cx: SchemaContext, at: string): Compiled {
   const prefix = cx.schema['prefixItems'];
   const start = Array.isArray(prefix) ? prefix.length : 0;
-  return compileLeftoverElements('items', value, cx, at, (index) => index < start);
+  const sub = value === false ? undefined : compileSubschema(cx, value, '/items');
+  const verdict = sub === undefined ? null : verdictEntry(sub);
+  const test: Test = (data) => {
+    if (!Array.isArray(data)) return true;
+    if (verdict === null) return data.length <= start;
+    for (let i = start; i < data.length; i++) if (!holds(verdict, data[i])) return false;
+    return true;
+  };
+  return { check: leftoverElementsCheck('items', sub, at, (index) => index < start), test };
 }
 
 function compileUnevaluatedItems(value: unknown, cx: SchemaContext, at: string): Check {
-  return compileLeftoverElements('unevaluatedItems', value, cx, at, (index, ann) => ann !== null && isItemEvaluated(ann, index));
+  const sub = value === false ? undefined : compileSubschema(cx, value, '/unevaluatedItems');
+  return leftoverElementsCheck('unevaluatedItems', sub, at, (index, ann) => ann !== null && isItemEvaluated(ann, index));
 }
 
 function compileContains(value: unknown, cx: SchemaContext, at: string): Check {
-  const check = compileSubschema(cx, value, '/contains');
+  const sub = compileSubschema(cx, value, '/contains');
+  const matches = verdictOf(cx.state, sub);
   // minContains and maxContains belong to the validation vocabulary.
   const bounded = cx.vocabulary.has('validation');
   const minValue = bounded ? cx.schema['minContains'] : undefined;
@@ -82,7 +104,7 @@ function compileContains(value: unknown, cx: SchemaContext, at: string): Check {
     let count = 0;
     for (let i = 0; i < data.length; i++) {
       ctx.path.push(i);
-      const matched = passes(check, data[i], ctx, null);
+      const matched = matches(data[i], ctx);
       ctx.path.pop();
       if (!matched) continue;
       count++;
@@ -110,25 +132,32 @@ function compileContainsBound(value: unknown, _cx: SchemaContext, at: string): u
 function itemCount(keyword: string, phrase: string, holds: (count: number, limit: number) => boolean): KeywordDef['compile'] {
   return (value, _cx, at) => {
     const limit = requireNonNegativeInteger(value, at);
-    return (data, ctx) => {
-      if (!Array.isArray(data) || holds(data.length, limit)) return true;
-      if (ctx.record) report(ctx, at, keyword, `${subject(ctx)} must have ${phrase} ${limit} items, got ${data.length}`);
-      return false;
-    };
+    const test: Test = (data) => !Array.isArray(data) || holds(data.length, limit);
+    return keywordFromTest(test, { at, keyword, describe: (data, ctx) => `${subject(ctx)} must have ${phrase} ${limit} items, got ${(data as unknown[]).length}` });
   };
 }
 
+/** Up to this many elements, comparing every pair is cheaper than building the maps. */
+const PAIRWISE_LIMIT = 16;
+
 /**
- * The first pair of equal elements, or undefined. One pass through Maps, never pairwise: an
- * untrusted array of 100 000 objects must not cost 5 billion comparisons.
+ * The first pair of equal elements, or undefined. Short arrays compare pairwise; longer ones go
+ * through Maps in one pass: an untrusted array of 100 000 objects must not cost 5 billion
+ * comparisons.
  */
 function findDuplicate(data: unknown[]): [number, number] | undefined {
+  if (data.length <= PAIRWISE_LIMIT) {
+    for (let j = 1; j < data.length; j++) for (let i = 0; i < j; i++) if (deepEqual(data[i], data[j])) return [i, j];
+    return undefined;
+  }
   // Two maps: the string "{}" and the object {} must not meet.
   const scalars = new Map<unknown, number>();
   const structured = new Map<unknown, number>();
   for (let i = 0; i < data.length; i++) {
     const item = data[i];
-    const [seen, key] = isScalar(item) ? [scalars, item] : [structured, equalityKey(item)];
+    const scalar = isScalar(item);
+    const seen = scalar ? scalars : structured;
+    const key = scalar ? item : equalityKey(item);
     const first = seen.get(key);
     if (first !== undefined) return [first, i];
     seen.set(key, i);
@@ -136,16 +165,29 @@ function findDuplicate(data: unknown[]): [number, number] | undefined {
   return undefined;
 }
 
-function compileUniqueItems(value: unknown, _cx: SchemaContext, at: string): Check | undefined {
+function compileUniqueItems(value: unknown, cx: SchemaContext, at: string): Compiled | undefined {
   if (typeof value !== 'boolean') throw compileError(at, 'must be a boolean');
   if (!value) return undefined;
-  return (data, ctx) => {
-    if (!Array.isArray(data)) return true;
+  // A long array costs a pass over every element: the check of a failed validation reuses the
+  // pair its test found in the same validate() call instead of a second pass. Held weakly, so
+  // that the validator keeps no instance alive.
+  const { calls } = cx.state;
+  let seen: { data: WeakRef<unknown[]>; call: number; duplicate: [number, number] | undefined } | undefined;
+  const duplicateIn = (data: unknown[]): [number, number] | undefined => {
+    if (data.length <= PAIRWISE_LIMIT) return findDuplicate(data);
+    if (seen !== undefined && seen.call === calls.count && seen.data.deref() === data) return seen.duplicate;
     const duplicate = findDuplicate(data);
+    seen = { data: new WeakRef(data), call: calls.count, duplicate };
+    return duplicate;
+  };
+  const check: Check = (data, ctx) => {
+    if (!Array.isArray(data)) return true;
+    const duplicate = duplicateIn(data);
     if (duplicate === undefined) return true;
     if (ctx.record) report(ctx, at, 'uniqueItems', `${subject(ctx)} must have unique items: items ${duplicate[0]} and ${duplicate[1]} are equal`);
     return false;
   };
+  return { check, test: (data) => !Array.isArray(data) || duplicateIn(data) === undefined };
 }
 
 export const ARRAY_KEYWORDS: Record<string, KeywordDef> = {

@@ -3,10 +3,12 @@
 
 import { compileError } from './_compile-error.ts';
 import type { KeywordDef, SchemaContext } from './_compile.ts';
+import type { Compiled } from './_fused-test.ts';
+import { stringKeyword } from './_keyword-from-test.ts';
 import { FORMATS } from './_formats.ts';
-import { jsonType, preview, report, subject, type Check } from './_run-context.ts';
+import { jsonType, preview, subject, type RunContext } from './_run-context.ts';
 
-function compileFormat(value: unknown, cx: SchemaContext, at: string): Check | undefined {
+function compileFormat(value: unknown, cx: SchemaContext, at: string): Compiled | undefined {
   const { vocabulary } = cx;
   if (!vocabulary.has('format-annotation') && !vocabulary.has('format-assertion')) return undefined;
   if (typeof value !== 'string') throw compileError(at, `must be a string, got ${jsonType(value)}`);
@@ -14,11 +16,8 @@ function compileFormat(value: unknown, cx: SchemaContext, at: string): Check | u
   const isValid = FORMATS.get(value);
   // Asserting a format we cannot check would pass everything: refuse instead.
   if (isValid === undefined) throw compileError(at, `format "${value}" cannot be asserted: supported formats are ${[...FORMATS.keys()].join(', ')}`);
-  return (data, ctx) => {
-    if (typeof data !== 'string' || isValid(data)) return true;
-    if (ctx.record) report(ctx, at, 'format', `${subject(ctx)} must be a valid ${value}, got ${preview(data)}`);
-    return false;
-  };
+  const describe = (data: unknown, ctx: RunContext): string => `${subject(ctx)} must be a valid ${value}, got ${preview(data)}`;
+  return stringKeyword(isValid, { at, keyword: 'format', describe, shape: { kind: 'format', holds: isValid } });
 }
 
 export const FORMAT_KEYWORDS: Record<string, KeywordDef> = {

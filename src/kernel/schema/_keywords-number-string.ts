@@ -3,8 +3,10 @@
 
 import { compileError } from './_compile-error.ts';
 import type { KeywordDef, SchemaContext } from './_compile.ts';
+import type { Compiled } from './_fused-test.ts';
+import { numberKeyword, stringKeyword } from './_keyword-from-test.ts';
 import { codePointLength, multipleOfTest } from './_numbers.ts';
-import { jsonType, preview, report, subject, type Check } from './_run-context.ts';
+import { jsonType, preview, subject, type RunContext } from './_run-context.ts';
 
 export function requireNonNegativeInteger(value: unknown, at: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
@@ -33,60 +35,54 @@ export function compilePattern(cx: SchemaContext, pattern: unknown, at: string):
   return regex;
 }
 
-function compileMultipleOf(value: unknown, _cx: unknown, at: string): Check {
+function compileMultipleOf(value: unknown, _cx: unknown, at: string): Compiled {
   const divisor = requireNumber(value, at);
   if (divisor <= 0) throw compileError(at, `must be greater than 0, got ${divisor}`);
   const isMultiple = multipleOfTest(divisor);
-  return (data, ctx) => {
-    if (typeof data !== 'number' || isMultiple(data)) return true;
-    if (ctx.record) report(ctx, at, 'multipleOf', `${subject(ctx)} must be a multiple of ${divisor}, got ${data}`);
-    return false;
-  };
+  const describe = (data: unknown, ctx: RunContext): string => `${subject(ctx)} must be a multiple of ${divisor}, got ${String(data)}`;
+  return numberKeyword(isMultiple, { at, keyword: 'multipleOf', describe, shape: { kind: 'multipleOf', holds: isMultiple } });
 }
 
 type Comparison = (data: number, limit: number) => boolean;
+type BoundKeyword = 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum';
 
-function bound(keyword: string, phrase: string, holds: Comparison): KeywordDef['compile'] {
+function bound(keyword: BoundKeyword, phrase: string, holds: Comparison): KeywordDef['compile'] {
   return (value, _cx, at) => {
     const limit = requireNumber(value, at);
-    return (data, ctx) => {
-      if (typeof data !== 'number' || holds(data, limit)) return true;
-      if (ctx.record) report(ctx, at, keyword, `${subject(ctx)} must be ${phrase} ${limit}, got ${data}`);
-      return false;
-    };
+    const describe = (data: unknown, ctx: RunContext): string => `${subject(ctx)} must be ${phrase} ${limit}, got ${String(data)}`;
+    return numberKeyword((data) => holds(data, limit), { at, keyword, describe, shape: { kind: keyword, limit } });
   };
 }
 
-function compileMaxLength(value: unknown, _cx: unknown, at: string): Check {
+function compileMaxLength(value: unknown, _cx: unknown, at: string): Compiled {
   const max = requireNonNegativeInteger(value, at);
-  return (data, ctx) => {
-    // Code points never outnumber UTF-16 units, so short strings need no count.
-    if (typeof data !== 'string' || data.length <= max) return true;
-    const length = codePointLength(data);
-    if (length <= max) return true;
-    if (ctx.record) report(ctx, at, 'maxLength', `${subject(ctx)} must be at most ${max} characters long, got ${length}`);
-    return false;
-  };
+  // Code points never outnumber UTF-16 units, so short strings need no count.
+  return stringKeyword((text) => text.length <= max || codePointLength(text) <= max, {
+    at,
+    keyword: 'maxLength',
+    describe: (data, ctx) => `${subject(ctx)} must be at most ${max} characters long, got ${codePointLength(data as string)}`,
+    shape: { kind: 'maxLength', limit: max },
+  });
 }
 
-function compileMinLength(value: unknown, _cx: unknown, at: string): Check {
+function compileMinLength(value: unknown, _cx: unknown, at: string): Compiled {
   const min = requireNonNegativeInteger(value, at);
-  return (data, ctx) => {
-    if (typeof data !== 'string' || data.length >= 2 * min) return true;
-    const length = codePointLength(data);
-    if (length >= min) return true;
-    if (ctx.record) report(ctx, at, 'minLength', `${subject(ctx)} must be at least ${min} characters long, got ${length}`);
-    return false;
-  };
+  return stringKeyword((text) => text.length >= 2 * min || codePointLength(text) >= min, {
+    at,
+    keyword: 'minLength',
+    describe: (data, ctx) => `${subject(ctx)} must be at least ${min} characters long, got ${codePointLength(data as string)}`,
+    shape: { kind: 'minLength', limit: min },
+  });
 }
 
-function compilePatternKeyword(value: unknown, cx: SchemaContext, at: string): Check {
+function compilePatternKeyword(value: unknown, cx: SchemaContext, at: string): Compiled {
   const regex = compilePattern(cx, value, at);
-  return (data, ctx) => {
-    if (typeof data !== 'string' || regex.test(data)) return true;
-    if (ctx.record) report(ctx, at, 'pattern', `${subject(ctx)} must match pattern ${preview(value)}, got ${preview(data)}`);
-    return false;
-  };
+  return stringKeyword((text) => regex.test(text), {
+    at,
+    keyword: 'pattern',
+    describe: (data, ctx) => `${subject(ctx)} must match pattern ${preview(value)}, got ${preview(data)}`,
+    shape: { kind: 'pattern', regex },
+  });
 }
 
 export const NUMBER_STRING_KEYWORDS: Record<string, KeywordDef> = {

@@ -4,16 +4,24 @@
 
 import { addProp, addPropSet, isPropEvaluated, type Annotations } from './_annotations.ts';
 import { compileError } from './_compile-error.ts';
-import { compileSubschema, type KeywordDef, type SchemaContext } from './_compile.ts';
-import { requireNonNegativeInteger, compilePattern } from './_keywords-number-string.ts';
+import { compileSubschema, verdictOf, type KeywordDef, type SchemaContext } from './_compile.ts';
+import { holds, inheritsEnumerables, verdictEntry, type Compiled, type Test } from './_fused-test.ts';
+import { keywordFromTest } from './_keyword-from-test.ts';
+import { compilePattern, requireNonNegativeInteger } from './_keywords-number-string.ts';
 import { escapePointerToken } from './_pointer.ts';
-import { passes, preview, report, subject, type Check, type RunContext } from './_run-context.ts';
+import { coversAll, ownCoverage, reachableCoverage, type PropertyCoverage } from './_property-coverage.ts';
+import { preview, report, subject, type Check, type RunContext } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
 
-/** Checks one member value with the instance location moved onto it. */
-function checkMember(check: Check, data: Record<string, unknown>, name: string, ctx: RunContext): boolean {
+/**
+ * Checks one member value with the instance location moved onto it; a member that passes its
+ * test costs no more.
+ */
+function checkMember(sub: Compiled, data: Record<string, unknown>, name: string, ctx: RunContext): boolean {
+  const value = data[name];
+  if (sub.test(value)) return true;
   ctx.path.push(name);
-  const ok = check(data[name], ctx, null);
+  const ok = sub.check(value, ctx, null);
   ctx.path.pop();
   return ok;
 }
@@ -23,43 +31,79 @@ function requireSchemaMap(value: unknown, at: string): Record<string, unknown> {
   return value;
 }
 
-function compileProperties(value: unknown, cx: SchemaContext, at: string): Check {
+function compileProperties(value: unknown, cx: SchemaContext, at: string): Compiled {
   const map = requireSchemaMap(value, at);
-  const entries = Object.keys(map).map((name) => [name, compileSubschema(cx, map[name], `/properties/${escapePointerToken(name)}`)] as const);
-  const names: ReadonlySet<string> = new Set(Object.keys(map));
-  return (data, ctx, ann) => {
+  const names = Object.keys(map);
+  const subs = names.map((name) => compileSubschema(cx, map[name], `/properties/${escapePointerToken(name)}`));
+  const nameSet: ReadonlySet<string> = new Set(names);
+  const check: Check = (data, ctx, ann) => {
     if (!isObject(data)) return true;
-    if (ann !== null) addPropSet(ann, names);
+    if (ann !== null) addPropSet(ann, nameSet);
     let ok = true;
-    for (const [name, check] of entries) {
-      if (!Object.hasOwn(data, name)) continue;
-      if (checkMember(check, data, name, ctx)) continue;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
+      if (!Object.hasOwn(data, name) || checkMember(subs[i] as Compiled, data, name, ctx)) continue;
       if (!ctx.all) return false;
       ok = false;
     }
     return ok;
   };
+  // The test walks the instance's members, not the schema's names: a for-in over a JSON object
+  // reads each value through V8's enum cache, about three times faster than a lookup by name
+  // (inheritsEnumerables says how inherited names are skipped).
+  const table = new Map(names.map((name, i) => [name, verdictEntry(subs[i] as Compiled)]));
+  const test: Test = (data) => {
+    if (!isObject(data)) return true;
+    const mayInherit = inheritsEnumerables(data);
+    for (const name in data) {
+      const member = table.get(name);
+      if (member !== undefined && (!mayInherit || Object.hasOwn(data, name)) && !holds(member, data[name])) return false;
+    }
+    return true;
+  };
+  return { check, test, shape: { kind: 'members', subs: new Map(names.map((name, i) => [name, subs[i] as Compiled])) } };
 }
 
-function compilePatternProperties(value: unknown, cx: SchemaContext, at: string): Check {
+function compilePatternProperties(value: unknown, cx: SchemaContext, at: string): Compiled {
   const map = requireSchemaMap(value, at);
   const entries = Object.keys(map).map((source) => {
     const suffix = `/patternProperties/${escapePointerToken(source)}`;
-    return [compilePattern(cx, source, cx.info.location + suffix), compileSubschema(cx, map[source], suffix)] as const;
+    return { regex: compilePattern(cx, source, cx.info.location + suffix), sub: compileSubschema(cx, map[source], suffix) };
   });
-  return (data, ctx, ann) => {
+  const check: Check = (data, ctx, ann) => {
     if (!isObject(data)) return true;
     let ok = true;
     for (const name of Object.keys(data)) {
-      for (const [regex, check] of entries) {
+      for (const { regex, sub } of entries) {
         if (!regex.test(name)) continue;
         if (ann !== null) addProp(ann, name);
-        if (checkMember(check, data, name, ctx)) continue;
+        if (checkMember(sub, data, name, ctx)) continue;
         if (!ctx.all) return false;
         ok = false;
       }
     }
     return ok;
+  };
+  const test: Test = (data) => {
+    if (!isObject(data)) return true;
+    for (const name of Object.keys(data)) {
+      for (const { regex, sub } of entries) if (regex.test(name) && !sub.test(data[name])) return false;
+    }
+    return true;
+  };
+  return { check, test };
+}
+
+/** A name test from a coverage: declared names first, then patterns. */
+function coveredBy(coverage: PropertyCoverage, cx: SchemaContext): (name: string) => boolean {
+  if (coverage.all) return () => true;
+  const { names } = coverage;
+  const regexes = [...coverage.patterns].map((source) => compilePattern(cx, source, `${cx.info.location}/patternProperties/${escapePointerToken(source)}`));
+  if (regexes.length === 0) return (name) => names.has(name);
+  return (name) => {
+    if (names.has(name)) return true;
+    for (let i = 0; i < regexes.length; i++) if ((regexes[i] as RegExp).test(name)) return true;
+    return false;
   };
 }
 
@@ -67,21 +111,19 @@ function compilePatternProperties(value: unknown, cx: SchemaContext, at: string)
  * Checks every member that `isCovered` leaves out against `value` (additionalProperties and
  * unevaluatedProperties); `false` gets a message naming the unexpected property.
  */
-function compileLeftoverMembers(
+function leftoverMembersCheck(
   keyword: string,
-  value: unknown,
-  cx: SchemaContext,
+  sub: Compiled | undefined,
   at: string,
   isCovered: (name: string, ann: Annotations | null) => boolean,
 ): Check {
-  const check = value === false ? undefined : compileSubschema(cx, value, `/${keyword}`);
   return (data, ctx, ann) => {
     if (!isObject(data)) return true;
     let ok = true;
     for (const name of Object.keys(data)) {
       if (isCovered(name, ann)) continue;
-      if (check !== undefined && checkMember(check, data, name, ctx)) continue;
-      if (check === undefined && ctx.record) {
+      if (sub !== undefined && checkMember(sub, data, name, ctx)) continue;
+      if (sub === undefined && ctx.record) {
         report(ctx, at, keyword, `${subject(ctx, name)} is not allowed: unexpected property ${preview(name)}`, name);
       }
       if (!ctx.all) return false;
@@ -92,31 +134,55 @@ function compileLeftoverMembers(
   };
 }
 
-function compileAdditionalProperties(value: unknown, cx: SchemaContext, at: string): Check {
-  const properties = cx.schema['properties'];
-  const declared = new Set(isObject(properties) ? Object.keys(properties) : []);
-  const patternMap = cx.schema['patternProperties'];
-  const patterns = isObject(patternMap) ? Object.keys(patternMap).map((source) => compilePattern(cx, source, `${cx.info.location}/patternProperties/${escapePointerToken(source)}`)) : [];
-  return compileLeftoverMembers('additionalProperties', value, cx, at, (name) => declared.has(name) || patterns.some((regex) => regex.test(name)));
+/** leftoverMembersCheck when what is covered is known at compile time, with its test. */
+function staticLeftoverMembers(keyword: string, value: unknown, cx: SchemaContext, at: string, isCovered: (name: string) => boolean): Compiled {
+  const sub = value === false ? undefined : compileSubschema(cx, value, `/${keyword}`);
+  const verdict = sub === undefined ? null : verdictEntry(sub);
+  const test: Test = (data) => {
+    if (!isObject(data)) return true;
+    const mayInherit = inheritsEnumerables(data);
+    for (const name in data) {
+      if (isCovered(name) || (mayInherit && !Object.hasOwn(data, name))) continue;
+      if (verdict === null || !holds(verdict, data[name])) return false;
+    }
+    return true;
+  };
+  return { check: leftoverMembersCheck(keyword, sub, at, isCovered), test, shape: { kind: 'leftover', covered: isCovered, sub: sub ?? null } };
 }
 
-function compileUnevaluatedProperties(value: unknown, cx: SchemaContext, at: string): Check {
-  return compileLeftoverMembers('unevaluatedProperties', value, cx, at, (name, ann) => ann !== null && isPropEvaluated(ann, name));
+function compileAdditionalProperties(value: unknown, cx: SchemaContext, at: string): Compiled {
+  const own = ownCoverage(cx.schema);
+  own.all = false;
+  return staticLeftoverMembers('additionalProperties', value, cx, at, coveredBy(own, cx));
 }
 
-function compilePropertyNames(value: unknown, cx: SchemaContext, at: string): Check {
-  const check = compileSubschema(cx, value, '/propertyNames');
-  return (data, ctx) => {
+function compileUnevaluatedProperties(value: unknown, cx: SchemaContext, at: string): Check | Compiled {
+  const own = cx.vocabulary.has('applicator') ? ownCoverage(cx.schema) : { names: new Set<string>(), patterns: new Set<string>(), all: false };
+  const reachable = reachableCoverage(cx.state, cx.schema, { except: 'unevaluatedProperties' });
+  const patternOf = (source: string): RegExp => compilePattern(cx, source, `${cx.info.location}/patternProperties/${escapePointerToken(source)}`);
+  if (reachable !== undefined && coversAll(own, reachable, patternOf)) {
+    return staticLeftoverMembers('unevaluatedProperties', value, cx, at, coveredBy(own, cx));
+  }
+  const sub = value === false ? undefined : compileSubschema(cx, value, '/unevaluatedProperties');
+  return leftoverMembersCheck('unevaluatedProperties', sub, at, (name, ann) => ann !== null && isPropEvaluated(ann, name));
+}
+
+function compilePropertyNames(value: unknown, cx: SchemaContext, at: string): Compiled {
+  const sub = compileSubschema(cx, value, '/propertyNames');
+  const verdict = verdictOf(cx.state, sub);
+  const check: Check = (data, ctx) => {
     if (!isObject(data)) return true;
     let ok = true;
     for (const name of Object.keys(data)) {
-      if (passes(check, name, ctx, null)) continue;
+      if (verdict(name, ctx)) continue;
       if (ctx.record) report(ctx, at, 'propertyNames', `${subject(ctx)} has an invalid property name ${preview(name)}`);
       if (!ctx.all) return false;
       ok = false;
     }
     return ok;
   };
+  const test: Test = (data) => !isObject(data) || Object.keys(data).every(sub.test);
+  return { check, test };
 }
 
 function requireStringList(value: unknown, at: string): string[] {
@@ -124,9 +190,9 @@ function requireStringList(value: unknown, at: string): string[] {
   return value;
 }
 
-function compileRequired(value: unknown, _cx: SchemaContext, at: string): Check {
+function compileRequired(value: unknown, _cx: SchemaContext, at: string): Compiled {
   const names = requireStringList(value, at);
-  return (data, ctx) => {
+  const check: Check = (data, ctx) => {
     if (!isObject(data)) return true;
     let ok = true;
     for (const name of names) {
@@ -137,12 +203,18 @@ function compileRequired(value: unknown, _cx: SchemaContext, at: string): Check 
     }
     return ok;
   };
+  const test: Test = (data) => {
+    if (!isObject(data)) return true;
+    for (let i = 0; i < names.length; i++) if (!Object.hasOwn(data, names[i] as string)) return false;
+    return true;
+  };
+  return { check, test, shape: { kind: 'required', names } };
 }
 
-function compileDependentRequired(value: unknown, _cx: SchemaContext, at: string): Check {
+function compileDependentRequired(value: unknown, _cx: SchemaContext, at: string): Compiled {
   if (!isObject(value)) throw compileError(at, 'must be an object of string arrays');
   const entries = Object.keys(value).map((name) => [name, requireStringList(value[name], `${at}/${escapePointerToken(name)}`)] as const);
-  return (data, ctx) => {
+  const check: Check = (data, ctx) => {
     if (!isObject(data)) return true;
     let ok = true;
     for (const [trigger, names] of entries) {
@@ -156,18 +228,15 @@ function compileDependentRequired(value: unknown, _cx: SchemaContext, at: string
     }
     return ok;
   };
+  const test: Test = (data) => !isObject(data) || entries.every(([trigger, names]) => !Object.hasOwn(data, trigger) || names.every((name) => Object.hasOwn(data, name)));
+  return { check, test };
 }
 
 function memberCount(keyword: string, phrase: string, holds: (count: number, limit: number) => boolean): KeywordDef['compile'] {
   return (value, _cx, at) => {
     const limit = requireNonNegativeInteger(value, at);
-    return (data, ctx) => {
-      if (!isObject(data)) return true;
-      const count = Object.keys(data).length;
-      if (holds(count, limit)) return true;
-      if (ctx.record) report(ctx, at, keyword, `${subject(ctx)} must have ${phrase} ${limit} properties, got ${count}`);
-      return false;
-    };
+    const test: Test = (data) => !isObject(data) || holds(Object.keys(data).length, limit);
+    return keywordFromTest(test, { at, keyword, describe: (data, ctx) => `${subject(ctx)} must have ${phrase} ${limit} properties, got ${Object.keys(data as object).length}` });
   };
 }
 

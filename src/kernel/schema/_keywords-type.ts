@@ -2,6 +2,7 @@
 
 import { compileError } from './_compile-error.ts';
 import type { KeywordDef } from './_compile.ts';
+import type { Compiled } from './_fused-test.ts';
 import { deepEqual, isScalar } from './_deep-equal.ts';
 import { jsonType, preview, report, subject, type Check } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
@@ -21,7 +22,7 @@ const ARTICLES: Record<string, string> = {
   null: 'null', boolean: 'a boolean', object: 'an object', array: 'an array', string: 'a string', number: 'a number', integer: 'an integer',
 };
 
-function compileType(value: unknown, _cx: unknown, at: string): Check {
+function compileType(value: unknown, _cx: unknown, at: string): Compiled {
   const types = Array.isArray(value) ? value : [value];
   if (types.length === 0) throw compileError(at, 'must name at least one type');
   for (const type of types) {
@@ -33,31 +34,36 @@ function compileType(value: unknown, _cx: unknown, at: string): Check {
   const expected = types.length === 1 ? ARTICLES[types[0] as string] : `one of types ${types.join(', ')}`;
   const [single] = tests;
   const matches = tests.length === 1 && single !== undefined ? single : (data: unknown) => tests.some((test) => test(data));
-  return (data, ctx) => {
+  const check: Check = (data, ctx) => {
     if (matches(data)) return true;
     if (ctx.record) report(ctx, at, 'type', `${subject(ctx)} must be ${expected}, got ${jsonType(data)}`);
     return false;
   };
+  return { check, test: matches, shape: { kind: 'type', types } };
 }
 
-function compileEnum(value: unknown, _cx: unknown, at: string): Check {
+function compileEnum(value: unknown, _cx: unknown, at: string): Compiled {
   if (!Array.isArray(value)) throw compileError(at, 'must be an array');
   const scalars = new Set(value.filter(isScalar));
   const structured = value.filter((item) => !isScalar(item));
   const listed = value.slice(0, 10).map(preview).join(', ') + (value.length > 10 ? ', ...' : '');
-  return (data, ctx) => {
-    if (isScalar(data) ? scalars.has(data) : structured.some((item) => deepEqual(item, data))) return true;
+  const test = (data: unknown): boolean => (isScalar(data) ? scalars.has(data) : structured.some((item) => deepEqual(item, data)));
+  const check: Check = (data, ctx) => {
+    if (test(data)) return true;
     if (ctx.record) report(ctx, at, 'enum', `${subject(ctx)} must be one of ${listed}, got ${preview(data)}`);
     return false;
   };
+  return structured.length === 0 ? { check, test, shape: { kind: 'values', values: scalars } } : { check, test };
 }
 
-function compileConst(value: unknown, _cx: unknown, at: string): Check {
-  return (data, ctx) => {
-    if (deepEqual(value, data)) return true;
+function compileConst(value: unknown, _cx: unknown, at: string): Compiled {
+  const test = isScalar(value) ? (data: unknown) => data === value : (data: unknown) => deepEqual(value, data);
+  const check: Check = (data, ctx) => {
+    if (test(data)) return true;
     if (ctx.record) report(ctx, at, 'const', `${subject(ctx)} must be ${preview(value)}, got ${preview(data)}`);
     return false;
   };
+  return isScalar(value) ? { check, test, shape: { kind: 'values', values: new Set([value]) } } : { check, test };
 }
 
 export const TYPE_KEYWORDS: Record<string, KeywordDef> = {

@@ -20,10 +20,15 @@ export function isMultipleOf(value: number, divisor: number): boolean {
     : a.digits % (b.digits * 10n ** BigInt(-shift)) === 0n;
 }
 
+/** Below this, value × 10^k is within ±1/2 of the integer it stands for (see multipleOfTest). */
+const EXACT_SCALED_LIMIT = 2 ** 49;
+
 /**
  * isMultipleOf specialised for one divisor. For a divisor with k decimals (0.01 has 2) a value
- * is a multiple only if it has at most k decimals too, and then value × 10^k is a plain
- * integer: most checks need no BigInt.
+ * is a multiple only if its shortest decimal form has at most k decimals too, that is when
+ * r = round(value × 10^k) gives back value as r / 10^k (division rounds correctly), and then r
+ * must be a multiple of divisor × 10^k. Below 2^49 the rounding error of value × 10^k is far
+ * under 1/2, so no other r can stand for value; larger values take the exact decimal path.
  */
 export function multipleOfTest(divisor: number): (value: number) => boolean {
   if (Number.isSafeInteger(divisor)) {
@@ -32,15 +37,13 @@ export function multipleOfTest(divisor: number): (value: number) => boolean {
   const { digits, exponent } = decimalParts(divisor);
   const decimals = -exponent;
   const scaledDivisor = Number(digits);
-  if (decimals <= 0 || !Number.isSafeInteger(scaledDivisor)) return (value) => isMultipleOf(value, divisor);
+  // 10^22 is the largest power of ten a double holds exactly.
+  if (decimals <= 0 || decimals > 22 || !Number.isSafeInteger(scaledDivisor)) return (value) => isMultipleOf(value, divisor);
+  const scale = 10 ** decimals;
   return (value) => {
-    const text = String(value);
-    if (text.includes('e')) return isMultipleOf(value, divisor);
-    const dot = text.indexOf('.');
-    const fraction = dot === -1 ? '' : text.slice(dot + 1);
-    if (fraction.length > decimals) return false;
-    const scaled = Number((dot === -1 ? text : text.slice(0, dot)) + fraction.padEnd(decimals, '0'));
-    return Number.isSafeInteger(scaled) ? scaled % scaledDivisor === 0 : isMultipleOf(value, divisor);
+    const scaled = Math.round(value * scale);
+    if (Math.abs(scaled) >= EXACT_SCALED_LIMIT) return isMultipleOf(value, divisor);
+    return scaled / scale === value && scaled % scaledDivisor === 0;
   };
 }
 

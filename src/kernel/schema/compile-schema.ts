@@ -2,13 +2,14 @@
 // Everything that can be wrong with the schema is found here, before any instance is seen.
 
 import { compileError } from './_compile-error.ts';
-import { booleanCheck, compileNode, type CompileState } from './_compile.ts';
+import { booleanCheck, booleanTest, compileNode, readyOrLater, type CompileState } from './_compile.ts';
+import { notePrototypeState, type Compiled } from './_fused-test.ts';
 import { KEYWORDS } from './_keywords.ts';
 import { METASCHEMAS } from './_metaschemas.ts';
-import { jsonType, type Check, type RunContext } from './_run-context.ts';
+import { jsonType, type RunContext } from './_run-context.ts';
 import { createIndex, indexDocument, isObject, ROOT_URI, type NodeInfo } from './_schema-index.ts';
 import { resolveUri, splitFragment } from './_uri.ts';
-import type { CompileOptions, SchemaValidator } from './types.ts';
+import type { CompileOptions, SchemaValidator, ValidationResult } from './types.ts';
 
 /**
  * Compiles `schema` once; throws AirlockError 'schema_compile' naming the bad part's location
@@ -20,28 +21,32 @@ import type { CompileOptions, SchemaValidator } from './types.ts';
  * validate({}).errors[0]?.message; // 'Value at the root is missing required property "id"'
  */
 export function compileSchema(schema: unknown, options: CompileOptions = {}): SchemaValidator {
+  return compileValidator(schema, { ...options, tests: true });
+}
+
+/**
+ * compileSchema() with or without tests. Without, every validation runs the checks alone: what
+ * a schema whose $dynamicRef resolves dynamically gets, and what the conformance test compares
+ * the tests against (test/kernel/schema-suite.test.ts).
+ */
+export function compileValidator(schema: unknown, options: CompileOptions & { tests: boolean }): SchemaValidator {
   const formats = options.formats ?? 'annotate';
   if (formats !== 'annotate' && formats !== 'assert') throw new TypeError(`Option formats must be "annotate" or "assert", got ${JSON.stringify(formats)}`);
-  const index = createIndex(buildRegistry(options.registry));
-  indexDocument(index, schema, ROOT_URI, '');
-  const state: CompileState = {
-    index,
-    keywords: KEYWORDS,
-    holders: new Map(),
-    flags: { dynamic: false },
-    formats,
-    patterns: new Map(),
-  };
-  let check: Check;
-  if (typeof schema === 'boolean') check = booleanCheck(schema, '');
-  else if (isObject(schema)) check = compileNode(state, schema, index.nodes.get(schema) as NodeInfo).check;
-  else throw compileError('', `must be a schema (an object or a boolean), got ${jsonType(schema)}`);
-
+  const registry = buildRegistry(options.registry);
   const all = options.allErrors ?? true;
+  // A test cannot follow a $dynamicRef that resolves dynamically: such schemas compile again
+  // without tests, and every validation runs the checks.
+  let root = compileRoot(schema, registry, formats, options.tests);
+  if (root.dynamic && options.tests) root = compileRoot(schema, registry, formats, false);
+  const { check, test } = root.compiled;
+  const { calls } = root;
   // Validation is synchronous and never re-entered, so one context serves every call.
   const ctx: RunContext = { errors: [], path: [], record: true, all, scope: [] };
   return {
     validate(instance: unknown) {
+      calls.count++;
+      notePrototypeState();
+      if (test(instance)) return VALID;
       ctx.errors = [];
       ctx.path.length = 0;
       ctx.scope.length = 0;
@@ -51,6 +56,31 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Sc
       return { valid, errors: ctx.errors };
     },
   };
+}
+
+/** The answer for every valid instance: nothing to allocate on the common path. */
+const VALID: ValidationResult = Object.freeze({ valid: true, errors: Object.freeze([]) });
+
+function compileRoot(schema: unknown, registry: Map<string, unknown>, formats: 'annotate' | 'assert', tests: boolean): { compiled: Compiled; dynamic: boolean; calls: { count: number } } {
+  const calls = { count: 0 };
+  const index = createIndex(registry);
+  indexDocument(index, schema, ROOT_URI, '');
+  const state: CompileState = {
+    index,
+    keywords: KEYWORDS,
+    holders: new Map(),
+    flags: { dynamic: false },
+    formats,
+    patterns: new Map(),
+    tests,
+    verdict: { errors: [], path: [], record: false, all: false, scope: [] },
+    calls,
+  };
+  let compiled: Compiled;
+  if (typeof schema === 'boolean') compiled = { check: booleanCheck(schema, ''), test: booleanTest(state, schema) };
+  else if (isObject(schema)) compiled = readyOrLater(compileNode(state, schema, index.nodes.get(schema) as NodeInfo));
+  else throw compileError('', `must be a schema (an object or a boolean), got ${jsonType(schema)}`);
+  return { compiled, dynamic: state.flags.dynamic, calls };
 }
 
 /** The metaschemas, then the caller's documents by key and by root `$id`. */

@@ -17,7 +17,8 @@ export interface ValidationError {
 
 export interface ValidationResult {
   valid: boolean;
-  errors: ValidationError[];
+  /** Empty when valid; read-only, since every valid result shares one empty list. */
+  errors: readonly ValidationError[];
 }
 
 export interface CompileOptions {

@@ -1,0 +1,207 @@
+// A schema object's test, made of its keywords' tests. Keywords are answered together where
+// they can be: a value's scalar keywords as one ScalarLeaf record, an object's properties,
+// required names and leftover members in one pass over its members. Fewer closure calls
+// between an instance and its verdict is most of what validation costs.
+
+import type { Check } from './_run-context.ts';
+import { LEAF_KINDS, leafHolds, leafOf, type LeafShape, type ScalarLeaf } from './_scalar-leaf.ts';
+import { isObject } from './_schema-index.ts';
+
+/** A subschema's verdict alone: no errors, no annotations, no instance location to keep. */
+export type Test = (data: unknown) => boolean;
+
+/** What a keyword's test does, told to the node so it can answer several keywords at once. */
+export type KeywordShape =
+  | LeafShape
+  /** `properties`: each declared member's compiled subschema. */
+  | { kind: 'members'; subs: ReadonlyMap<string, Compiled> }
+  /**
+   * additionalProperties, or unevaluatedProperties decided at compile time: members not
+   * covered must pass `sub` (none may be there when null).
+   */
+  | { kind: 'leftover'; covered: (name: string) => boolean; sub: Compiled | null }
+  | { kind: 'required'; names: readonly string[] };
+
+/**
+ * A subschema compiled twice over: `check` reports errors and annotations, `test` only decides.
+ * Valid instances, the common case, go through tests alone; a check runs only where a test
+ * failed, to say why. A test must agree with its check's verdict.
+ */
+export interface Compiled {
+  check: Check;
+  test: Test;
+  /** What this keyword does, for the node (keywords only). */
+  shape?: KeywordShape;
+  /** The subschema as a scalar leaf, when it is one (subschemas only). */
+  leaf?: ScalarLeaf;
+}
+
+/** A subschema's verdict: through its leaf when it has one (no closure call), else its test. */
+export interface Verdict {
+  test: Test;
+  leaf: ScalarLeaf | null;
+}
+
+export function verdictEntry(sub: Compiled): Verdict {
+  return { test: sub.test, leaf: sub.leaf ?? null };
+}
+
+/** The verdict of `verdict`'s subschema on `value`; V8 inlines it where it is called. */
+export function holds(verdict: Verdict, value: unknown): boolean {
+  return verdict.leaf !== null ? leafHolds(verdict.leaf, value) : verdict.test(value);
+}
+
+export const TRUE_TEST: Test = () => true;
+
+/**
+ * Whether Object.prototype has an enumerable property (it never should; prototype pollution
+ * adds one). Asked once per validation by notePrototypeState(), not once per object.
+ */
+let pollutedObjectPrototype = false;
+
+/** Looks at Object.prototype again; validate() calls it before each instance. */
+export function notePrototypeState(): void {
+  pollutedObjectPrototype = false;
+  for (const _name in Object.prototype) pollutedObjectPrototype = true;
+}
+
+/**
+ * Whether `for (const name in data)` may visit inherited names: not for an object made by
+ * JSON.parse or a literal while Object.prototype is clean. Knowing this once per object spares
+ * the loop an own-property lookup per member, which costs as much again as the rest of it.
+ */
+export function inheritsEnumerables(data: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(data);
+  return prototype === Object.prototype ? pollutedObjectPrototype : prototype !== null;
+}
+
+/** All of `tests` in one: short lists unrolled, so that no loop stands between the calls. */
+export function combineTests(tests: readonly Test[]): Test {
+  const [a, b, c] = tests;
+  if (a === undefined) return TRUE_TEST;
+  if (b === undefined) return a;
+  if (c === undefined) return (data) => a(data) && b(data);
+  if (tests.length === 3) return (data) => a(data) && b(data) && c(data);
+  return (data) => {
+    for (let i = 0; i < tests.length; i++) if (!(tests[i] as Test)(data)) return false;
+    return true;
+  };
+}
+
+type Shaped<K extends KeywordShape['kind']> = Extract<KeywordShape, { kind: K }>;
+
+function shapesOf<K extends KeywordShape['kind']>(keywords: readonly Compiled[], kind: K): Shaped<K>[] {
+  return keywords.flatMap((keyword) => (keyword.shape?.kind === kind ? [keyword.shape as Shaped<K>] : []));
+}
+
+/**
+ * The test of a schema object whose keywords compiled to `keywords`, and its leaf when every
+ * keyword is a scalar one (or its one keyword, a `$ref` say, stands for a leaf).
+ */
+export function fuseTests(keywords: readonly Compiled[]): { test: Test; leaf?: ScalarLeaf } {
+  const [only] = keywords;
+  if (keywords.length === 1 && only?.leaf !== undefined) return { test: only.test, leaf: only.leaf };
+  const types = keywords.flatMap((keyword) => (keyword.shape?.kind === 'type' ? keyword.shape.types : []));
+  const answered = new Set<Compiled>();
+  const tests: Test[] = [];
+  const object = objectTest(keywords, types.length === 1 && types[0] === 'object');
+  if (object !== undefined) {
+    tests.push(object.test);
+    for (const keyword of object.answers) answered.add(keyword);
+  }
+  const scalar = keywords.filter((keyword) => !answered.has(keyword) && keyword.shape !== undefined && LEAF_KINDS.has(keyword.shape.kind));
+  if (scalar.length > 0) {
+    const leaf = leafOf(scalar.map((keyword) => keyword.shape as LeafShape));
+    if (scalar.length === keywords.length) return { test: (data) => leafHolds(leaf, data), leaf };
+    tests.push((data) => leafHolds(leaf, data));
+    for (const keyword of scalar) answered.add(keyword);
+  }
+  for (const keyword of keywords) if (!answered.has(keyword)) tests.push(keyword.test);
+  return { test: combineTests(tests) };
+}
+
+interface MemberEntry extends Verdict {
+  /** 1 when the member is required, else 0: added up, it counts the required members present. */
+  required: number;
+}
+
+/** properties, required, one leftover keyword and `type: object` in one test. */
+function objectTest(keywords: readonly Compiled[], objectOnly: boolean): { test: Test; answers: Compiled[] } | undefined {
+  const members = keywords.find((keyword) => keyword.shape?.kind === 'members');
+  if (members === undefined) return undefined;
+  const memberSubs = (members.shape as Shaped<'members'>).subs;
+  const leftovers = keywords.filter((keyword) => keyword.shape?.kind === 'leftover');
+  // With both additionalProperties and unevaluatedProperties, each keeps its own test.
+  const leftoverShape = leftovers.length === 1 ? (leftovers[0]?.shape as Shaped<'leftover'>) : undefined;
+  const leftover = leftoverShape === undefined ? undefined : { covered: leftoverShape.covered, verdict: leftoverShape.sub === null ? null : verdictEntry(leftoverShape.sub) };
+  const answers = keywords.filter((keyword) => {
+    const kind = keyword.shape?.kind;
+    if (kind === 'type') return objectOnly;
+    return kind === 'members' || kind === 'required' || (kind === 'leftover' && leftover !== undefined);
+  });
+  const required = new Set(shapesOf(keywords, 'required').flatMap((shape) => shape.names));
+  const entries = new Map<string, MemberEntry>([...memberSubs].map(([name, sub]) => [name, { ...verdictEntry(sub), required: required.has(name) ? 1 : 0 }]));
+  const otherRequired = [...required].filter((name) => !memberSubs.has(name));
+  const test = leftover === undefined ? lookUpMembers(entries, otherRequired, objectOnly) : walkMembers({ entries, otherRequired, objectOnly, leftover });
+  return { test, answers };
+}
+
+/**
+ * Without a leftover keyword only the declared members matter: they are looked up by name,
+ * which also costs less than a walk when an instance has more members than the schema names
+ * (an `if` that reads one member, a oneOf branch).
+ */
+function lookUpMembers(entries: ReadonlyMap<string, MemberEntry>, otherRequired: readonly string[], objectOnly: boolean): Test {
+  const names = [...entries.keys()];
+  const list = [...entries.values()];
+  return (data) => {
+    if (!isObject(data)) return !objectOnly;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
+      const entry = list[i] as MemberEntry;
+      if (!Object.hasOwn(data, name)) {
+        if (entry.required === 1) return false;
+        continue;
+      }
+      if (!holds(entry, data[name])) return false;
+    }
+    for (let i = 0; i < otherRequired.length; i++) if (!Object.hasOwn(data, otherRequired[i] as string)) return false;
+    return true;
+  };
+}
+
+interface MemberWalk {
+  entries: ReadonlyMap<string, MemberEntry>;
+  otherRequired: readonly string[];
+  objectOnly: boolean;
+  leftover: { covered: (name: string) => boolean; verdict: Verdict | null };
+}
+
+/**
+ * With a leftover keyword every member of the instance must be seen: one for-in pass, which
+ * reads each value through V8's enum cache and counts the required members it meets.
+ */
+function walkMembers(walk: MemberWalk): Test {
+  const { entries, otherRequired, objectOnly, leftover } = walk;
+  let countedRequired = 0;
+  for (const entry of entries.values()) countedRequired += entry.required;
+  return (data) => {
+    if (!isObject(data)) return !objectOnly;
+    const mayInherit = inheritsEnumerables(data);
+    let found = 0;
+    for (const name in data) {
+      const entry = entries.get(name);
+      if (entry === undefined) {
+        if (leftover.covered(name) || (mayInherit && !Object.hasOwn(data, name))) continue;
+        if (leftover.verdict === null || !holds(leftover.verdict, data[name])) return false;
+        continue;
+      }
+      if (mayInherit && !Object.hasOwn(data, name)) continue;
+      if (!holds(entry, data[name])) return false;
+      found += entry.required;
+    }
+    if (found !== countedRequired) return false;
+    for (let i = 0; i < otherRequired.length; i++) if (!Object.hasOwn(data, otherRequired[i] as string)) return false;
+    return true;
+  };
+}
