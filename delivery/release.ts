@@ -4,7 +4,7 @@
 // of every executable and healthcheck, install.sh, an SBOM (CycloneDX 1.5) and SHA256SUMS.
 
 import { execFileSync } from 'node:child_process';
-import { createHash, hash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { existsSync, globSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -74,7 +74,7 @@ export async function release(options: { root?: string; outdir?: string } = {}):
   });
   add('sbom.cdx.json', Buffer.from(`${JSON.stringify(sbom, null, 2)}\n`));
   files.sort((a, b) => (a.path < b.path ? -1 : 1));
-  const sums = files.map((f) => `${createHash('sha256').update(f.bytes).digest('hex')}  ${f.path}\n`).join('');
+  const sums = files.map((f) => `${hash('sha256', f.bytes, 'hex')}  ${f.path}\n`).join('');
   files.push({ path: 'SHA256SUMS', bytes: Buffer.from(sums), mode: 0o644 });
 
   const base = `airlock-${metadata.version}-linux-${process.arch}`;

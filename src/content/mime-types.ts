@@ -1,6 +1,8 @@
 // Media types by file extension, for uploads whose part says application/octet-stream or
 // nothing, and which of them count as text (indexed for search, rendered as text).
 
+import { mediaTypeOf } from '../kernel/index.ts';
+
 const BY_EXTENSION: Record<string, string> = {
   txt: 'text/plain', text: 'text/plain', md: 'text/markdown', csv: 'text/csv', html: 'text/html', htm: 'text/html',
   xml: 'application/xml', json: 'application/json', pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg',
@@ -12,7 +14,7 @@ const TOKEN = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/;
 
 /** The media type to store: the declared one when specific, else one from the name's extension. */
 export function mediaTypeFor(name: string, declared: string | undefined): string {
-  const bare = declared?.split(';')[0]?.trim().toLowerCase();
+  const bare = mediaTypeOf(declared);
   if (bare && bare !== 'application/octet-stream' && TOKEN.test(bare)) return bare;
   const extension = /\.([A-Za-z0-9]{1,8})$/.exec(name)?.[1]?.toLowerCase();
   return (extension && BY_EXTENSION[extension]) ?? 'application/octet-stream';

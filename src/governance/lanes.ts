@@ -9,7 +9,7 @@
 // elsewhere). Every refusal of a credential or a signature is the same fixed 401, so a 401 proves
 // nothing about a route.
 
-import { DEFAULT_BODY_LIMIT, createRouter, parseBearer, problem, verifyToken } from '../kernel/index.ts';
+import { DEFAULT_BODY_LIMIT, createRouter, mediaTypeOf, parseBearer, problem, verifyToken } from '../kernel/index.ts';
 import type { Authenticator, IncomingHeaders, Reply, RequestContext, Route } from '../kernel/index.ts';
 import { LANES, PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
 import type { GovernanceConfig, Lane } from './config.ts';
@@ -86,7 +86,7 @@ export function hasHubSignature(headers: IncomingHeaders): boolean {
  */
 function isGitHostDelivery(context: RequestContext): boolean {
   const path = context.path.length > 1 && context.path.endsWith('/') ? context.path.slice(0, -1) : context.path;
-  const type = context.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+  const type = mediaTypeOf(context.headers['content-type']);
   const length = context.headers['content-length'];
   const withinLimit = length !== undefined && /^\d{1,9}$/.test(length) && Number(length) <= DEFAULT_BODY_LIMIT;
   return context.method === 'POST' && path === GIT_HOST_WEBHOOK_PATH && hasHubSignature(context.headers) && type === 'application/json' && withinLimit;

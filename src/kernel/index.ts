@@ -23,7 +23,7 @@ export type { Router, RouteMatch } from './http/router.ts';
 export { json, problem, health, JSON_TYPE, PROBLEM_TYPE, HEALTH_TYPE, PROBLEM_URN } from './http/reply.ts';
 export type { ProblemInit, HealthCheck, HealthStatus } from './http/reply.ts';
 export { strongEtag } from './http/send.ts';
-export { DEFAULT_BODY_LIMIT, MAX_JSON_DEPTH, parseJsonBody } from './http/body.ts';
+export { DEFAULT_BODY_LIMIT, MAX_JSON_DEPTH, mediaTypeOf, parseJsonBody } from './http/body.ts';
 export { SERVER_ERROR_LOGGER, SERVER_ERROR_MESSAGE } from './http/pipeline.ts';
 export type { ProblemRenderer } from './http/pipeline.ts';
 export { isLoopbackHost, checkListenHost, ALLOW_NON_LOOPBACK_VARIABLE } from './http/loopback.ts';

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isLoopbackHost, checkListenHost, strongEtag } from '../../src/kernel/index.ts';
+import { isLoopbackHost, checkListenHost, mediaTypeOf, strongEtag } from '../../src/kernel/index.ts';
+import { acceptsJsonAndEventStream } from '../../src/kernel/mcp/request-headers.ts';
 import { isAirlockError } from '../../src/kernel/errors.ts';
 import { checkContentType } from '../../src/kernel/http/body.ts';
 import { sha256 } from '../../src/kernel/auth/_hmac.ts';
@@ -93,4 +94,21 @@ test('writeChecksum() writes the archive\'s SHA-256 beside it in sha256sum forma
 test('loadManifests() (fs.globSync) finds every service manifest and not the kernel\'s', async () => {
   const services = (await loadManifests()).map((m) => m.service);
   assert.deepEqual(services, ['agent-context', 'content', 'erp', 'governance', 'messaging', 'semantic']);
+});
+
+test('mediaTypeOf() (util.MIMEType) reads the essence, and nothing from what is no media type', () => {
+  const table: [string | undefined, string | undefined][] = [
+    ['Application/JSON; charset=utf-8', 'application/json'], ['application/x-www-form-urlencoded;charset=UTF-8', 'application/x-www-form-urlencoded'],
+    ['text/plain ; format=flowed', 'text/plain'], [undefined, undefined], ['', undefined], ['json', undefined], ['application/json, text/plain', undefined],
+  ];
+  for (const [header, expected] of table) assert.equal(mediaTypeOf(header), expected, String(header));
+});
+
+test('acceptsJsonAndEventStream() (util.MIMEType per range) honours ranges, q=0 and case', () => {
+  const table: [string | undefined, boolean][] = [
+    ['application/json, text/event-stream', true], ['Application/JSON;q=1, TEXT/EVENT-STREAM', true], ['*/*', true], ['application/*, text/*', true],
+    ['application/json, text/event-stream;q=0', false], ['application/json;q=0.000, text/event-stream', false], ['application/json', false],
+    ['application/json, garbage, text/event-stream', true], [undefined, false],
+  ];
+  for (const [accept, expected] of table) assert.equal(acceptsJsonAndEventStream(accept), expected, String(accept));
 });

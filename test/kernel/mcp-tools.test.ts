@@ -88,7 +88,8 @@ test('mcpRoutes() export their 4xx answers as the JSON-RPC error messages they a
   for (const [method, statuses] of Object.entries(declared)) {
     for (const status of statuses) {
       const content = doc.paths['/mcp']![method]!.responses[status]!.content!;
-      assert.deepEqual(Object.keys(content), ['application/json'], `${method} ${status}`);
+      // 403 is also the authenticator's refusal, in the service's error body (RFC 9457 here): both are declared.
+      assert.deepEqual(Object.keys(content), status === '403' ? ['application/json', 'application/problem+json'] : ['application/json'], `${method} ${status}`);
       const check = compileSchema(content['application/json']!.schema);
       // What the server sends for a refusal (here GET's 405) must fit the exported schema.
       assert.equal(check.validate(server.handleGet({} as never).body).valid, true, `${method} ${status}`);

@@ -148,3 +148,16 @@ test('npm start stops the stack when its parent process dies', async (t) => {
   startPid = undefined;
   await allRefused(urls);
 });
+
+test('npm start stops the stack on SIGINT to the pid it prints, not only on a terminal\'s Ctrl-C', async (t) => {
+  const dir = tempDir(t);
+  // Its own process group: the signal reaches npm start alone, as `kill -INT <pid>` does, not a whole terminal group.
+  const child = spawn(process.execPath, [START], { env: stackEnv(dir), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  stopOnCleanup(t, () => (child.exitCode === null ? child.pid : undefined));
+  child.stderr.resume();
+  const { lines, pid } = await summary(child);
+  const urls = listeningUrls(lines);
+  process.kill(pid, 'SIGINT');
+  assert.equal(await exitOf(child), 0);
+  await allRefused(urls);
+});

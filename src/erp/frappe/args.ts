@@ -3,7 +3,7 @@
 // object or list is parsed, as whitelisted Frappe methods do). Checks types here, once, so a
 // handler reads plain values.
 
-import { parseJsonBody } from '../../kernel/index.ts';
+import { mediaTypeOf, parseJsonBody } from '../../kernel/index.ts';
 import type { RequestContext } from '../../kernel/index.ts';
 import { frappeThrow } from './envelope.ts';
 
@@ -15,7 +15,7 @@ export function requestArgs(context: RequestContext): Args {
   for (const [key, value] of context.query) args[key] = parseFormValue(value);
   const raw = context.rawBody;
   if (raw === undefined || raw.length === 0) return args;
-  const type = String(context.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = mediaTypeOf(context.headers['content-type']);
   if (type === 'application/x-www-form-urlencoded') {
     const text = raw.toString('utf8');
     if (!text.isWellFormed() || text.includes('\uFFFD')) frappeThrow('The form body is not valid UTF-8: send UTF-8 text');

@@ -25,6 +25,17 @@ function parseMediaType(header: string | undefined): MIMEType | undefined {
 }
 
 /**
+ * The media type of a Content-Type value, lower-cased and without parameters, as util.MIMEType
+ * reads it; undefined when absent or no media type at all.
+ *
+ * @example
+ * mediaTypeOf('Application/JSON; charset=utf-8') // 'application/json'
+ */
+export function mediaTypeOf(header: string | undefined): string | undefined {
+  return parseMediaType(header)?.essence;
+}
+
+/**
  * Throws AirlockError('unsupported_media_type') unless the request's media type is accepted. A JSON
  * body (RFC 8259 8.1: UTF-8 only) declared in another charset is refused rather than misread.
  */

@@ -298,11 +298,12 @@ function describeOperation(route: Route, { path, member, errors: style, peerChec
   if (route.request || route.idempotency) errors.push('400', '413', '415', '422');
   if (route.idempotency) errors.push('409');
   if (route.signature) errors.push('401');
+  const kernel = kernelStatuses(route);
   for (const status of [...new Set(errors)].sort().map(Number)) {
     const own = responses[String(status)] as { content?: Record<string, { schema: unknown }> } | undefined;
     // A status the route declared with its own body may still come from the kernel or an
     // authenticator, in the service's error body: the declaration admits both.
-    if (own?.content !== undefined && style.status(status) === status) admitErrorBody(own.content, style.response(status, ''));
+    if (own?.content !== undefined && style.status(status) === status && kernel.has(status)) admitErrorBody(own.content, style.response(status, ''));
     else if (own === undefined || style.status(status) !== status) addError(status, STANDARD_ERRORS[status]!);
   }
   responses['default'] = style.response('default', 'Server error (logged once on uvicorn.error)');
@@ -311,6 +312,20 @@ function describeOperation(route: Route, { path, member, errors: style, peerChec
   if (peerCheck !== undefined) operation['x-airlock-peer-check'] = peerCheck;
   operation['x-airlock-listeners'] = [route.listener ?? 'main'];
   return operation;
+}
+
+/** The statuses the kernel or the route's authenticator can answer for `route` before its handler runs. */
+function kernelStatuses(route: Route): Set<number> {
+  const statuses = new Set<number>();
+  if (route.auth !== 'none') [401, 403].forEach((s) => statuses.add(s));
+  if (route.signature) statuses.add(401);
+  if (route.request) {
+    statuses.add(413);
+    if (!(route.request.stream && route.request.contentTypes === undefined)) statuses.add(415);
+    if (!route.request.raw && !route.request.stream) [400, 422].forEach((s) => statuses.add(s));
+  }
+  if (route.idempotency) [400, 409, 422].forEach((s) => statuses.add(s));
+  return statuses;
 }
 
 /** Adds `error`'s media types to `content`; where both name one media type, either schema is admitted. */

@@ -1,6 +1,7 @@
 // Reading the transport's request headers: the Accept check of "Sending Messages", single
 // values, and the Base64 sentinel of 2026-07-28 "Value Encoding" (`=?base64?...?=`).
 
+import { MIMEType } from 'node:util';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** The header's one value; undefined when absent, null when sent more than once. */
@@ -14,11 +15,17 @@ export function singleHeader(headers: IncomingHttpHeaders, name: string): string
 /** True when Accept admits both application/json and text/event-stream (media ranges count). */
 export function acceptsJsonAndEventStream(accept: string | undefined): boolean {
   if (accept === undefined) return false;
+  // util.MIMEType reads each range and its parameters; splitting on "," first is safe because no
+  // parameter this check reads (q) can hold one. A range that is no media type admits nothing.
   const ranges = accept.split(',').map((part) => {
-    const [range = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    let range: MIMEType;
+    try {
+      range = new MIMEType(part.trim());
+    } catch {
+      return '';
+    }
     // q=0 means "not acceptable" (RFC 9110 12.5.1).
-    const refused = params.some((p) => /^q=0(\.0{0,3})?$/.test(p));
-    return refused ? '' : range;
+    return /^0(\.0{0,3})?$/.test(range.params.get('q') ?? '') ? '' : range.essence;
   });
   const admits = (type: string) => ranges.some((r) => r === type || r === '*/*' || r === `${type.split('/')[0]}/*`);
   return admits('application/json') && admits('text/event-stream');
