@@ -99,8 +99,11 @@ const REFUSALS: Record<Permission, string> = {
 
 /** Throws 403 unless `who` holds `permission` on `node`. */
 export function requirePermission(sqlite: DatabaseSync, policy: PermissionPolicy, node: NodeRow, who: Accessor, permission: Permission): void {
-  if (!permissionsOn(sqlite, policy, node, who).has(permission)) {
-    throw new RepositoryError(403, `Permission denied: you may not ${REFUSALS[permission]} node "${node.id}" ("${node.name}")`);
+  const held = permissionsOn(sqlite, policy, node, who);
+  if (!held.has(permission)) {
+    // The name only for a node the caller reads: an id seen as a parentId must not tell what a hidden folder is called.
+    const named = held.has('read') ? ` ("${node.name}")` : '';
+    throw new RepositoryError(403, `Permission denied: you may not ${REFUSALS[permission]} node "${node.id}"${named}`);
   }
 }
 

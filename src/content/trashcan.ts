@@ -26,6 +26,8 @@ function subtree(sqlite: DatabaseSync, id: string): NodeRow[] {
 /** DELETE nodes/{id}: archives the node and everything below it (the actor needs delete on each). */
 export function archiveNode(sqlite: DatabaseSync, tx: Transaction, options: { nodeId: string; actor: Actor }): number {
   const node = requireNode(sqlite, options.nodeId);
+  // Permission first: the system-folder refusal names the folder, which only its readers may learn.
+  options.actor.require(sqlite, node, 'delete');
   const problem = systemFolderProblem(sqlite, node);
   if (problem) throw new RepositoryError(403, `Cannot delete: ${problem}`);
   const nodes = subtree(sqlite, node.id);

@@ -243,3 +243,32 @@ test('-my- of a subject that differs from another only in case is refused (409),
   assert.equal(clash.status, 409);
   assert.match(clash.body!['error'].briefSummary, /differs only in case/);
 });
+
+test('a 403 does not name a node the caller may not read (its id shows as a parentId), nor a home by its system-folder refusal', async () => {
+  const folder = await call('ada', 'POST', `${API}/nodes/-my-/children`, { name: 'Acquisition of Initech', nodeType: 'cm:folder' });
+  assert.equal(folder.status, 201, folder.text);
+  const hidden = folder.body!['entry'].id as string;
+  const file = await upload('ada', hidden, 'memo.txt', 'lent to bob');
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${file.body!['entry'].id}`, { permissions: { locallySet: [{ authorityId: 'bob', name: 'Consumer' }] } })).status, 200);
+  const seen = await call('bob', 'GET', `${API}/nodes/${file.body!['entry'].id}`);
+  assert.equal(seen.body!['entry'].parentId, hidden, 'bob learns the folder\'s id from the file he may read');
+  const home = (await call('ada', 'GET', `${API}/nodes/-my-`)).body!['entry'];
+  const probes: [string, string, unknown?][] = [
+    ['GET', `${API}/nodes/${hidden}`],
+    ['GET', `${API}/nodes/${hidden}/children`],
+    ['PUT', `${API}/nodes/${hidden}`, { name: 'mine now' }],
+    ['PUT', `${API}/nodes/${hidden}`, { properties: { 'cm:title': 'x' } }],
+    ['DELETE', `${API}/nodes/${hidden}`],
+    ['POST', `${API}/nodes/${hidden}/children`, { name: 'x', nodeType: 'cm:folder' }],
+    ['PUT', `${API}/nodes/${home.id}`, { name: 'renamed home' }],
+    ['DELETE', `${API}/nodes/${home.id}`],
+  ];
+  for (const [method, path, body] of probes) {
+    const refused = await call('bob', method, path, body);
+    assert.equal(refused.status, 403, `${method} ${path}: ${refused.text}`);
+    assert.doesNotMatch(refused.body!['error'].briefSummary, /Initech|"ada"/, `${method} ${path}`);
+  }
+  const own = await call('bob', 'PUT', `${API}/nodes/${file.body!['entry'].id}`, { name: 'x.txt' });
+  assert.equal(own.status, 403);
+  assert.match(own.body!['error'].briefSummary, /"memo\.txt"/, 'a node the caller reads is still named');
+});
