@@ -272,3 +272,20 @@ test('a 403 does not name a node the caller may not read (its id shows as a pare
   assert.equal(own.status, 403);
   assert.match(own.body!['error'].briefSummary, /"memo\.txt"/, 'a node the caller reads is still named');
 });
+
+test('share UI: breadcrumbs show only the folders the viewer reads, so a folder shared out of a hidden one does not name its parents', async () => {
+  const { browser } = await login(h);
+  const hidden = (await call('bob', 'POST', `${API}/nodes/-my-/children`, { name: 'Project Titan', nodeType: 'cm:folder' })).body!['entry'];
+  const lent = (await call('bob', 'POST', `${API}/nodes/${hidden.id}/children`, { name: 'Lent out', nodeType: 'cm:folder' })).body!['entry'];
+  const file = (await upload('bob', lent.id, 'notes.txt', 'shared notes')).body!['entry'];
+  assert.equal((await call('bob', 'PUT', `${API}/nodes/${lent.id}`, { permissions: { locallySet: [{ authorityId: h.op.user.sub, name: 'Consumer' }] } })).status, 200);
+  for (const path of [`/share/folder/${lent.id}`, `/share/file/${file.id}`]) {
+    const page = await browser.get(`${h.base}${path}`);
+    assert.equal(page.status, 200, path);
+    const crumbs = /<nav class="crumbs">(.*?)<\/nav>/s.exec(page.text)![1]!;
+    assert.doesNotMatch(crumbs, /Project Titan|>bob<|User Homes|Company Home/, `${path}: ${crumbs}`);
+    assert.match(crumbs, /Lent out/);
+  }
+  const own = await browser.get(`${h.base}/share/folder/${(await call(h.op.user.sub, 'GET', `${API}/nodes/-my-`)).body!['entry'].id}`);
+  assert.match(/<nav class="crumbs">(.*?)<\/nav>/s.exec(own.text)![1]!, /Company Home.*User Homes/s, 'readable ancestors are still shown');
+});
