@@ -39,7 +39,8 @@ function refuse(what: string): never {
 // A field is a prefix and a colon, the value right after it: TYPE:, cm:name:, @cm:title:.
 const KEYWORD_FIELD = /^@?(TYPE|ASPECT|TEXT|ID|PATH|PARENT|ANCESTOR|TAG|SITE|EXACTTYPE|EXACTASPECT|ISNULL|ISNOTNULL|ISUNSET|QNAME|CLASS|ALL|KEYWORD):(?=\S)/i;
 const PREFIXED_FIELD = /^@?([A-Za-z][\w-]*(?::[A-Za-z][\w-]*)?):(?=\S)/;
-const RANGE = /^([[{<>])\s*("[^"]*"|[^\s\]}]+)\s+TO\s+("[^"]*"|[^\s\]}]+)\s*([\]}])/i;
+// A bound may be quoted either way: ADF's date-time filter sends ['2026-01-01T00:00:00+01:00' TO '...'].
+const RANGE = /^([[{<>])\s*("[^"]*"|'[^']*'|[^\s\]}]+)\s+TO\s+("[^"]*"|'[^']*'|[^\s\]}]+)\s*([\]}])/i;
 
 function lex(query: string): Token[] {
   const tokens: Token[] = [];
@@ -68,7 +69,7 @@ function lex(query: string): Token[] {
     if (afterField() && /^[[{<>]/.test(rest)) {
       const range = RANGE.exec(rest);
       if (!range || (c !== '[' && c !== '{')) refuse(`the range at ${at + 1}: write [from TO to], with { or } for an exclusive end`);
-      tokens.push({ t: 'range', open: range[1]!, from: range[2]!.replace(/^"|"$/g, ''), to: range[3]!.replace(/^"|"$/g, ''), close: range[4]! });
+      tokens.push({ t: 'range', open: range[1]!, from: range[2]!.replace(/^(["'])(.*)\1$/, '$2'), to: range[3]!.replace(/^(["'])(.*)\1$/, '$2'), close: range[4]! });
       at += range[0].length;
       continue;
     }

@@ -68,6 +68,9 @@ test('AFTS operators, phrases, wildcards, fields, TYPE, ASPECT and ranges find w
     [`zebra* AND cm:modified:[${today} TO ${today}]`, ['Zebra folder', 'doc1.txt', 'doc2.txt']],
     [`zebra* AND cm:created:{${today} TO MAX]`, []],
     ['zebra* AND cm:created:[2000-01-01 TO 2000-12-31]', []],
+    // ADF's date-time range filter: `${field}:['${moment().format()}' TO '...']` (single quotes, an offset).
+    [`zebra* AND cm:created:['${today}T00:00:00+01:00' TO '${today}T23:59:59+00:00']`, ['Zebra folder', 'doc1.txt', 'doc2.txt']],
+    ["zebra* AND cm:created:['2000-01-01T00:00:00+00:00' TO '2000-12-31T23:59:59+00:00']", []],
     ['cm:name:"zebra*" OR TEXT:"zebra*"', ['Zebra folder', 'doc1.txt', 'doc2.txt']],
     // The Alfresco Content App's fields: name, title, description, TEXT and TAG (no node has a tag).
     ['(cm:name:"wild*" OR cm:title:"wild*" OR cm:description:"wild*" OR TEXT:"wild*" OR TAG:"wild*")', ['notes.md']],
