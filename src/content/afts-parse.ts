@@ -98,10 +98,22 @@ function lex(query: string): Token[] {
   return tokens;
 }
 
+const MAX_NESTING = 64;
+
 /** Parses an AFTS query; a RepositoryError(400) names what it does not answer. */
 export function parseAfts(query: string): AftsNode {
   const tokens = lex(query);
   let at = 0;
+  // Parentheses and NOTs recurse: a 4096-character query of "(" would overflow the stack (a 500).
+  let depth = 0;
+  const deeper = <T>(parse: () => T): T => {
+    if (++depth > MAX_NESTING) refuse(`parentheses or NOTs nested deeper than ${MAX_NESTING}`);
+    try {
+      return parse();
+    } finally {
+      depth -= 1;
+    }
+  };
   const peek = () => tokens[at];
   const orExpr = (field: string | undefined): AftsNode => {
     const nodes = [andExpr(field)];
@@ -123,7 +135,7 @@ export function parseAfts(query: string): AftsNode {
     const token = peek();
     if (token?.t === 'not' || token?.t === 'minus') {
       at += 1;
-      return { kind: 'not', node: unary(field) };
+      return { kind: 'not', node: deeper(() => unary(field)) };
     }
     if (token?.t === 'plus') at += 1;
     return primary(field);
@@ -133,7 +145,7 @@ export function parseAfts(query: string): AftsNode {
     if (!token) refuse(at <= 1 ? 'an empty query' : 'a query that ends with an operator');
     switch (token.t) {
       case 'open': {
-        const inner = orExpr(field);
+        const inner = deeper(() => orExpr(field));
         if (tokens[at++]?.t !== 'close') refuse('a "(" without its ")"');
         return inner;
       }
