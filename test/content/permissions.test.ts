@@ -289,3 +289,18 @@ test('share UI: breadcrumbs show only the folders the viewer reads, so a folder 
   const own = await browser.get(`${h.base}/share/folder/${(await call(h.op.user.sub, 'GET', `${API}/nodes/-my-`)).body!['entry'].id}`);
   assert.match(/<nav class="crumbs">(.*?)<\/nav>/s.exec(own.text)![1]!, /Company Home.*User Homes/s, 'readable ancestors are still shown');
 });
+
+test('a folder tree 12,000 deep (any contributor can make one) is read, listed and searched by others without a stack overflow', async () => {
+  let parent = '-shared-';
+  for (let i = 0; i < 6; i++) {
+    const made = await call('ada', 'POST', `${API}/nodes/${parent}/children`, { name: `abyss${i}`, nodeType: 'cm:folder', relativePath: 'd/'.repeat(2000) });
+    assert.equal(made.status, 201, made.text.slice(0, 300));
+    parent = made.body!['entry'].id;
+  }
+  const read = await call('bob', 'GET', `${API}/nodes/${parent}?include=path,allowableOperations`);
+  assert.equal(read.status, 200, read.text.slice(0, 300));
+  assert.equal((await call('bob', 'GET', `${API}/nodes/${parent}/children`)).status, 200);
+  const found = await call('bob', 'POST', SEARCH, { query: { query: 'abyss5' } });
+  assert.equal(found.status, 200, found.text.slice(0, 300));
+  assert.deepEqual(found.body!['list'].entries.map((e: Json) => e.entry.id), [parent]);
+});
