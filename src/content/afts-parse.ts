@@ -39,7 +39,8 @@ function refuse(what: string): never {
 // A field is a prefix and a colon, the value right after it: TYPE:, cm:name:, @cm:title:.
 const KEYWORD_FIELD = /^@?(TYPE|ASPECT|TEXT|ID|PATH|PARENT|ANCESTOR|TAG|SITE|EXACTTYPE|EXACTASPECT|ISNULL|ISNOTNULL|ISUNSET|QNAME|CLASS|ALL|KEYWORD):(?=\S)/i;
 const PREFIXED_FIELD = /^@?([A-Za-z][\w-]*(?::[A-Za-z][\w-]*)?):(?=\S)/;
-const RANGE = /^([[{<>])\s*("[^"]*"|[^\s\]}]+)\s+TO\s+("[^"]*"|[^\s\]}]+)\s*([\]}])/i;
+// A bound may be quoted either way: ADF's date-time filter sends ['2026-01-01T00:00:00+01:00' TO '...'].
+const RANGE = /^([[{<>])\s*("[^"]*"|'[^']*'|[^\s\]}]+)\s+TO\s+("[^"]*"|'[^']*'|[^\s\]}]+)\s*([\]}])/i;
 
 function lex(query: string): Token[] {
   const tokens: Token[] = [];
@@ -68,7 +69,7 @@ function lex(query: string): Token[] {
     if (afterField() && /^[[{<>]/.test(rest)) {
       const range = RANGE.exec(rest);
       if (!range || (c !== '[' && c !== '{')) refuse(`the range at ${at + 1}: write [from TO to], with { or } for an exclusive end`);
-      tokens.push({ t: 'range', open: range[1]!, from: range[2]!.replace(/^"|"$/g, ''), to: range[3]!.replace(/^"|"$/g, ''), close: range[4]! });
+      tokens.push({ t: 'range', open: range[1]!, from: range[2]!.replace(/^(["'])(.*)\1$/, '$2'), to: range[3]!.replace(/^(["'])(.*)\1$/, '$2'), close: range[4]! });
       at += range[0].length;
       continue;
     }
@@ -97,10 +98,22 @@ function lex(query: string): Token[] {
   return tokens;
 }
 
+const MAX_NESTING = 64;
+
 /** Parses an AFTS query; a RepositoryError(400) names what it does not answer. */
 export function parseAfts(query: string): AftsNode {
   const tokens = lex(query);
   let at = 0;
+  // Parentheses and NOTs recurse: a 4096-character query of "(" would overflow the stack (a 500).
+  let depth = 0;
+  const deeper = <T>(parse: () => T): T => {
+    if (++depth > MAX_NESTING) refuse(`parentheses or NOTs nested deeper than ${MAX_NESTING}`);
+    try {
+      return parse();
+    } finally {
+      depth -= 1;
+    }
+  };
   const peek = () => tokens[at];
   const orExpr = (field: string | undefined): AftsNode => {
     const nodes = [andExpr(field)];
@@ -122,7 +135,7 @@ export function parseAfts(query: string): AftsNode {
     const token = peek();
     if (token?.t === 'not' || token?.t === 'minus') {
       at += 1;
-      return { kind: 'not', node: unary(field) };
+      return { kind: 'not', node: deeper(() => unary(field)) };
     }
     if (token?.t === 'plus') at += 1;
     return primary(field);
@@ -132,7 +145,7 @@ export function parseAfts(query: string): AftsNode {
     if (!token) refuse(at <= 1 ? 'an empty query' : 'a query that ends with an operator');
     switch (token.t) {
       case 'open': {
-        const inner = orExpr(field);
+        const inner = deeper(() => orExpr(field));
         if (tokens[at++]?.t !== 'close') refuse('a "(" without its ")"');
         return inner;
       }

@@ -14,7 +14,7 @@ import type { PermissionsBody } from './permissions.ts';
 import { indexedText } from './renditions.ts';
 import { RepositoryError, addVersion, createFolder, currentVersion, findPath, listChildren, nameProblem, nodeFor, requireFolder, requireNode, resolveNodeId, updateMetadata } from './repository.ts';
 import type { Actor } from './repository.ts';
-import { readFlag, storeBody, uploadFile } from './upload.ts';
+import { readFlag, storeBody, translateUploadError, uploadFile } from './upload.ts';
 import { storeRenditions } from './version-routes.ts';
 
 const NODE_ID = { nodeId: { description: 'A node id, or the alias -root- (Company Home), -my- (your home folder) or -shared- (Shared Files)', example: '-root-' } };
@@ -159,10 +159,15 @@ function pickStrings(properties: Record<string, string> | undefined): Record<str
 async function readLimited(context: RequestContext, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of context.bodyStream! as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new RepositoryError(413, `JSON body over ${limit} bytes`);
-    chunks.push(chunk);
+  try {
+    for await (const chunk of context.bodyStream! as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw new RepositoryError(413, `JSON body over ${limit} bytes`);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    // A client that leaves mid-body is logged as that, not as a handler failure with a stack.
+    throw translateUploadError(error);
   }
   return Buffer.concat(chunks, size);
 }

@@ -99,8 +99,11 @@ const REFUSALS: Record<Permission, string> = {
 
 /** Throws 403 unless `who` holds `permission` on `node`. */
 export function requirePermission(sqlite: DatabaseSync, policy: PermissionPolicy, node: NodeRow, who: Accessor, permission: Permission): void {
-  if (!permissionsOn(sqlite, policy, node, who).has(permission)) {
-    throw new RepositoryError(403, `Permission denied: you may not ${REFUSALS[permission]} node "${node.id}" ("${node.name}")`);
+  const held = permissionsOn(sqlite, policy, node, who);
+  if (!held.has(permission)) {
+    // The name only for a node the caller reads: an id seen as a parentId must not tell what a hidden folder is called.
+    const named = held.has('read') ? ` ("${node.name}")` : '';
+    throw new RepositoryError(403, `Permission denied: you may not ${REFUSALS[permission]} node "${node.id}"${named}`);
   }
 }
 
@@ -193,16 +196,32 @@ export function readableBy(sqlite: DatabaseSync, policy: PermissionPolicy, who: 
   const parentOf = statement(sqlite, 'SELECT * FROM nodes WHERE id = ?');
   const ancestors = new Map<string, boolean>();
   // Whether a folder passes read on to the children that inherit: its grants count, its ownership does not.
+  // A loop up the tree, not recursion: any contributor can nest folders thousands deep, which
+  // overflowed the stack of every search and listing that met them (a 500 for everyone).
   const passesOn = (node: NodeRow): boolean => {
-    const cached = ancestors.get(node.id);
-    if (cached !== undefined) return cached;
-    let answer = granting.has(node.id);
-    if (!answer && node.inherit_permissions === 1 && node.parent_id !== null) {
-      const known = ancestors.get(node.parent_id);
-      const parent = known === undefined ? (parentOf.get(node.parent_id) as NodeRow | undefined) : undefined;
-      answer = known ?? (parent !== undefined && passesOn(parent));
+    const chain: NodeRow[] = [];
+    let answer: boolean | undefined;
+    for (let at = node; answer === undefined; ) {
+      const cached = ancestors.get(at.id);
+      if (cached !== undefined) {
+        answer = cached;
+        break;
+      }
+      chain.push(at);
+      if (granting.has(at.id)) answer = true;
+      else if (at.inherit_permissions !== 1 || at.parent_id === null) answer = false;
+      else {
+        const parent = parentOf.get(at.parent_id) as NodeRow | undefined;
+        if (parent === undefined) answer = false;
+        else at = parent;
+      }
     }
-    ancestors.set(node.id, answer);
+    // Each node on the way passes read on when it grants it itself or inherits it from above.
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const at = chain[i]!;
+      answer = granting.has(at.id) || (at.inherit_permissions === 1 && answer);
+      ancestors.set(at.id, answer);
+    }
     return answer;
   };
   const readable = (node: NodeRow): boolean => node.owner === who.id || passesOn(node);

@@ -337,9 +337,10 @@ function nextLabel(current: VersionRow | undefined, options: VersionOptions & { 
 /** PUT nodes/{id}: a new name and/or properties (a null value removes a property). */
 export function updateMetadata(sqlite: DatabaseSync, tx: Transaction, options: { nodeId: string; name: string | undefined; properties: Record<string, string | null> | undefined; user: Actor }): void {
   const node = requireNode(sqlite, options.nodeId);
+  // Permission first: the system-folder refusal names the folder, which only its readers may learn.
+  options.user.require(sqlite, node, 'update');
   const system = options.name !== undefined && options.name !== node.name ? systemFolderProblem(sqlite, node) : undefined;
   if (system) throw new RepositoryError(403, `Cannot rename: ${system}`);
-  options.user.require(sqlite, node, 'update');
   const name = options.name ?? node.name;
   const clash = name === node.name || node.parent_id === null ? undefined : childNamed(sqlite, node.parent_id, name);
   if (clash && clash.id !== node.id) throw new RepositoryError(409, `Duplicate child name not allowed: "${name}"`);

@@ -26,6 +26,8 @@ function subtree(sqlite: DatabaseSync, id: string): NodeRow[] {
 /** DELETE nodes/{id}: archives the node and everything below it (the actor needs delete on each). */
 export function archiveNode(sqlite: DatabaseSync, tx: Transaction, options: { nodeId: string; actor: Actor }): number {
   const node = requireNode(sqlite, options.nodeId);
+  // Permission first: the system-folder refusal names the folder, which only its readers may learn.
+  options.actor.require(sqlite, node, 'delete');
   const problem = systemFolderProblem(sqlite, node);
   if (problem) throw new RepositoryError(403, `Cannot delete: ${problem}`);
   const nodes = subtree(sqlite, node.id);
@@ -51,11 +53,13 @@ export function listArchived(sqlite: DatabaseSync, actor: Actor, paging: { skipC
   return { rows, total };
 }
 
-/** POST deleted-nodes/{id}/restore: back where it was, unless that folder is gone (404) or the name is taken there now (409). */
+/** POST deleted-nodes/{id}/restore: back where it was, unless that folder is gone (404), the actor may not add to it now (403) or the name is taken there now (409). */
 export function restoreNode(sqlite: DatabaseSync, tx: Transaction, options: { nodeId: string; actor: Actor }): void {
   const node = requireArchived(sqlite, options.nodeId, options.actor);
   const parent = node.parent_id === null ? undefined : getNode(sqlite, node.parent_id);
   if (!parent) throw new RepositoryError(404, `Cannot restore "${node.name}": its folder "${node.parent_id ?? ''}" no longer exists (restore that first)`);
+  // As Alfresco's restore: the deleter needs create on the folder now, not when they deleted.
+  options.actor.require(sqlite, parent, 'create');
   if (childNamed(sqlite, parent.id, node.name)) throw new RepositoryError(409, `Cannot restore "${node.name}": its folder now holds a node of that name (rename or delete it first)`);
   const { changes } = statement(sqlite, 'UPDATE nodes SET archived_at = NULL, archived_by = NULL, archiver = NULL, archive_root = NULL WHERE archive_root = ?').run(node.id);
   tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'restored', payload: { actor: options.actor.id, parent_id: parent.id, name: node.name, nodes: Number(changes) } });

@@ -131,7 +131,8 @@ export async function storeBody(deps: UploadDeps, stream: Readable, contentLengt
   }
 }
 
-function translateUploadError(error: unknown): unknown {
+/** A body read's failure as the client's mistake it is: 413, 400 for malformed multipart, client_aborted for a dropped connection. */
+export function translateUploadError(error: unknown): unknown {
   if (error instanceof BlobTooLargeError) return new RepositoryError(413, error.message);
   if (error instanceof MultipartError) return new RepositoryError(400, `Malformed multipart body: ${error.message}`);
   // The client went away mid-body: nobody to answer, and no server error (the kernel hangs up; handlers log it).

@@ -52,3 +52,14 @@ test('an upload dropped mid-body is logged as aborted, never as a server error, 
   assert.deepEqual(h.logs.filter((l) => l['logger'] === 'uvicorn.error' || l['level'] === 'error'), []);
   assert.deepEqual(readdirSync(join(h.dataDir, 'content-blobs', 'tmp')), [], 'the partial blob is removed');
 });
+
+test('a folder-creating JSON body dropped mid-body is logged as aborted too, not as a handler failure', async () => {
+  const token = h.op.accessToken();
+  const before = h.logs.filter((l) => l['msg'] === 'request aborted by the client').length;
+  await dropMidBody(`POST ${API}/nodes/-my-/children HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`, '{"name":"half","nodeType":"cm:fol');
+  await until(() => h.logs.filter((l) => l['msg'] === 'request aborted by the client').length > before);
+  const aborted = h.logs.filter((l) => l['msg'] === 'request aborted by the client');
+  assert.equal(aborted.length, before + 1);
+  assert.equal(aborted.at(-1)!['path'], `${API}/nodes/-my-/children`);
+  assert.deepEqual(h.logs.filter((l) => l['logger'] === 'uvicorn.error' || l['level'] === 'error'), []);
+});

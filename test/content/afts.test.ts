@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAfts } from '../../src/content/afts-parse.ts';
 import { send } from '../helpers/http.ts';
-import { API, SEARCH, multipart, startContent } from './_service.ts';
+import { API, SEARCH, login, multipart, startContent } from './_service.ts';
 import type { Harness } from './_service.ts';
 
 let h: Harness;
@@ -68,6 +68,9 @@ test('AFTS operators, phrases, wildcards, fields, TYPE, ASPECT and ranges find w
     [`zebra* AND cm:modified:[${today} TO ${today}]`, ['Zebra folder', 'doc1.txt', 'doc2.txt']],
     [`zebra* AND cm:created:{${today} TO MAX]`, []],
     ['zebra* AND cm:created:[2000-01-01 TO 2000-12-31]', []],
+    // ADF's date-time range filter: `${field}:['${moment().format()}' TO '...']` (single quotes, an offset).
+    [`zebra* AND cm:created:['${today}T00:00:00+01:00' TO '${today}T23:59:59+00:00']`, ['Zebra folder', 'doc1.txt', 'doc2.txt']],
+    ["zebra* AND cm:created:['2000-01-01T00:00:00+00:00' TO '2000-12-31T23:59:59+00:00']", []],
     ['cm:name:"zebra*" OR TEXT:"zebra*"', ['Zebra folder', 'doc1.txt', 'doc2.txt']],
     // The Alfresco Content App's fields: name, title, description, TEXT and TAG (no node has a tag).
     ['(cm:name:"wild*" OR cm:title:"wild*" OR cm:description:"wild*" OR TEXT:"wild*" OR TAG:"wild*")', ['notes.md']],
@@ -106,6 +109,10 @@ test('anything else is a 400 that names it, never words', async () => {
     ['zebra OR TYPE:"cm:folder"', /must name a word/],
     ['zebra AND', /ends with an operator/],
     ['"zeb* fish"', /inside a phrase/],
+    // Deep nesting is refused before the parser's recursion can overflow the stack (a 500 before).
+    [`${'('.repeat(2045)}zebra${')'.repeat(2045)}`, /nested deeper than 64/],
+    [`${'NOT ('.repeat(800)}zebra`, /nested deeper than 64/],
+    [`${'('.repeat(4090)}zebra`, /nested deeper than 64/],
   ];
   for (const [query, reason] of refused) {
     const r = await search(query);
@@ -116,6 +123,13 @@ test('anything else is a 400 that names it, never words', async () => {
   const filter = await search('zebra', ['cm:owner:bob']);
   assert.equal(filter.status, 400);
   assert.match(filter.summary, /cm:owner/);
+});
+
+test('share UI search: a deeply nested query is a 400 page, not a 500', async () => {
+  const browser = (await login(h)).browser;
+  const r = await browser.get(`${h.base}/share/search?q=${encodeURIComponent('('.repeat(4000))}`);
+  assert.equal(r.status, 400, r.text.slice(0, 300));
+  assert.match(r.text, /nested deeper than 64/);
 });
 
 test('parseAfts(): precedence is NOT over AND over OR; juxtaposition is AND', () => {

@@ -184,6 +184,19 @@ test('RFC 9207: an authorization response whose iss is another issuer fails clos
   h.op.misbehave = {};
 });
 
+test('a callback that repeats iss, state or code fails closed before any exchange (RFC 6749 3.1: a parameter at most once)', async () => {
+  for (const [name, value] of [['iss', 'http://evil.example'], ['state', 'other'], ['code', 'other']] as const) {
+    h.op.misbehave = { responseIss: h.op.issuer };
+    const browser = new Browser();
+    const exchanges = h.op.tokenRequests.length;
+    const refused = await browser.get(`${await startLogin(browser)}&${name}=${encodeURIComponent(value)}`);
+    assert.equal(refused.status, 400, name);
+    assert.match(lastReason(), new RegExp(`"${name}" more than once`));
+    assert.equal(h.op.tokenRequests.length, exchanges, 'no code exchange');
+    assert.equal(browser.cookies.has('content_session'), false);
+  }
+});
+
 test('RFC 9207: when discovery promises iss, a response without it fails closed', async () => {
   const other = await startContent();
   try {

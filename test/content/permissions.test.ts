@@ -243,3 +243,64 @@ test('-my- of a subject that differs from another only in case is refused (409),
   assert.equal(clash.status, 409);
   assert.match(clash.body!['error'].briefSummary, /differs only in case/);
 });
+
+test('a 403 does not name a node the caller may not read (its id shows as a parentId), nor a home by its system-folder refusal', async () => {
+  const folder = await call('ada', 'POST', `${API}/nodes/-my-/children`, { name: 'Acquisition of Initech', nodeType: 'cm:folder' });
+  assert.equal(folder.status, 201, folder.text);
+  const hidden = folder.body!['entry'].id as string;
+  const file = await upload('ada', hidden, 'memo.txt', 'lent to bob');
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${file.body!['entry'].id}`, { permissions: { locallySet: [{ authorityId: 'bob', name: 'Consumer' }] } })).status, 200);
+  const seen = await call('bob', 'GET', `${API}/nodes/${file.body!['entry'].id}`);
+  assert.equal(seen.body!['entry'].parentId, hidden, 'bob learns the folder\'s id from the file he may read');
+  const home = (await call('ada', 'GET', `${API}/nodes/-my-`)).body!['entry'];
+  const probes: [string, string, unknown?][] = [
+    ['GET', `${API}/nodes/${hidden}`],
+    ['GET', `${API}/nodes/${hidden}/children`],
+    ['PUT', `${API}/nodes/${hidden}`, { name: 'mine now' }],
+    ['PUT', `${API}/nodes/${hidden}`, { properties: { 'cm:title': 'x' } }],
+    ['DELETE', `${API}/nodes/${hidden}`],
+    ['POST', `${API}/nodes/${hidden}/children`, { name: 'x', nodeType: 'cm:folder' }],
+    ['PUT', `${API}/nodes/${home.id}`, { name: 'renamed home' }],
+    ['DELETE', `${API}/nodes/${home.id}`],
+  ];
+  for (const [method, path, body] of probes) {
+    const refused = await call('bob', method, path, body);
+    assert.equal(refused.status, 403, `${method} ${path}: ${refused.text}`);
+    assert.doesNotMatch(refused.body!['error'].briefSummary, /Initech|"ada"/, `${method} ${path}`);
+  }
+  const own = await call('bob', 'PUT', `${API}/nodes/${file.body!['entry'].id}`, { name: 'x.txt' });
+  assert.equal(own.status, 403);
+  assert.match(own.body!['error'].briefSummary, /"memo\.txt"/, 'a node the caller reads is still named');
+});
+
+test('share UI: breadcrumbs show only the folders the viewer reads, so a folder shared out of a hidden one does not name its parents', async () => {
+  const { browser } = await login(h);
+  const hidden = (await call('bob', 'POST', `${API}/nodes/-my-/children`, { name: 'Project Titan', nodeType: 'cm:folder' })).body!['entry'];
+  const lent = (await call('bob', 'POST', `${API}/nodes/${hidden.id}/children`, { name: 'Lent out', nodeType: 'cm:folder' })).body!['entry'];
+  const file = (await upload('bob', lent.id, 'notes.txt', 'shared notes')).body!['entry'];
+  assert.equal((await call('bob', 'PUT', `${API}/nodes/${lent.id}`, { permissions: { locallySet: [{ authorityId: h.op.user.sub, name: 'Consumer' }] } })).status, 200);
+  for (const path of [`/share/folder/${lent.id}`, `/share/file/${file.id}`]) {
+    const page = await browser.get(`${h.base}${path}`);
+    assert.equal(page.status, 200, path);
+    const crumbs = /<nav class="crumbs">(.*?)<\/nav>/s.exec(page.text)![1]!;
+    assert.doesNotMatch(crumbs, /Project Titan|>bob<|User Homes|Company Home/, `${path}: ${crumbs}`);
+    assert.match(crumbs, /Lent out/);
+  }
+  const own = await browser.get(`${h.base}/share/folder/${(await call(h.op.user.sub, 'GET', `${API}/nodes/-my-`)).body!['entry'].id}`);
+  assert.match(/<nav class="crumbs">(.*?)<\/nav>/s.exec(own.text)![1]!, /Company Home.*User Homes/s, 'readable ancestors are still shown');
+});
+
+test('a folder tree 12,000 deep (any contributor can make one) is read, listed and searched by others without a stack overflow', async () => {
+  let parent = '-shared-';
+  for (let i = 0; i < 6; i++) {
+    const made = await call('ada', 'POST', `${API}/nodes/${parent}/children`, { name: `abyss${i}`, nodeType: 'cm:folder', relativePath: 'd/'.repeat(2000) });
+    assert.equal(made.status, 201, made.text.slice(0, 300));
+    parent = made.body!['entry'].id;
+  }
+  const read = await call('bob', 'GET', `${API}/nodes/${parent}?include=path,allowableOperations`);
+  assert.equal(read.status, 200, read.text.slice(0, 300));
+  assert.equal((await call('bob', 'GET', `${API}/nodes/${parent}/children`)).status, 200);
+  const found = await call('bob', 'POST', SEARCH, { query: { query: 'abyss5' } });
+  assert.equal(found.status, 200, found.text.slice(0, 300));
+  assert.deepEqual(found.body!['list'].entries.map((e: Json) => e.entry.id), [parent]);
+});

@@ -100,6 +100,22 @@ test('restore refuses when the name is taken again (409, case-insensitively) or 
   assert.match(target.body!['error'].briefSummary, /not supported/);
 });
 
+test('restore needs create on the folder now: a deleter who lost it gets 403 (without the folder\'s name) and nothing comes back', async () => {
+  const shared = await folder('ada', '-my-', 'lent-to-bob');
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${shared.id}`, { permissions: { locallySet: [{ authorityId: 'bob', name: 'Coordinator' }] } })).status, 200);
+  const bobs = await upload('bob', shared.id, 'bob-notes.txt', 'notes');
+  assert.equal((await call('bob', 'DELETE', `${API}/nodes/${bobs.id}`)).status, 204);
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${shared.id}`, { permissions: { locallySet: [] } })).status, 200);
+  const refused = await call('bob', 'POST', `${API}/deleted-nodes/${bobs.id}/restore`);
+  assert.equal(refused.status, 403, refused.text);
+  assert.equal(refused.body!['error'].errorKey, 'framework.exception.PermissionDenied');
+  assert.doesNotMatch(refused.text, /lent-to-bob/, 'the folder bob cannot read any more is not named');
+  assert.equal((await call('ada', 'GET', `${API}/nodes/${shared.id}/children`)).body!['list'].entries.length, 0);
+  assert.equal((await call('bob', 'GET', `${API}/deleted-nodes/${bobs.id}`)).status, 200, 'still in bob\'s trashcan');
+  assert.equal((await call('ada', 'PUT', `${API}/nodes/${shared.id}`, { permissions: { locallySet: [{ authorityId: 'bob', name: 'Contributor' }] } })).status, 200);
+  assert.equal((await call('bob', 'POST', `${API}/deleted-nodes/${bobs.id}/restore`)).status, 200, 'create on the folder is enough');
+});
+
 test('purge removes the rows and the blobs no version needs; a blob another node shares stays', async () => {
   const box = await folder('ada', '-my-', 'purge-box');
   const shared = await upload('ada', box.id, 'a.txt', 'shared bytes of the quoll');

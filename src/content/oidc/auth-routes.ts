@@ -59,6 +59,9 @@ export function authRoutes(bridge: Bridge): Route[] {
     const q = context.query;
     const error = q.get('error');
     if (error !== null) return loginFailed(bridge, context, { reason: `provider returned error "${error.slice(0, 64)}"`, shown: 'The sign-in service refused the login.' });
+    // RFC 6749 3.1: no parameter twice. get() reads the first, so a second iss would pass unchecked.
+    const repeated = ['state', 'code', 'iss'].find((name) => q.getAll(name).length > 1);
+    if (repeated) return loginFailed(bridge, context, { reason: `authorization response names "${repeated}" more than once (RFC 6749 3.1)`, shown: 'The login response is malformed.' });
     const state = q.get('state');
     const code = q.get('code');
     if (!state || !code) return loginFailed(bridge, context, { reason: 'callback without state or code', shown: 'The login response is incomplete.' });

@@ -28,10 +28,13 @@ export interface Viewer {
 
 export const PAGE_SIZE = 50;
 
-function breadcrumbs(sqlite: DatabaseSync, node: NodeRow): Safe {
+/** The trail from Company Home, as the API's include=path: only below the last folder the viewer may not read ("…" stands for the rest). */
+function breadcrumbs(sqlite: DatabaseSync, node: NodeRow, viewer: Viewer): Safe {
   const trail: NodeRow[] = [];
   for (let at: NodeRow | undefined = node; at; at = at.parent_id === null ? undefined : getNode(sqlite, at.parent_id)) trail.unshift(at);
-  return html`<nav class="crumbs">${trail.map((n, i) => html`${i > 0 ? ' / ' : ''}<a href="/share/${n.is_folder === 1 ? 'folder' : 'file'}/${encodeURIComponent(n.id)}">${n.name}</a>`)}</nav>`;
+  const hidden = trail.findLastIndex((n) => !viewer.readable(n));
+  const shown = trail.slice(hidden + 1);
+  return html`<nav class="crumbs">${hidden >= 0 ? html`<span class="hidden-crumbs" title="folders you may not read">…</span> / ` : html``}${shown.map((n, i) => html`${i > 0 ? ' / ' : ''}<a href="/share/${n.is_folder === 1 ? 'folder' : 'file'}/${encodeURIComponent(n.id)}">${n.name}</a>`)}</nav>`;
 }
 
 function size(bytes: number): string {
@@ -56,7 +59,7 @@ export function folderPage(sqlite: DatabaseSync, folder: NodeRow, viewer: Viewer
   return page({
     title: folder.name,
     user: viewer,
-    body: html`${breadcrumbs(sqlite, folder)}${searchForm()}${deleteLink(sqlite, folder, may)}
+    body: html`${breadcrumbs(sqlite, folder, viewer)}${searchForm()}${deleteLink(sqlite, folder, may)}
 <table id="children"><thead><tr><th>Name</th><th>Type</th><th>Size</th><th>Version</th><th>Modified (UTC)</th></tr></thead>
 <tbody>${rows.map((n) => nodeRow(sqlite, n))}</tbody></table>${rows.length === 0 ? html`<p class="note">This folder is empty.</p>` : html``}${more}
 ${may.has('create') ? writeForms(action, viewer) : html`<p class="note" id="read-only">You may read this folder but not add to it.</p>`}
@@ -136,7 +139,7 @@ export function filePage(sqlite: DatabaseSync, node: NodeRow, viewer: Viewer): R
   return page({
     title: node.name,
     user: viewer,
-    body: html`${breadcrumbs(sqlite, node)}${searchForm()}
+    body: html`${breadcrumbs(sqlite, node, viewer)}${searchForm()}
 ${deleteLink(sqlite, node, viewer.can(node))}<p>Type <strong>${version?.mime_type ?? ''}</strong>, ${size(version?.size ?? 0)}, version <strong id="current-version">${node.version_label ?? ''}</strong>.
 <a href="${API_BASE}/nodes/${encodeURIComponent(node.id)}/content">Download current</a></p>
 ${properties.length > 0 ? html`<table><tbody>${properties.map(([k, v]) => html`<tr><th>${k}</th><td>${v}</td></tr>`)}</tbody></table>` : html``}
