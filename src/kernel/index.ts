@@ -66,3 +66,9 @@ export type { BoundedRead } from './read-file-bounded.ts';
 export { createMcpServer, mcpRoutes, MCP_PROTOCOL_VERSIONS, SESSION_PROTOCOL_VERSIONS, STATELESS_PROTOCOL_VERSIONS } from './mcp/index.ts';
 export type { McpServer, McpServerOptions, McpMount, McpRoutesOptions, McpTool, McpToolCall, McpToolOutcome, McpToolAnnotations, McpServerInfo } from './mcp/index.ts';
 export { ensureDevSecrets, DEV_SECRETS_FILE } from './dev-secrets.ts';
+
+export { connectNats, createJetStream, createRequester, isValidSubject, subjectMatches, parseNatsUrls, DEFAULT_NATS_PORT } from './nats/index.ts';
+export type {
+  NatsClient, NatsClientOptions, NatsMessage, NatsStatus, NatsSubscription, ReconnectPolicy, Credentials as NatsCredentials,
+  JetStream, PubAck, StreamConfig, NatsHeaders, Requester, NatsServerAddress,
+} from './nats/index.ts';

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Bus, BusMessage } from '../../src/messaging/bus.ts';
 import { openNatsBus } from '../../src/messaging/nats-bus.ts';
-import { startNatsServer } from './_nats-server.ts';
-import type { RunningNatsServer } from './_nats-server.ts';
+import { startNatsServer } from '../helpers/nats-server.ts';
+import type { RunningNatsServer } from '../helpers/nats-server.ts';
 import { until } from '../helpers/until.ts';
 
 const FAST = { initialMs: 20, maxMs: 100, jitterMs: 10 };

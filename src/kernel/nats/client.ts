@@ -6,8 +6,8 @@
 
 import type { Socket } from 'node:net';
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
-import { AirlockError } from '../../kernel/index.ts';
-import type { Logger } from '../../kernel/index.ts';
+import { AirlockError } from '../errors.ts';
+import type { Logger } from '../log.ts';
 import { openConnection } from './connection.ts';
 import type { Credentials } from './connection.ts';
 import type { ServerOp } from './parser.ts';
