@@ -66,15 +66,7 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
 
   async function start(): Promise<void> {
     child = spawn(binary, ['-c', config], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`nats-server exited: ${stderr.slice(-500)}`);
-      if (await answers(port)) return;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`nats-server did not listen on ${port}: ${stderr.slice(-500)}`);
+    await waitForListener(child, port);
   }
 
   async function stop(): Promise<void> {
@@ -89,6 +81,19 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
 
   await start();
   return { port, url: `nats://127.0.0.1:${port}`, monitorUrl: monitorPort === undefined ? undefined : `http://127.0.0.1:${monitorPort}`, start, stop, restart: async () => (await stop(), await start()) };
+}
+
+/** Waits until the nats-server `child` answers on `port`; throws with its stderr when it exits or takes over 10 s. */
+export async function waitForListener(child: ChildProcess, port: number): Promise<void> {
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`nats-server exited: ${stderr.slice(-500)}`);
+    if (await answers(port)) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`nats-server did not listen on ${port}: ${stderr.slice(-500)}`);
 }
 
 function answers(port: number): Promise<boolean> {
