@@ -72,3 +72,11 @@ export type {
   NatsClient, NatsClientOptions, NatsMessage, NatsStatus, NatsSubscription, ReconnectPolicy, Credentials as NatsCredentials,
   JetStream, PubAck, StreamConfig, NatsHeaders, Requester, NatsServerAddress,
 } from './nats/index.ts';
+export { createStreamApi } from './nats/stream-api.ts';
+export type { StreamApi, StoredMessage, PublishOutcome } from './nats/stream-api.ts';
+
+export {
+  replicationConfigFromEnv, REPLICATION_VARIABLES, evidenceSubject, evidenceMsgId, encodeEvidenceRow, decodeEvidenceRow, recomputeRowHash,
+  nonCanonicalPayload, storedRowOf, replicationHealthCheck, EVIDENCE_SUBJECT_PREFIX, DEFAULT_EVIDENCE_STREAM,
+} from './replication/index.ts';
+export type { ReplicationConfig, ReplicationMode, ReplicationStatus, StoredEvidenceRow } from './replication/index.ts';

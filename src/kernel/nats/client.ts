@@ -54,6 +54,8 @@ export interface NatsStatus {
   server_version: string | undefined;
   max_payload: number;
   reconnects: number;
+  /** Servers the client may connect to: those configured and those the cluster advertised. */
+  known_servers: number;
   pending_publishes: number;
   last_error: string | undefined;
 }
@@ -378,6 +380,7 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
         server_version: serverVersion,
         max_payload: maxPayload,
         reconnects,
+        known_servers: servers.length,
         pending_publishes: outbox.length + unsent.length + written.length + pingWaiters.reduce((n, w) => n + (w.batch?.length ?? 0), 0),
         last_error: lastError,
       };
