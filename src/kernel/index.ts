@@ -48,7 +48,7 @@ export {
   openDatabase, openDatabaseReadOnly, migrate, userVersion, defineEvidenceTable, listEvidenceTables, readRows, projectRows,
   verifyChain, verifyChainParallel, verifyAllChains, canonicalJson, rowHash, GENESIS_SHA256, statement,
   createIdempotencyStore, lazyIdempotencyStore, requestFingerprint, parseIdempotencyKey, MIN_IDEMPOTENCY_RETENTION_MS,
-  createReadPool,
+  createReadPool, IDEMPOTENCY_ANSWERS, restoreIdempotencyKeys,
 } from './store/index.ts';
 export type {
   Store, Transaction, OpenDatabaseOptions, Migration, EvidenceTable, EvidenceRow, EvidenceInput, JsonValue, ChainVerification,
@@ -78,5 +78,6 @@ export type { StreamApi, StoredMessage, PublishOutcome } from './nats/stream-api
 export {
   replicationConfigFromEnv, REPLICATION_VARIABLES, evidenceSubject, evidenceMsgId, encodeEvidenceRow, decodeEvidenceRow, recomputeRowHash,
   nonCanonicalPayload, storedRowOf, replicationHealthCheck, EVIDENCE_SUBJECT_PREFIX, DEFAULT_EVIDENCE_STREAM,
+  readReplicatedChains, verifyReplicatedChain, writeReplicatedChain,
 } from './replication/index.ts';
-export type { ReplicationConfig, ReplicationMode, ReplicationStatus, StoredEvidenceRow } from './replication/index.ts';
+export type { ReplicationConfig, ReplicationMode, ReplicationStatus, StoredEvidenceRow, ReplicatedChain, ReplicatedVerification } from './replication/index.ts';

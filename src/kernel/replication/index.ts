@@ -10,3 +10,5 @@ export {
 export type { StoredEvidenceRow } from './evidence-message.ts';
 export type { ReplicationStatus } from './evidence-replicator.ts';
 export { replicationHealthCheck } from './health-check.ts';
+export { readReplicatedChains, verifyReplicatedChain, writeReplicatedChain } from './replicated-chains.ts';
+export type { ReplicatedChain, ReplicatedVerification } from './replicated-chains.ts';
