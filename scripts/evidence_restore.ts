@@ -52,7 +52,7 @@ const command = defineCommand({
     try {
       const api = createStreamApi(client);
       const stream = values.stream ?? DEFAULT_EVIDENCE_STREAM;
-      if ((await api.info(stream)) === undefined) throw new AirlockError('environment', `The NATS cluster has no stream "${stream}": nothing was replicated there`);
+      if ((await api.infoWithin(stream, 60_000)) === undefined) throw new AirlockError('environment', `The NATS cluster has no stream "${stream}": nothing was replicated there`);
       let chains;
       try {
         chains = await readReplicatedChains(api, { stream, service: values.service });

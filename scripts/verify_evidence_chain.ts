@@ -94,7 +94,7 @@ async function verifyReplicated(
   try {
     const stream = options.stream ?? DEFAULT_EVIDENCE_STREAM;
     const api = createStreamApi(client);
-    if ((await api.info(stream)) === undefined) throw new AirlockError('environment', `The NATS cluster has no stream "${stream}"`);
+    if ((await api.infoWithin(stream, 60_000)) === undefined) throw new AirlockError('environment', `The NATS cluster has no stream "${stream}"`);
     let chains;
     try {
       chains = await readReplicatedChains(api, { stream, service: options.service });

@@ -52,6 +52,8 @@ export const NO_MESSAGE_FOUND = 10037;
 export interface StreamApi {
   /** The stream's state, or undefined when it does not exist. Throws when JetStream does not answer. */
   info(name: string): Promise<StreamState | undefined>;
+  /** info(), retried while JetStream does not answer (a cluster electing a leader) up to `timeoutMs`. */
+  infoWithin(name: string, timeoutMs: number): Promise<StreamState | undefined>;
   /** Creates the stream (file storage, kept forever, new messages refused when full); an existing one is left as it is. */
   ensure(settings: StreamSettings): Promise<StreamState>;
   /** Publishes once and waits for the PubAck up to `timeoutMs`: rejects on a timeout (stored or not, unknown). */
@@ -61,7 +63,7 @@ export interface StreamApi {
   lastBySubject(stream: string, subject: string): Promise<StoredMessage | undefined>;
   messageAt(stream: string, seq: number): Promise<StoredMessage | undefined>;
   /** Every message of `filterSubject` in stream order, handed to `onMessage`; resolves when all that were there at the start arrived. */
-  replay(stream: string, filterSubject: string, onMessage: (message: StoredMessage) => void, options?: { idleTimeoutMs?: number }): Promise<number>;
+  replay(stream: string, filterSubject: string, onMessage: (message: StoredMessage) => void, options?: { idleTimeoutMs?: number; createTimeoutMs?: number }): Promise<number>;
 }
 
 export function createStreamApi(client: NatsClient, options: { timeoutMs?: number } = {}): StreamApi {
@@ -101,6 +103,16 @@ export function createStreamApi(client: NatsClient, options: { timeoutMs?: numbe
         throw refused(`STREAM.INFO ${name}`, reply.error);
       }
       return stateOf(reply);
+    },
+    async infoWithin(name, waitMs) {
+      const deadline = Date.now() + waitMs;
+      for (;;) {
+        try {
+          return await this.info(name);
+        } catch (error) {
+          if ((error as AirlockError).code !== 'bus_timeout' || Date.now() >= deadline) throw error;
+        }
+      }
     },
     async ensure(settings) {
       const existing = await this.info(settings.name);
@@ -157,10 +169,23 @@ export function createStreamApi(client: NatsClient, options: { timeoutMs?: numbe
         wake?.();
       });
       await client.flush();
-      const created = await api(`$JS.API.CONSUMER.CREATE.${stream}`, {
-        stream_name: stream,
-        config: { deliver_subject: deliver, deliver_policy: 'all', ack_policy: 'none', filter_subject: filterSubject, replay_policy: 'instant', inactive_threshold: 60 * NS },
-      });
+      // A cluster that just lost a server answers consumer creation only once it has noticed (seconds): retry up to a bound.
+      const createDeadline = Date.now() + (replayOptions.createTimeoutMs ?? 60_000);
+      let created: Awaited<ReturnType<typeof api>>;
+      for (;;) {
+        try {
+          created = await api(`$JS.API.CONSUMER.CREATE.${stream}`, {
+            stream_name: stream,
+            config: { deliver_subject: deliver, deliver_policy: 'all', ack_policy: 'none', filter_subject: filterSubject, replay_policy: 'instant', inactive_threshold: 60 * NS },
+          });
+          break;
+        } catch (error) {
+          if ((error as AirlockError).code !== 'bus_timeout' || Date.now() >= createDeadline) {
+            subscription.unsubscribe();
+            throw error;
+          }
+        }
+      }
       if (created.error) {
         subscription.unsubscribe();
         throw refused(`CONSUMER.CREATE on ${stream} for "${filterSubject}"`, created.error);
