@@ -122,6 +122,11 @@ test('erp-api in sync mode survives the loss of its host and of one NATS server:
     // A new delivery after the restore takes the next name of its series, not one already used.
     const fresh = await postStandard(erp.url, { type: 'payment.succeeded', data: { id: 'pay_after', amount: '1.00', currency: 'EUR', customer: 'c' } }, { id: 'msg_after' });
     assert.equal(fresh.status, 200, fresh.text);
+    // Identity derived from the evidence: a new intake for a restored Lead's email updates that Lead.
+    const restoredLead = (deliveries[2]!.first!.json() as { message: { lead: string } }).message.lead;
+    const update = await postHouse(erp.url, 'website_contact_intake', { contact: { email: 'lead-2@example.test', name: 'Lead 2', phone: '+49 30 1' } });
+    assert.equal(update.status, 200, update.text);
+    assert.equal((update.json() as { message: { lead: string } }).message.lead, restoredLead, 'the restored Lead is found by its email');
     const health = (await send(`${erp.url}/healthz`)).json() as { checks: Record<string, { status: string; observedValue: number }[]> };
     assert.equal(health.checks['evidence:replication']![0]!.status, 'pass');
     erp.child.kill('SIGTERM');
@@ -131,12 +136,12 @@ test('erp-api in sync mode survives the loss of its host and of one NATS server:
     const db = new DatabaseSync(file, { readOnly: true });
     try {
       const count = (sql: string) => Number(db.prepare(sql).get()!['n']);
-      // Exactly once: one Integration Event per delivery (plus the fresh one), one Revenue Event per payment, one Lead per contact.
-      assert.equal(count('SELECT count(*) AS n FROM integration_events'), DELIVERIES + 1);
-      assert.equal(count('SELECT count(DISTINCT event_key) AS n FROM integration_events'), DELIVERIES + 1);
+      // Exactly once: one Integration Event per delivery (plus the two fresh ones), one Revenue Event per payment, one Lead per contact.
+      assert.equal(count('SELECT count(*) AS n FROM integration_events'), DELIVERIES + 2);
+      assert.equal(count('SELECT count(DISTINCT event_key) AS n FROM integration_events'), DELIVERIES + 2);
       assert.equal(count("SELECT count(*) AS n FROM erp_documents WHERE doctype = 'Revenue Event'"), deliveries.filter((d) => d.kind === 'payment').length + 1);
       assert.equal(count("SELECT count(*) AS n FROM erp_documents WHERE doctype = 'Lead'"), deliveries.filter((d) => d.kind === 'lead').length);
-      assert.equal(count('SELECT count(DISTINCT name) AS n FROM integration_events'), DELIVERIES + 1, 'no name of the series was handed out twice');
+      assert.equal(count('SELECT count(DISTINCT name) AS n FROM integration_events'), DELIVERIES + 2, 'no name of the series was handed out twice');
     } finally {
       db.close();
     }
