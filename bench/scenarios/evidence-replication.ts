@@ -6,24 +6,15 @@
 // what a host lost at that moment would have cost.
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { signRequest } from '../../src/kernel/index.ts';
 import { startNatsCluster } from '../../test/helpers/nats-cluster.ts';
 import { startChildServer } from '../lib/child-server.ts';
 import { compareHttp } from '../lib/compare-http.ts';
 import { runLoad } from '../lib/load.ts';
 import type { Scenario } from '../lib/scenario.ts';
+import { delivery, SECRET } from './erp-payment-b.ts';
 
-const SECRET = `whsec_${Buffer.from('bench-erp-payment-b-key-32-bytes').toString('base64')}`;
 const SERVER = fileURLToPath(new URL('../servers/erp-payment-b.ts', import.meta.url));
 const PATH = '/api/method/erp_core.api.webhooks.payment_b';
-let counter = 0;
-
-function delivery() {
-  const n = counter++;
-  const body = Buffer.from(JSON.stringify({ type: 'payment.succeeded', timestamp: '2026-01-01T00:00:00Z', data: { id: `pay_${n}`, amount: '12.30', currency: 'EUR', customer: `c${n}@example.test` } }));
-  const headers = signRequest('standard-webhooks', { rawBody: body, secret: SECRET, now: Math.floor(Date.now() / 1000), id: `msg_repl_${process.pid}_${n}` });
-  return { body, headers: { ...headers, 'content-type': 'application/json' } };
-}
 
 export const scenario: Scenario = {
   name: 'evidence-replication',

@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, natsServerBinary, waitForListener } from './nats-server.ts';
+import { freePort, killServer, natsServerBinary, waitForListener } from './nats-server.ts';
 
 export interface ClusterServer {
   name: string;
@@ -56,11 +56,7 @@ export async function startNatsCluster(options: { size?: number; jetstream?: boo
       async stop() {
         const running = child;
         child = undefined;
-        if (!running || running.exitCode !== null) return;
-        await new Promise<void>((resolve) => {
-          running.once('exit', () => resolve());
-          running.kill('SIGKILL');
-        });
+        await killServer(running);
       },
     };
   });

@@ -72,15 +72,20 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   async function stop(): Promise<void> {
     const running = child;
     child = undefined;
-    if (!running || running.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once('exit', () => resolve());
-      running.kill('SIGKILL');
-    });
+    await killServer(running);
   }
 
   await start();
   return { port, url: `nats://127.0.0.1:${port}`, monitorUrl: monitorPort === undefined ? undefined : `http://127.0.0.1:${monitorPort}`, start, stop, restart: async () => (await stop(), await start()) };
+}
+
+/** SIGKILLs a running nats-server (a host lost) and waits until it exited. */
+export async function killServer(running: ChildProcess | undefined): Promise<void> {
+  if (!running || running.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    running.once('exit', () => resolve());
+    running.kill('SIGKILL');
+  });
 }
 
 /** Waits until the nats-server `child` answers on `port`; throws with its stderr when it exits or takes over 10 s. */
