@@ -7,10 +7,11 @@ import { signRequest } from '../../src/kernel/index.ts';
 import { compareHttp } from '../lib/compare-http.ts';
 import type { Scenario } from '../lib/scenario.ts';
 
-const SECRET = `whsec_${Buffer.from('bench-erp-payment-b-key-32-bytes').toString('base64')}`;
+export const SECRET = `whsec_${Buffer.from('bench-erp-payment-b-key-32-bytes').toString('base64')}`;
 let counter = 0;
 
-function delivery() {
+/** A fresh signed payment_b delivery (new payment id and webhook-id). */
+export function delivery() {
   const n = counter++;
   const body = Buffer.from(JSON.stringify({ type: 'payment.succeeded', timestamp: '2026-01-01T00:00:00Z', data: { id: `pay_${n}`, amount: '12.30', currency: 'EUR', customer: `c${n}@example.test` } }));
   const headers = signRequest('standard-webhooks', { rawBody: body, secret: SECRET, now: Math.floor(Date.now() / 1000), id: `msg_bench_${process.pid}_${n}` });

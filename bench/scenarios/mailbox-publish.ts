@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabaseReadOnly } from '../../src/kernel/index.ts';
-import { connectNats } from '../../src/messaging/nats/client.ts';
-import { parseNatsUrls } from '../../src/messaging/nats/url.ts';
-import { startNatsServer } from '../../test/messaging/_nats-server.ts';
+import { connectNats } from '../../src/kernel/nats/client.ts';
+import { parseNatsUrls } from '../../src/kernel/nats/url.ts';
+import { startNatsServer } from '../../test/helpers/nats-server.ts';
 import { compareHttp } from '../lib/compare-http.ts';
 import type { Scenario } from '../lib/scenario.ts';
 

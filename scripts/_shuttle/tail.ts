@@ -1,11 +1,10 @@
 // jhf-shuttle tail: subscribes to mailbox subjects and prints each message once (repeats of a
 // Nats-Msg-Id are dropped), one line per message; --count stops after N messages.
 
-import { defineCommand, EXIT_FAILED, EXIT_OK, usageError, wholeNumberOption } from '../../src/kernel/index.ts';
+import { defineCommand, EXIT_FAILED, EXIT_OK, isValidSubject, usageError, wholeNumberOption } from '../../src/kernel/index.ts';
 import type { BusMessage } from '../../src/messaging/bus.ts';
 import { MSG_ID_HEADER } from '../../src/messaging/bus.ts';
 import { checkMailboxName } from '../../src/messaging/mailbox-name.ts';
-import { isValidSubject } from '../../src/messaging/nats/protocol.ts';
 import { busFromEnv } from './bus-from-env.ts';
 
 export const tailCommand = defineCommand({

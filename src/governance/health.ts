@@ -1,7 +1,7 @@
 // GET /health (outside /api/v1): liveness with the seed's fields, status, service and
 // deployment_role, plus the database and artifact checks behind them.
 
-import { health } from '../kernel/index.ts';
+import { health, replicationHealthCheck } from '../kernel/index.ts';
 import type { Reply } from '../kernel/index.ts';
 import { checkDatabase } from './database.ts';
 import { routeArtifacts } from './routing/read-route.ts';
@@ -28,12 +28,14 @@ export function healthReply(runtime: GovernanceRuntime): Reply {
     ...runtime.artifacts.artifacts.keys(),
     ...runtime.reads.flatMap(routeArtifacts),
   ]);
+  const replication = runtime.store.replication();
   const broken = [...expected].sort().filter((id) => runtime.artifacts.get(id).state !== 'valid');
   return health({
     version: runtime.version,
     extra: { service: SERVICE_NAME, deployment_role: runtime.config.role },
     checks: {
       'database:migrated': [{ status: database.ok ? 'pass' : 'fail', ...(!database.ok && { output: database.reasons.join('; ') }) }],
+      ...(replication && { 'evidence:replication': [replicationHealthCheck(replication)] }),
       'artifacts:valid': [{ status: broken.length === 0 ? 'pass' : 'warn', observedValue: expected.size, ...(broken.length > 0 && { output: `failing closed: ${broken.join(', ')}` }) }],
     },
   });

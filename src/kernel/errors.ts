@@ -26,7 +26,8 @@ export type AirlockErrorCode =
   | 'idempotency'
   | 'bus_unavailable'
   | 'bus_payload_too_large'
-  | 'bus_timeout';
+  | 'bus_timeout'
+  | 'evidence_replication';
 
 /**
  * An expected, reportable failure.

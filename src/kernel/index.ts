@@ -49,7 +49,7 @@ export {
   openDatabase, openDatabaseReadOnly, migrate, userVersion, defineEvidenceTable, listEvidenceTables, readRows, projectRows,
   verifyChain, verifyChainParallel, verifyAllChains, createChainWatch, canonicalJson, rowHash, GENESIS_SHA256, statement,
   createIdempotencyStore, lazyIdempotencyStore, requestFingerprint, parseIdempotencyKey, MIN_IDEMPOTENCY_RETENTION_MS,
-  createReadPool,
+  createReadPool, IDEMPOTENCY_ANSWERS, restoreIdempotencyKeys,
 } from './store/index.ts';
 export type {
   Store, Transaction, OpenDatabaseOptions, Migration, EvidenceTable, EvidenceRow, EvidenceInput, JsonValue, ChainVerification,
@@ -67,3 +67,18 @@ export type { BoundedRead } from './read-file-bounded.ts';
 export { createMcpServer, mcpRoutes, MCP_PROTOCOL_VERSIONS, SESSION_PROTOCOL_VERSIONS, STATELESS_PROTOCOL_VERSIONS } from './mcp/index.ts';
 export type { McpServer, McpServerOptions, McpMount, McpRoutesOptions, McpTool, McpToolCall, McpToolOutcome, McpToolAnnotations, McpServerInfo } from './mcp/index.ts';
 export { ensureDevSecrets, DEV_SECRETS_FILE } from './dev-secrets.ts';
+
+export { connectNats, createJetStream, createRequester, isValidSubject, subjectMatches, parseNatsUrls, DEFAULT_NATS_PORT } from './nats/index.ts';
+export type {
+  NatsClient, NatsClientOptions, NatsMessage, NatsStatus, NatsSubscription, ReconnectPolicy, Credentials as NatsCredentials,
+  JetStream, PubAck, StreamConfig, NatsHeaders, Requester, NatsServerAddress,
+} from './nats/index.ts';
+export { createStreamApi } from './nats/stream-api.ts';
+export type { StreamApi, StoredMessage, PublishOutcome } from './nats/stream-api.ts';
+
+export {
+  replicationConfigFromEnv, REPLICATION_VARIABLES, evidenceSubject, evidenceMsgId, encodeEvidenceRow, decodeEvidenceRow, recomputeRowHash,
+  nonCanonicalPayload, storedRowOf, replicationHealthCheck, EVIDENCE_SUBJECT_PREFIX, DEFAULT_EVIDENCE_STREAM,
+  readReplicatedChains, verifyReplicatedChain, writeReplicatedChain,
+} from './replication/index.ts';
+export type { ReplicationConfig, ReplicationMode, ReplicationStatus, StoredEvidenceRow, ReplicatedChain, ReplicatedVerification } from './replication/index.ts';

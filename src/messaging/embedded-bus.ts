@@ -3,12 +3,11 @@
 // subscribers in any process on the host poll the table from the row that was last when they
 // subscribed, so like core NATS they see what is published after they subscribe.
 
-import { AirlockError, statement } from '../kernel/index.ts';
+import { AirlockError, isValidSubject, statement, subjectMatches } from '../kernel/index.ts';
 import type { Store } from '../kernel/index.ts';
 import type { Bus, BusMessage, BusSubscription } from './bus.ts';
 import { MSG_ID_HEADER } from './bus.ts';
 import { BUS_MESSAGES } from './database.ts';
-import { isValidSubject, subjectMatches } from './nats/protocol.ts';
 import { createRecentIds } from './recent-ids.ts';
 
 /** The same default as nats-server's max_payload. */

@@ -1,18 +1,14 @@
-// The bus on a real NATS server, through our client (src/messaging/nats/). With JetStream on the
+// The bus on a real NATS server, through our client (src/kernel/nats/). With JetStream on the
 // server (NATS_JETSTREAM=auto, the default, or on), mailbox subjects go to the file-backed stream
 // MAILBOX: a publish is acknowledged by the stream's PubAck, a repeated Nats-Msg-Id inside the
 // de-duplication window is stored once, and durable subscribers get what they missed. Without
 // JetStream (auto on a server that has none, or off), core NATS: the server has the message, and
 // only subscribers connected at that moment get it.
 
-import { AirlockError } from '../kernel/index.ts';
-import type { Logger } from '../kernel/index.ts';
+import { AirlockError, connectNats, createJetStream, parseNatsUrls } from '../kernel/index.ts';
+import type { Logger, NatsClient, NatsClientOptions, NatsMessage } from '../kernel/index.ts';
 import type { Bus, BusMessage, BusSubscription } from './bus.ts';
 import { MSG_ID_HEADER } from './bus.ts';
-import { connectNats } from './nats/client.ts';
-import type { NatsClient, NatsClientOptions, NatsMessage } from './nats/client.ts';
-import { createJetStream } from './nats/jetstream.ts';
-import { parseNatsUrls } from './nats/url.ts';
 import { createRecentIds } from './recent-ids.ts';
 
 export const STREAM_NAME = 'MAILBOX';

@@ -89,7 +89,7 @@ describe('evidence and start-up', () => {
     const result = spawnSync(process.execPath, [script, '--db', join(erp.dir, 'erp.sqlite'), '--json'], { encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
     const report = JSON.parse(result.stdout) as { ok: boolean; tables: { table: string; rows: number }[] };
-    assert.deepEqual(report.tables.map((t) => t.table).sort(), ['agent_notifications', 'approval_packets', 'dead_letters', 'dispatch_jobs', 'document_events', 'integration_events']);
+    assert.deepEqual(report.tables.map((t) => t.table).sort(), ['agent_notifications', 'approval_packets', 'dead_letters', 'dispatch_jobs', 'document_events', 'idempotency_answers', 'integration_events']);
     assert.ok(report.tables.find((t) => t.table === 'integration_events')!.rows >= 2);
   });
 

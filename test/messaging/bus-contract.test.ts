@@ -10,8 +10,8 @@ import type { Bus, BusMessage } from '../../src/messaging/bus.ts';
 import { openMessagingDatabase } from '../../src/messaging/database.ts';
 import { openEmbeddedBus } from '../../src/messaging/embedded-bus.ts';
 import { openNatsBus } from '../../src/messaging/nats-bus.ts';
-import { startNatsServer } from './_nats-server.ts';
-import type { RunningNatsServer } from './_nats-server.ts';
+import { startNatsServer } from '../helpers/nats-server.ts';
+import type { RunningNatsServer } from '../helpers/nats-server.ts';
 import { until } from '../helpers/until.ts';
 
 interface Harness {

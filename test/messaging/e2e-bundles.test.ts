@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { send } from '../helpers/http.ts';
-import { startNatsServer } from './_nats-server.ts';
+import { startNatsServer } from '../helpers/nats-server.ts';
 // @ts-ignore -- build.mjs is plain JavaScript without declarations.
 import { build } from '../../build.mjs';
 

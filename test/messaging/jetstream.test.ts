@@ -12,8 +12,8 @@ import { createMailboxService } from '../../src/messaging/mailbox-adapter.ts';
 import type { MailboxService } from '../../src/messaging/mailbox-adapter.ts';
 import { openNatsBus } from '../../src/messaging/nats-bus.ts';
 import { send } from '../helpers/http.ts';
-import { startNatsServer } from './_nats-server.ts';
-import type { RunningNatsServer } from './_nats-server.ts';
+import { startNatsServer } from '../helpers/nats-server.ts';
+import type { RunningNatsServer } from '../helpers/nats-server.ts';
 import { until } from '../helpers/until.ts';
 
 const FAST = { initialMs: 20, maxMs: 100, jitterMs: 10 };

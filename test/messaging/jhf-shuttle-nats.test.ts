@@ -12,13 +12,13 @@ import { pingCommand } from '../../scripts/_shuttle/ping.ts';
 import { publishCommand } from '../../scripts/_shuttle/publish.ts';
 import { tailCommand } from '../../scripts/_shuttle/tail.ts';
 import { manifest } from '../../src/messaging/manifest.ts';
-import { connectNats } from '../../src/messaging/nats/client.ts';
-import type { NatsClient, NatsMessage } from '../../src/messaging/nats/client.ts';
-import { parseNatsUrls } from '../../src/messaging/nats/url.ts';
+import { connectNats } from '../../src/kernel/nats/client.ts';
+import type { NatsClient, NatsMessage } from '../../src/kernel/nats/client.ts';
+import { parseNatsUrls } from '../../src/kernel/nats/url.ts';
 import { runCaptured } from '../helpers/run-command.ts';
 import { until } from '../helpers/until.ts';
-import { startNatsServer } from './_nats-server.ts';
-import type { RunningNatsServer } from './_nats-server.ts';
+import { startNatsServer } from '../helpers/nats-server.ts';
+import type { RunningNatsServer } from '../helpers/nats-server.ts';
 
 describe('jhf-shuttle publish on core NATS', () => {
   let nats: RunningNatsServer;

@@ -11,12 +11,12 @@ import type { BusMessage } from '../../src/messaging/bus.ts';
 import { BUS_MESSAGES, MAILBOX_PUBLICATIONS } from '../../src/messaging/database.ts';
 import { createMailboxService } from '../../src/messaging/mailbox-adapter.ts';
 import type { MailboxService } from '../../src/messaging/mailbox-adapter.ts';
-import { connectNats } from '../../src/messaging/nats/client.ts';
-import type { NatsClient, NatsMessage } from '../../src/messaging/nats/client.ts';
-import { parseNatsUrls } from '../../src/messaging/nats/url.ts';
+import { connectNats } from '../../src/kernel/nats/client.ts';
+import type { NatsClient, NatsMessage } from '../../src/kernel/nats/client.ts';
+import { parseNatsUrls } from '../../src/kernel/nats/url.ts';
 import { send } from '../helpers/http.ts';
-import { startNatsServer } from './_nats-server.ts';
-import type { RunningNatsServer } from './_nats-server.ts';
+import { startNatsServer } from '../helpers/nats-server.ts';
+import type { RunningNatsServer } from '../helpers/nats-server.ts';
 import { until } from '../helpers/until.ts';
 
 /** text/plain unless a test says otherwise: a body sent as JSON must be JSON. */

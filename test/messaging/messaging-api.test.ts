@@ -17,7 +17,7 @@ import { publishCommand } from '../../scripts/_shuttle/publish.ts';
 import { send } from '../helpers/http.ts';
 import { runCaptured } from '../helpers/run-command.ts';
 import { until } from '../helpers/until.ts';
-import { startNatsServer } from './_nats-server.ts';
+import { startNatsServer } from '../helpers/nats-server.ts';
 
 const MANUAL_TIMERS = { setTimeout: () => 0, clearTimeout: () => undefined, now: () => Date.parse('2026-11-24T12:00:00Z') };
 

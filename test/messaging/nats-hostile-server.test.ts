@@ -4,9 +4,9 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connectNats } from '../../src/messaging/nats/client.ts';
-import type { NatsClient } from '../../src/messaging/nats/client.ts';
-import { parseNatsUrls } from '../../src/messaging/nats/url.ts';
+import { connectNats } from '../../src/kernel/nats/client.ts';
+import type { NatsClient } from '../../src/kernel/nats/client.ts';
+import { parseNatsUrls } from '../../src/kernel/nats/url.ts';
 import { info, startHostileNats } from './_hostile-nats.ts';
 import type { HostileBehaviour, HostileNats } from './_hostile-nats.ts';
 import { until } from '../helpers/until.ts';

@@ -79,7 +79,7 @@ export function insertDocument(sqlite: DatabaseSync, tx: Transaction, input: Ins
   }
   statement(sqlite, 'INSERT INTO erp_documents (doctype, name, docstatus, identity, creation, modified, data) VALUES (?, ?, ?, ?, ?, ?, ?)')
     .run(input.doctype, name, doc.docstatus, input.identity ?? null, stamp, stamp, JSON.stringify(doc));
-  appendChange(tx, doc, 'insert');
+  appendChange(tx, doc, 'insert', input.identity);
   return doc;
 }
 
@@ -96,7 +96,12 @@ export function updateDocument(sqlite: DatabaseSync, tx: Transaction, current: E
   return doc;
 }
 
-function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'update'): void {
+/**
+ * The evidence row of a change. A document_events insert carries the document's identity (the
+ * unique lookup key, which the document itself may not hold), so that erp_documents can be
+ * derived from the evidence alone after a restore (derive-documents.ts).
+ */
+function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'update', identity?: string): void {
   if (doc.doctype === 'Integration Event') {
     tx.append(INTEGRATION_EVENTS, {
       name: doc.name,
@@ -108,7 +113,7 @@ function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'upd
     tx.append(APPROVAL_PACKETS, { name: doc.name, target_key: String(doc['target_key']), payload: doc as unknown as JsonValue });
   } else if (doc.doctype === 'Dispatch Job') {
     tx.append(DISPATCH_JOBS, { name: doc.name, dispatch_key: String(doc['dispatch_key']), payload: doc as unknown as JsonValue });
-  } else tx.append(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, payload: { action, doc } as unknown as JsonValue });
+  } else tx.append(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, payload: { action, doc, ...(identity !== undefined && { identity }) } as unknown as JsonValue });
 }
 
 /**

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { AirlockError, openDatabase } from '../../kernel/index.ts';
 import type { Migration, Store } from '../../kernel/index.ts';
 import { backfillCurrent, CURRENT_TABLE_SQL, ensureCurrentTriggers } from './current-documents.ts';
+import { deriveDocumentsFromEvidence } from './derive-documents.ts';
 import { ERP_EVIDENCE_TABLES } from './evidence-tables.ts';
 
 /** Seed 002 "Limits": app hooks wait up to 30 seconds before site migration. */
@@ -45,6 +46,13 @@ const MIGRATIONS: readonly Migration[] = [
     up: (sqlite) => {
       sqlite.exec(CURRENT_TABLE_SQL);
       backfillCurrent(sqlite);
+    },
+  },
+  {
+    // A database rebuilt by evidence_restore has the evidence and nothing else (docs/replication.md).
+    name: 'documents and naming series derived from restored evidence',
+    up: (sqlite) => {
+      deriveDocumentsFromEvidence(sqlite);
     },
   },
 ];

@@ -70,6 +70,8 @@ export function integrationStatus(deps: ErpDeps): Record<string, unknown> {
     revision: revisionOf(version),
     database,
     evidence_chains: chains,
+    // Off unless AIRLOCK_EVIDENCE_REPLICATION is set (docs/replication.md): lag, stream, errors.
+    evidence_replication: deps.store.replication() ?? { mode: 'off' },
     last_intake: intake,
     dispatch_backlog: backlog,
     secrets: Object.fromEntries(Object.keys(WEBHOOK_SECRETS).map((name) => [name, config.secrets[name as keyof typeof WEBHOOK_SECRETS] !== undefined])),

@@ -2,7 +2,7 @@
 // (application/health+json) and /capability-inventory. There is no /version route: version truth
 // is in integration_status (seed 002 "Versioning").
 
-import { health, HEALTH_TYPE, json, userVersion } from '../../kernel/index.ts';
+import { health, HEALTH_TYPE, json, replicationHealthCheck, userVersion } from '../../kernel/index.ts';
 import type { HealthCheck } from '../../kernel/index.ts';
 import { frappeMessage } from '../frappe/envelope.ts';
 import type { DepsRef, ErpRoute } from '../erp-route.ts';
@@ -21,8 +21,8 @@ export function healthRoutes(deps: DepsRef): ErpRoute[] {
     {
       ...probe,
       path: HEALTHZ_PATH,
-      summary: 'Liveness and database reachability (application/health+json)',
-      responses: [{ status: 200, description: 'Pass', contentType: HEALTH_TYPE, schema: { type: 'object', required: ['status', 'version', 'checks'] } }, { status: 503, description: 'Fail: the database does not answer', contentType: HEALTH_TYPE, schema: { type: 'object', required: ['status', 'version', 'checks'] } }],
+      summary: 'Liveness, database reachability and, when on, evidence replication lag (application/health+json)',
+      responses: [{ status: 200, description: 'Pass or warn', contentType: HEALTH_TYPE, schema: { type: 'object', required: ['status', 'version', 'checks'] } }, { status: 503, description: 'Fail: the database does not answer, or evidence replication stopped or is refused', contentType: HEALTH_TYPE, schema: { type: 'object', required: ['status', 'version', 'checks'] } }],
       handler: () => {
         let database: HealthCheck;
         try {
@@ -30,7 +30,8 @@ export function healthRoutes(deps: DepsRef): ErpRoute[] {
         } catch (error) {
           database = { status: 'fail', output: `database unreachable: ${(error as Error).message}` };
         }
-        return health({ version: deps().version, checks: { 'erp:database': [database] } });
+        const replication = deps().store.replication();
+        return health({ version: deps().version, checks: { 'erp:database': [database], ...(replication && { 'evidence:replication': [replicationHealthCheck(replication)] }) } });
       },
     },
     { ...probe, path: INVENTORY_PATH, summary: 'Every endpoint with method, auth and stability label, generated from the route table', handler: () => json(capabilityInventory(deps().routes(), deps().version)) },

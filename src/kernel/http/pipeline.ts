@@ -325,6 +325,9 @@ export function replyForError(error: unknown): Reply {
       case 'read_budget':
         // A spent read budget is load, not a fault: the client may retry (DESIGN.md "Evidence over time").
         return problem(503, 'Read budget spent', { detail: error.message, headers: { 'retry-after': String(READ_RETRY_AFTER_SECONDS) } });
+      case 'evidence_replication':
+        // Committed here, not yet acknowledged by the evidence stream (sync mode): a retry is answered once it is.
+        return problem(503, 'Evidence not replicated', { detail: error.message, headers: { 'retry-after': String(READ_RETRY_AFTER_SECONDS) } });
       case 'store_write':
         // The store wraps what a unit threw: a key lost mid-write rolled its effect back.
         if (isAirlockError(error.cause, 'idempotency')) return keyTakenOver(error.cause.message);

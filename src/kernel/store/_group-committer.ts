@@ -35,7 +35,10 @@ interface Entry {
   reject(error: unknown): void;
 }
 
-export function createGroupCommitter(sqlite: DatabaseSync, options: { maxBatch: number; label: string }): GroupCommitter {
+export function createGroupCommitter(
+  sqlite: DatabaseSync,
+  options: { maxBatch: number; label: string; afterCommit?: () => Promise<void> | undefined },
+): GroupCommitter {
   if (!Number.isSafeInteger(options.maxBatch) || options.maxBatch < 1) {
     throw new RangeError(`Invalid maxBatch ${options.maxBatch}: use a positive integer`);
   }
@@ -87,13 +90,18 @@ export function createGroupCommitter(sqlite: DatabaseSync, options: { maxBatch: 
       return;
     }
     stats.commits++;
-    batch.forEach((entry, index) => {
-      const outcome = outcomes[index]!;
-      if (outcome.ok) {
-        stats.writes++;
-        entry.resolve(outcome.value);
-      } else entry.reject(unitError(outcome.error));
-    });
+    const settle = (notReplicated?: unknown) =>
+      batch.forEach((entry, index) => {
+        const outcome = outcomes[index]!;
+        if (outcome.ok && notReplicated === undefined) {
+          stats.writes++;
+          entry.resolve(outcome.value);
+        } else entry.reject(outcome.ok ? notReplicated : unitError(outcome.error));
+      });
+    // Evidence replication in sync mode: callers hear of the commit once the stream acknowledged it too.
+    const replicated = options.afterCommit?.();
+    if (replicated === undefined) settle();
+    else replicated.then(() => settle(), settle);
   }
 
   /** Runs one unit in a savepoint; its failure is undone and kept for its caller alone. */

@@ -13,6 +13,11 @@
 // that have no store effect. Because a completion also checks that its token still owns the
 // key, taking a key over can never yield two effects: the loser's unit rolls back.
 //
+// Each completion is also a row of the evidence chain `idempotency_answers` (scope, key, expiry,
+// fingerprint and the response), in the same transaction: the key table is derived state, and a
+// restore from replicated evidence rebuilds the answers still within their retention
+// (restoreIdempotencyKeys), so a retry after a host loss is answered, not run a second time.
+//
 // A key in flight whose owning process is gone (SIGKILL, power loss) never commits its effect,
 // so it is free again at once rather than after the lease: begin() checks the owner's pid.
 
@@ -21,6 +26,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import type { Store } from './open-database.ts';
 import { statement } from './_statements.ts';
 import { AirlockError } from '../errors.ts';
+import { defineEvidenceTable, ensureEvidenceTables } from './evidence-table.ts';
+import { insertEvidence, prepareAppend } from './_append-evidence.ts';
 
 /** The least retention DESIGN.md allows, and the default. */
 export const MIN_IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -30,6 +37,25 @@ export const DEFAULT_IN_FLIGHT_LEASE_MS = 120_000;
 export const DEFAULT_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 export const IDEMPOTENCY_TABLE = '_idempotency_keys';
+
+/** Every completed key's answer, as evidence (see the header). */
+export const IDEMPOTENCY_ANSWERS = defineEvidenceTable({ name: 'idempotency_answers', columns: { scope: 'text', key: 'text', expires_at: 'text' } });
+
+const KEY_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${IDEMPOTENCY_TABLE} (
+      scope TEXT NOT NULL,
+      key TEXT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      token TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('in_flight', 'completed')),
+      lease_until TEXT NOT NULL,
+      expires_at TEXT NOT NULL,
+      status INTEGER,
+      headers TEXT,
+      body BLOB,
+      owner_pid INTEGER,
+      PRIMARY KEY (scope, key)
+    ) STRICT;
+    CREATE INDEX IF NOT EXISTS ${IDEMPOTENCY_TABLE}_expires ON ${IDEMPOTENCY_TABLE} (expires_at);`;
 
 /** The part of a response worth replaying: the caller chooses which headers to keep. */
 export interface StoredResponse {
@@ -105,21 +131,8 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
   }
   const leaseMs = options.inFlightLeaseMs ?? DEFAULT_IN_FLIGHT_LEASE_MS;
   const purgeIntervalMs = options.purgeIntervalMs ?? DEFAULT_PURGE_INTERVAL_MS;
-  store.sqlite.exec(`CREATE TABLE IF NOT EXISTS ${IDEMPOTENCY_TABLE} (
-      scope TEXT NOT NULL,
-      key TEXT NOT NULL,
-      fingerprint TEXT NOT NULL,
-      token TEXT NOT NULL,
-      state TEXT NOT NULL CHECK (state IN ('in_flight', 'completed')),
-      lease_until TEXT NOT NULL,
-      expires_at TEXT NOT NULL,
-      status INTEGER,
-      headers TEXT,
-      body BLOB,
-      owner_pid INTEGER,
-      PRIMARY KEY (scope, key)
-    ) STRICT;
-    CREATE INDEX IF NOT EXISTS ${IDEMPOTENCY_TABLE}_expires ON ${IDEMPOTENCY_TABLE} (expires_at);`);
+  store.sqlite.exec(KEY_TABLE_SQL);
+  ensureEvidenceTables(store.sqlite, [IDEMPOTENCY_ANSWERS], { label: store.path, now: store.now });
   // Tables made before owner_pid existed gain it; their in-flight rows fall back to the lease.
   const columns = store.sqlite.prepare(`PRAGMA table_info(${IDEMPOTENCY_TABLE})`).all().map((c) => c['name']);
   if (!columns.includes('owner_pid')) store.sqlite.exec(`ALTER TABLE ${IDEMPOTENCY_TABLE} ADD COLUMN owner_pid INTEGER`);
@@ -128,13 +141,19 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
   const later = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
 
   function markCompleted(sqlite: DatabaseSync, { scope, key, token, response, now: given }: IdempotencyKeyRef & { token: string; response: StoredResponse }): boolean {
-    const result = statement(
+    const now = at(given);
+    const expiresAt = later(now, retentionMs);
+    const headers = JSON.stringify(response.headers);
+    const updated = statement(
       sqlite,
       `UPDATE ${IDEMPOTENCY_TABLE} SET state = 'completed', status = ?, headers = ?, body = ?, expires_at = ?
-       WHERE scope = ? AND key = ? AND token = ? AND state = 'in_flight'`,
-    ).run(response.status, JSON.stringify(response.headers), response.body, later(at(given), retentionMs), scope, key, token);
+       WHERE scope = ? AND key = ? AND token = ? AND state = 'in_flight' RETURNING fingerprint`,
+    ).get(response.status, headers, response.body, expiresAt, scope, key, token);
     LIVE_TOKENS.delete(token);
-    return Number(result.changes) === 1;
+    if (updated === undefined) return false;
+    const payload = { fingerprint: String(updated['fingerprint']), status: response.status, headers: response.headers, body_base64: Buffer.from(response.body).toString('base64') };
+    insertEvidence(sqlite, IDEMPOTENCY_ANSWERS, { prepared: prepareAppend(IDEMPOTENCY_ANSWERS, { scope, key, expires_at: expiresAt, payload }), now: () => now });
+    return true;
   }
 
   function purge(sqlite: DatabaseSync, now: Date): number {
@@ -225,4 +244,27 @@ function ownerAlive(pid: unknown, token: string): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'ESRCH';
   }
+}
+
+/**
+ * Rebuilds the key table of a restored database from its idempotency_answers chain: the newest
+ * answer of each key whose retention has not ended at `now`, completed, owned by no process.
+ * Returns how many keys it wrote (0 when the database has no such chain).
+ */
+export function restoreIdempotencyKeys(sqlite: DatabaseSync, options: { now: Date }): number {
+  if (sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(IDEMPOTENCY_ANSWERS.name) === undefined) return 0;
+  sqlite.exec(KEY_TABLE_SQL);
+  const iso = options.now.toISOString();
+  const insert = sqlite.prepare(
+    `INSERT OR REPLACE INTO ${IDEMPOTENCY_TABLE} (scope, key, fingerprint, token, state, lease_until, expires_at, status, headers, body, owner_pid)
+     VALUES (?, ?, ?, ?, 'completed', ?, ?, ?, ?, ?, NULL)`,
+  );
+  let count = 0;
+  // In seq order, so a key answered twice (after its first answer expired) keeps its newest answer.
+  for (const row of sqlite.prepare(`SELECT scope, key, expires_at, payload FROM ${IDEMPOTENCY_ANSWERS.name} WHERE expires_at > ? ORDER BY seq`).iterate(iso)) {
+    const answer = JSON.parse(String(row['payload'])) as { fingerprint: string; status: number; headers: Record<string, string>; body_base64: string };
+    insert.run(String(row['scope']), String(row['key']), answer.fingerprint, randomUUID(), iso, String(row['expires_at']), answer.status, JSON.stringify(answer.headers), Buffer.from(answer.body_base64, 'base64'));
+    count++;
+  }
+  return count;
 }

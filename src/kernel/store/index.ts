@@ -34,6 +34,8 @@ export {
   MIN_IDEMPOTENCY_RETENTION_MS,
   DEFAULT_IN_FLIGHT_LEASE_MS,
   DEFAULT_PURGE_INTERVAL_MS,
+  IDEMPOTENCY_ANSWERS,
+  restoreIdempotencyKeys,
 } from './idempotency-store.ts';
 export type { IdempotencyStore, IdempotencyStoreOptions, IdempotencyBegin, IdempotencyKeyRef, StoredResponse } from './idempotency-store.ts';
 export { lazyIdempotencyStore } from './lazy-idempotency-store.ts';

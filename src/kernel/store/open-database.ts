@@ -15,6 +15,9 @@ import type { ProjectOptions, ReadRowsOptions } from './read-rows.ts';
 import { insertEvidence, prepareAppend } from './_append-evidence.ts';
 import { createGroupCommitter } from './_group-committer.ts';
 import type { CommitStats } from './_group-committer.ts';
+import { startReplication } from './_replication-hook.ts';
+import type { ReplicationOptions } from './_replication-hook.ts';
+import type { ReplicationStatus } from '../replication/evidence-replicator.ts';
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 export const DEFAULT_MAX_BATCH = 1000;
@@ -29,6 +32,8 @@ export interface OpenDatabaseOptions {
   now?: () => Date;
   /** Most writes one transaction carries. */
   maxBatch?: number;
+  /** Evidence replication to a NATS JetStream stream (docs/replication.md); default from AIRLOCK_EVIDENCE_*. */
+  replication?: ReplicationOptions;
 }
 
 /** What a write() closure may do besides plain SQL: append evidence in the same transaction. */
@@ -54,6 +59,8 @@ export interface Store {
   readRows<C extends ColumnTypes, P>(table: EvidenceTable<C, P>, options?: ReadRowsOptions<C>): EvidenceRow<C, P>[];
   project<C extends ColumnTypes, P, S>(table: EvidenceTable<C, P>, options: ProjectOptions<C, P, S>): S;
   stats(): CommitStats;
+  /** Where evidence replication stands (lag, errors); undefined when it is off. */
+  replication(): ReplicationStatus | undefined;
   /** Commits everything pending, then closes the connection. Later writes reject with `store_closed`. */
   close(): Promise<void>;
 }
@@ -78,7 +85,15 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): S
     sqlite.close();
     throw error;
   }
-  const committer = createGroupCommitter(sqlite, { maxBatch: options.maxBatch ?? DEFAULT_MAX_BATCH, label: path });
+  let replicator;
+  try {
+    replicator = startReplication(sqlite, path, options.replication);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  const afterCommit = replicator && (() => replicator.afterCommit());
+  const committer = createGroupCommitter(sqlite, { maxBatch: options.maxBatch ?? DEFAULT_MAX_BATCH, label: path, ...(afterCommit && { afterCommit }) });
   let closed = false;
 
   /** Checks an append's input before it joins a batch, so a bad row fails only its own caller. */
@@ -116,10 +131,12 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): S
     readRows: (table, readOptions) => readRows(sqlite, table, readOptions),
     project: (table, projectOptions) => projectRows(sqlite, table, projectOptions),
     stats: () => committer.stats(),
+    replication: () => replicator?.status(),
     async close() {
       if (closed) return;
       closed = true;
       committer.flushAll();
+      await replicator?.close();
       sqlite.close();
     },
   };

@@ -2,7 +2,7 @@
 // request, a time limit, and "no responders" (a `NATS/1.0 503` reply) reported as such.
 
 import { randomBytes } from 'node:crypto';
-import { AirlockError } from '../../kernel/index.ts';
+import { AirlockError } from '../errors.ts';
 import type { NatsClient, NatsMessage } from './client.ts';
 import type { NatsHeaders } from './protocol.ts';
 

@@ -66,29 +66,39 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
 
   async function start(): Promise<void> {
     child = spawn(binary, ['-c', config], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`nats-server exited: ${stderr.slice(-500)}`);
-      if (await answers(port)) return;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`nats-server did not listen on ${port}: ${stderr.slice(-500)}`);
+    await waitForListener(child, port);
   }
 
   async function stop(): Promise<void> {
     const running = child;
     child = undefined;
-    if (!running || running.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once('exit', () => resolve());
-      running.kill('SIGKILL');
-    });
+    await killServer(running);
   }
 
   await start();
   return { port, url: `nats://127.0.0.1:${port}`, monitorUrl: monitorPort === undefined ? undefined : `http://127.0.0.1:${monitorPort}`, start, stop, restart: async () => (await stop(), await start()) };
+}
+
+/** SIGKILLs a running nats-server (a host lost) and waits until it exited. */
+export async function killServer(running: ChildProcess | undefined): Promise<void> {
+  if (!running || running.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    running.once('exit', () => resolve());
+    running.kill('SIGKILL');
+  });
+}
+
+/** Waits until the nats-server `child` answers on `port`; throws with its stderr when it exits or takes over 10 s. */
+export async function waitForListener(child: ChildProcess, port: number): Promise<void> {
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`nats-server exited: ${stderr.slice(-500)}`);
+    if (await answers(port)) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`nats-server did not listen on ${port}: ${stderr.slice(-500)}`);
 }
 
 function answers(port: number): Promise<boolean> {

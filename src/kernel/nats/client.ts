@@ -3,11 +3,13 @@
 // publish() resolves only after a PONG answered a PING written after the message: the server
 // has it. A message written on a connection that died before its PONG is sent again on the next
 // one (at least once; subscribers drop repeats by their Nats-Msg-Id).
+// Servers: the configured URLs (a cluster's, comma-separated), plus the other members a cluster
+// advertises in INFO `connect_urls`, so a client that was given one URL still reconnects to any.
 
 import type { Socket } from 'node:net';
 import type { ConnectionOptions as TlsOptions } from 'node:tls';
-import { AirlockError } from '../../kernel/index.ts';
-import type { Logger } from '../../kernel/index.ts';
+import { AirlockError } from '../errors.ts';
+import type { Logger } from '../log.ts';
 import { openConnection } from './connection.ts';
 import type { Credentials } from './connection.ts';
 import type { ServerOp } from './parser.ts';
@@ -52,6 +54,8 @@ export interface NatsStatus {
   server_version: string | undefined;
   max_payload: number;
   reconnects: number;
+  /** Servers the client may connect to: those configured and those the cluster advertised. */
+  known_servers: number;
   pending_publishes: number;
   last_error: string | undefined;
 }
@@ -97,6 +101,8 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
   const bufferLimit = options.bufferBytes ?? 8 * 1024 * 1024;
   const subscriptions = new Map<number, { subject: string; queue?: string; onMessage: (m: NatsMessage) => void }>();
   const connectListeners: (() => void)[] = [];
+  /** The configured servers first, then those the cluster advertised. */
+  const servers: NatsServerAddress[] = [...options.servers];
   let outbox: Entry[] = [];
   /** Publishes queued this event-loop turn, written together (one socket write) at its end. */
   let unsent: Entry[] = [];
@@ -118,8 +124,8 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
 
   async function attach(): Promise<void> {
     let lastFailure: Error | undefined;
-    for (let i = 0; i < options.servers.length; i++) {
-      const address = options.servers[(nextServer + i) % options.servers.length]!;
+    for (let i = 0, count = servers.length; i < count; i++) {
+      const address = servers[(nextServer + i) % count]!;
       try {
         const opened = await openConnection({
           address,
@@ -129,7 +135,7 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
           version: options.version ?? '0.0.0',
           timeoutMs: options.connectTimeoutMs ?? 5000,
         });
-        nextServer = (nextServer + i) % options.servers.length;
+        nextServer = (nextServer + i) % count;
         if (closed) {
           opened.socket.destroy();
           return;
@@ -138,6 +144,7 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
         current = address;
         serverVersion = opened.info.version;
         maxPayload = opened.info.max_payload;
+        learnServers(opened.info.connect_urls, address);
         lastError = undefined;
         opened.setHandler(onOp);
         socket.on('close', () => onDisconnect(opened.socket));
@@ -172,6 +179,7 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
       }
       case 'info':
         maxPayload = op.info.max_payload;
+        if (current) learnServers(op.info.connect_urls, current);
         return;
       case 'err':
         lastError = op.message;
@@ -186,6 +194,25 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
       }
       case 'ok':
         return;
+    }
+  }
+
+  /**
+   * Adds the cluster members an INFO advertises ("host:port" entries), with the scheme and the
+   * URL-borne credentials of the server that advertised them; known servers are not added twice.
+   */
+  function learnServers(advertised: unknown, via: NatsServerAddress): void {
+    if (!Array.isArray(advertised)) return;
+    for (const entry of advertised) {
+      if (typeof entry !== 'string') continue;
+      const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(entry);
+      if (!match) continue;
+      const host = match[1]!;
+      const port = Number(match[2]);
+      if (servers.some((known) => known.host === host && known.port === port)) continue;
+      const scheme = via.tls ? 'tls' : 'nats';
+      const { display: _display, host: _host, port: _port, ...rest } = via;
+      servers.push({ ...rest, host, port, display: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}` });
     }
   }
 
@@ -222,7 +249,7 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
     const delay = base + Math.floor(Math.random() * policy.jitterMs);
     reconnectTimer = setTimeout(() => {
       if (closed) return;
-      nextServer = (nextServer + 1) % options.servers.length;
+      nextServer = (nextServer + 1) % servers.length;
       attach().then(
         () => {
           reconnects++;
@@ -353,6 +380,7 @@ export async function connectNats(options: NatsClientOptions): Promise<NatsClien
         server_version: serverVersion,
         max_payload: maxPayload,
         reconnects,
+        known_servers: servers.length,
         pending_publishes: outbox.length + unsent.length + written.length + pingWaiters.reduce((n, w) => n + (w.batch?.length ?? 0), 0),
         last_error: lastError,
       };

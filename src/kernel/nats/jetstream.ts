@@ -4,7 +4,7 @@
 // retried with the same id until one arrives), and durable push consumers whose messages are
 // acknowledged one by one, so a subscriber that was away gets what it missed.
 
-import { AirlockError } from '../../kernel/index.ts';
+import { AirlockError } from '../errors.ts';
 import type { NatsClient, NatsMessage } from './client.ts';
 import type { NatsHeaders } from './protocol.ts';
 import { createRequester } from './request.ts';

@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { connectNats } from '../../src/messaging/nats/client.ts';
-import type { NatsClient, NatsMessage } from '../../src/messaging/nats/client.ts';
-import { parseNatsUrls } from '../../src/messaging/nats/url.ts';
-import { selfSignedCertificate, startNatsServer } from './_nats-server.ts';
-import type { RunningNatsServer } from './_nats-server.ts';
-import { until } from '../helpers/until.ts';
+import { connectNats } from '../../../src/kernel/nats/client.ts';
+import type { NatsClient, NatsMessage } from '../../../src/kernel/nats/client.ts';
+import { parseNatsUrls } from '../../../src/kernel/nats/url.ts';
+import { selfSignedCertificate, startNatsServer } from '../../helpers/nats-server.ts';
+import type { RunningNatsServer } from '../../helpers/nats-server.ts';
+import { until } from '../../helpers/until.ts';
 
 const FAST = { initialMs: 20, maxMs: 200, jitterMs: 10 };
 

@@ -1,0 +1,101 @@
+// evidence_restore: rebuilds a service's database on an empty data directory from the evidence
+// stream (docs/replication.md). Every chain is verified before a row is written; the service
+// derives the rest of its state from the rows when it first opens the file (its migrations run
+// from the start), so it starts there and carries on. Exit 0 restored, 1 a chain in the stream
+// is broken or has two writers (nothing is written), 2 usage, an existing database, or an
+// unreachable cluster.
+
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { AirlockError, isAirlockError, connectNats, createStreamApi, DEFAULT_EVIDENCE_STREAM, defineCommand, EXIT_FAILED, EXIT_OK, main, parseNatsUrls, usageError } from '../src/kernel/index.ts';
+import { readReplicatedChains, verifyReplicatedChain, writeReplicatedChain } from '../src/kernel/index.ts';
+import { restoreIdempotencyKeys } from '../src/kernel/index.ts';
+
+const command = defineCommand({
+  name: 'evidence_restore',
+  summary: "Rebuilds a service's database from its replicated evidence in a NATS JetStream stream",
+  description: [
+    'Reads every message of airlock.evidence.<service>.> from the stream, checks each table as a hash',
+    'chain (seq 1..n, prev_sha256 links, every sha256 recomputed), and only when all verify writes',
+    '<data-dir>/<service>.sqlite with the rows exactly as stored. Idempotency-Key answers still within',
+    'their retention are derived from the idempotency_answers chain. Start the service on that data',
+    'directory next: its migrations derive the rest (ERP: documents and naming series). Stop the',
+    'service on the old host first: one writer per chain.',
+  ].join('\n'),
+  options: {
+    service: { type: 'string', valueName: 'NAME', description: 'The service, as in its subjects and database file name (erp, governance, ...)' },
+    nats: { type: 'string', valueName: 'URL[,URL...]', description: "The cluster's NATS URLs" },
+    'data-dir': { type: 'string', valueName: 'DIR', description: 'The new, empty data directory (created if missing)' },
+    stream: { type: 'string', valueName: 'NAME', description: `The evidence stream (default ${DEFAULT_EVIDENCE_STREAM})` },
+  },
+  async run({ values, json, print, printJson }) {
+    if (values.service === undefined) usageError('Missing --service NAME: name the service to restore (erp, governance, ...)');
+    if (values.nats === undefined) usageError('Missing --nats URL: give the NATS cluster URLs, comma-separated');
+    if (values['data-dir'] === undefined) usageError('Missing --data-dir DIR: name the new data directory');
+    const file = join(values['data-dir'], `${values.service}.sqlite`);
+    for (const path of [file, `${file}-wal`]) {
+      if (existsSync(path)) throw new AirlockError('environment', `Cannot restore into "${path}": it exists; restore into an empty data directory (the service's database is never overwritten)`);
+    }
+    let servers;
+    try {
+      servers = parseNatsUrls(values.nats);
+    } catch (error) {
+      usageError(`Invalid --nats: ${(error as Error).message}`);
+    }
+    let client;
+    try {
+      client = await connectNats({ servers, name: 'airlock-evidence-restore', reconnect: { initialMs: 50, maxMs: 1000, jitterMs: 50 } });
+    } catch (error) {
+      throw new AirlockError('environment', `Cannot reach the NATS cluster at ${servers.map((s) => s.display).join(', ')}: ${(error as Error).message}`);
+    }
+    try {
+      const api = createStreamApi(client);
+      const stream = values.stream ?? DEFAULT_EVIDENCE_STREAM;
+      if ((await api.infoWithin(stream, 60_000)) === undefined) throw new AirlockError('environment', `The NATS cluster has no stream "${stream}": nothing was replicated there`);
+      let chains;
+      try {
+        chains = await readReplicatedChains(api, { stream, service: values.service });
+      } catch (error) {
+        // Two rows for one seq: a finding about the stream (exit 1), not a usage error.
+        if (!isAirlockError(error, 'evidence_replication')) throw error;
+        if (json) printJson({ ok: false, service: values.service, stream, error: error.message });
+        else print(error.message);
+        return EXIT_FAILED;
+      }
+      if (chains.length === 0) throw new AirlockError('environment', `The stream "${stream}" holds no evidence of service "${values.service}"`);
+      const results = chains.map(verifyReplicatedChain);
+      const broken = results.filter((result) => !result.ok);
+      if (broken.length > 0) {
+        if (json) printJson({ ok: false, service: values.service, stream, tables: results });
+        else for (const result of broken) if (!result.ok) print(`${result.table}: broken at seq ${result.seq ?? '-'}: ${result.reason}`);
+        return EXIT_FAILED;
+      }
+      mkdirSync(values['data-dir'], { recursive: true });
+      const sqlite = new DatabaseSync(file);
+      try {
+        sqlite.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
+        const now = () => new Date();
+        for (const chain of chains) writeReplicatedChain(sqlite, chain, { now });
+        const keys = restoreIdempotencyKeys(sqlite, { now: now() });
+        sqlite.close();
+        const tables = results.map((result) => ({ ...result, repeats: chains.find((c) => c.table === result.table)!.repeats }));
+        if (json) printJson({ ok: true, service: values.service, stream, db: file, tables, idempotency_keys: keys });
+        else {
+          for (const table of tables) if (table.ok) print(`${table.table}: ${table.rows} rows, head ${table.head}`);
+          print(`restored ${file}${keys > 0 ? ` (${keys} Idempotency-Key answers)` : ''}: start the service with AIRLOCK_DATA_DIR=${values['data-dir']}`);
+        }
+        return EXIT_OK;
+      } catch (error) {
+        if (sqlite.isOpen) sqlite.close();
+        // A half-written database must not be mistaken for a restored one.
+        for (const path of [file, `${file}-wal`, `${file}-shm`]) rmSync(path, { force: true });
+        throw error;
+      }
+    } finally {
+      await client.close();
+    }
+  },
+});
+
+await main(command);
