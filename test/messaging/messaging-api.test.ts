@@ -18,6 +18,7 @@ import { send } from '../helpers/http.ts';
 import { runCaptured } from '../helpers/run-command.ts';
 import { until } from '../helpers/until.ts';
 import { startNatsServer } from '../helpers/nats-server.ts';
+import { startEndlessServer } from '../helpers/endless-server.ts';
 
 const MANUAL_TIMERS = { setTimeout: () => 0, clearTimeout: () => undefined, now: () => Date.parse('2026-11-24T12:00:00Z') };
 
@@ -108,19 +109,9 @@ describe('messaging API', () => {
   });
 
   test('GET /api/v1/status takes the adapter probe\'s status line and does not read its body (an endless one held it for the 3 s limit)', async (t) => {
-    const chunk = Buffer.alloc(1 << 20, 0x20);
-    const flood = createServer((req, res) => {
-      res.writeHead(200, { 'content-type': 'application/health+json' });
-      const pump = () => {
-        while (!res.destroyed && res.write(chunk));
-      };
-      res.on('drain', pump);
-      req.on('close', () => res.destroy());
-      pump();
-    });
-    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
-    t.after(() => flood.close());
-    const api2 = await createMessagingApi({ env: { AIRLOCK_DATA_DIR: dir, MESSAGING_MAILBOX_URL: `http://127.0.0.1:${(flood.address() as AddressInfo).port}` }, listen: '127.0.0.1:0', timers: MANUAL_TIMERS });
+    const flood = await startEndlessServer('application/health+json');
+    t.after(flood.close);
+    const api2 = await createMessagingApi({ env: { AIRLOCK_DATA_DIR: dir, MESSAGING_MAILBOX_URL: flood.url }, listen: '127.0.0.1:0', timers: MANUAL_TIMERS });
     await api2.listen();
     t.after(() => api2.close());
     const started = Date.now();

@@ -14,6 +14,7 @@ import { runExecutor } from '../../scripts/_scan/executor.ts';
 import { runCaptured } from '../helpers/run-command.ts';
 import { startGiteaDouble } from './_gitea-double.ts';
 import type { GiteaDouble } from './_gitea-double.ts';
+import { startEndlessServer } from '../helpers/endless-server.ts';
 
 const issue = (number: number, labels: string[], extra: Record<string, unknown> = {}) => ({ number, title: `Issue ${number}`, body: '', html_url: `http://git/x/${number}`, state: 'open', labels: labels.map((name) => ({ name })), updated_at: '2026-11-20T00:00:00Z', ...extra });
 const ISSUES = [
@@ -171,20 +172,10 @@ describe('scan_and_fix reads on past a full page that paging headers call the la
 });
 
 test('an endless answer from the API is exit 2 once it passes 32 MiB, not memory until the 30 s timeout', async (t) => {
-  const chunk = Buffer.alloc(1 << 20, 0x20);
-  const flood = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    const pump = () => {
-      while (!res.destroyed && res.write(chunk));
-    };
-    res.on('drain', pump);
-    req.on('close', () => res.destroy());
-    pump();
-  });
-  await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
-  t.after(() => flood.close());
+  const flood = await startEndlessServer();
+  t.after(flood.close);
   const started = Date.now();
-  const result = await scan(['--base-url', `http://127.0.0.1:${(flood.address() as AddressInfo).port}`, '--repo-owner', 'ops', '--repo-name', 'airlock', '--dry-run'], { SCAN_AND_FIX_TOKEN: 'gitea-token' });
+  const result = await scan(['--base-url', flood.url, '--repo-owner', 'ops', '--repo-name', 'airlock', '--dry-run'], { SCAN_AND_FIX_TOKEN: 'gitea-token' });
   assert.equal(result.status, 2);
   assert.match(result.stderr, /answered more than 33554432 bytes/);
   assert.ok(Date.now() - started < 15_000, `took ${Date.now() - started} ms`);

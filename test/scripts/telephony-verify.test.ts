@@ -20,6 +20,7 @@ import { rootEnv, tempRoot } from '../governance/_fixtures.ts';
 import type { TempRoot } from '../governance/_fixtures.ts';
 import { agentRuntimeDouble, ARI_PASSWORD, ARI_USER, guiDouble, telephonyDouble } from './_telephony-doubles.ts';
 import type { Double } from './_telephony-doubles.ts';
+import { startEndlessServer } from '../helpers/endless-server.ts';
 
 const outdir = mkdtempSync(join(tmpdir(), 'airlock-telephony-dist-'));
 const CREDENTIALS = { TELEPHONY_ARI_CREDENTIALS: `${ARI_USER}:${ARI_PASSWORD}` };
@@ -150,20 +151,10 @@ test('telephony_verify: an unreachable dependency is a failed check naming it, e
 });
 
 test('telephony_verify stops reading an answer at 16 MiB: an endless body is a failed check naming it, not memory until the timeout', async (t) => {
-  const chunk = Buffer.alloc(1 << 20, 0x61);
-  const flood = createHttpServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    const pump = () => {
-      while (!res.destroyed && res.write(chunk));
-    };
-    res.on('drain', pump);
-    req.on('close', () => res.destroy());
-    pump();
-  });
-  await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
-  t.after(() => flood.close());
+  const flood = await startEndlessServer();
+  t.after(flood.close);
   const started = Date.now();
-  const result = await verify([...all(), '--agent-runtime-url', `http://127.0.0.1:${(flood.address() as AddressInfo).port}`, '--timeout-ms', '20000', '--json']);
+  const result = await verify([...all(), '--agent-runtime-url', flood.url, '--timeout-ms', '20000', '--json']);
   assert.equal(result.code, 1, result.stderr);
   assert.deepEqual(result.json().failed, ['agent-runtime:/healthz']);
   assert.match(result.json().checks.find((c: { check: string }) => c.check === 'agent-runtime:/healthz').detail, /more than 16777216 bytes/);
