@@ -2,7 +2,7 @@
 // (NATS_URL, or the embedded bus), `status` reads the messaging API, `serve` runs the messaging
 // API itself (the same service as messaging-api).
 
-import { EXIT_OK, EXIT_USAGE, main, runService } from '../src/kernel/index.ts';
+import { EXIT_OK, EXIT_USAGE, LOG_LEVEL_HELP, main, runService } from '../src/kernel/index.ts';
 import { createMessagingApi } from '../src/messaging/messaging-api.ts';
 import { pingCommand } from './_shuttle/ping.ts';
 import { publishCommand } from './_shuttle/publish.ts';
@@ -24,6 +24,7 @@ Commands:
 The bus: NATS_URL (nats:// or tls://, with NATS_USER/NATS_PASSWORD or NATS_TOKEN), else the
 embedded bus in $AIRLOCK_DATA_DIR/messaging.sqlite.
 Exit codes: 0 every check passed, 1 a check failed, 2 usage or environment error
+${LOG_LEVEL_HELP}
 `;
 
 const [verb, ...rest] = process.argv.slice(2);
@@ -53,13 +54,22 @@ switch (verb) {
   case undefined:
   case '--help':
   case '-h':
-    process.stdout.write(HELP);
-    process.exitCode = verb === undefined ? EXIT_USAGE : EXIT_OK;
+  case '--json': {
+    // No command named: --help (in any order with --json) is the help, as every command's is.
+    const top = process.argv.slice(2);
+    const json = top.includes('--json');
+    if (top.includes('--help') || top.includes('-h')) {
+      process.stdout.write(json ? `${JSON.stringify({ help: HELP }, null, 2)}\n` : HELP);
+      process.exitCode = EXIT_OK;
+    } else if (json) {
+      process.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'usage', message: 'Name a command: publish, tail, status, ping or serve', details: [] } })}\n`);
+      process.exitCode = EXIT_USAGE;
+    } else {
+      process.stdout.write(HELP);
+      process.exitCode = EXIT_USAGE;
+    }
     break;
-  case '--json':
-    process.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'usage', message: 'Name a command: publish, tail, status, ping or serve', details: [] } })}\n`);
-    process.exitCode = EXIT_USAGE;
-    break;
+  }
   default:
     process.stderr.write(`jhf-shuttle: unknown command "${verb}": use publish, tail, status, ping or serve\n`);
     process.exitCode = EXIT_USAGE;

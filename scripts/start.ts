@@ -147,11 +147,27 @@ function stop(code: number): void {
 process.once('SIGINT', () => stop(0));
 process.once('SIGTERM', () => stop(0));
 
+/** The parent process id and command name of `pid`, where /proc tells them (Linux). */
+function procStat(pid: number): { ppid: number; comm: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    return { comm: stat.slice(stat.indexOf('(') + 1, close), ppid: Number(stat.slice(close + 2).split(' ')[1]) };
+  } catch {
+    return undefined;
+  }
+}
+
 // When whatever started us ends (npm killed, a terminal closed, a supervisor's SIGKILL), we are
-// re-parented: stop the stack rather than leave eleven services holding their ports.
+// re-parented: stop the stack rather than leave eleven services holding their ports. npm runs us
+// through `sh -c`, and that shell outlives a SIGKILLed npm (we are not re-parented), so under npm
+// the shell's own parent is watched too.
 const parent = process.ppid;
+const shell = process.env['npm_lifecycle_script'] !== undefined ? procStat(parent) : undefined;
+const npm = shell !== undefined && ['sh', 'dash', 'bash'].includes(shell.comm) ? shell.ppid : undefined;
 setInterval(() => {
-  if (process.ppid === parent) return;
-  process.stderr.write(`npm start: parent process ${parent} ended; stopping the stack\n`);
+  const ended = process.ppid !== parent ? parent : npm !== undefined && procStat(parent)?.ppid !== npm ? npm : undefined;
+  if (ended === undefined) return;
+  process.stderr.write(`npm start: parent process ${ended} ended; stopping the stack\n`);
   stop(0);
 }, PARENT_CHECK_MS).unref();

@@ -17,7 +17,8 @@ const SECRET_NAMES = ['client_secret', 'dev_password'] as const;
  * Prepares `varDir` and returns the environment of content-api and content-dev-oidc. The URLs
  * follow the addresses the operator's environment sets (npm start lets it win over these
  * defaults): with only CONTENT_LISTEN moved, the public URL, the redirect URI the dev provider
- * admits and the printed lines move with it; likewise the issuer with CONTENT_DEV_OIDC_LISTEN.
+ * admits and the browser line move with it (npm start rewrites the curl lines to the
+ * address bound); likewise the issuer with CONTENT_DEV_OIDC_LISTEN.
  *
  * @example
  * const { env, curl } = contentDevDefaults('var');
@@ -44,8 +45,9 @@ export function contentDevDefaults(varDir: string, environment: NodeJS.ProcessEn
     env,
     curl: [
       `# content: open ${publicUrl}/share/ in a browser and sign in as "dev" with password: echo ${password}`,
-      `curl -sS ${publicUrl}/repository/api/-default-/public/repository/versions/1/probes/-ready-`,
-      `curl -sS -o /dev/null -w '%{http_code} -> %{redirect_url}\\n' ${publicUrl}/share/`,
+      // The listener's default address: npm start rewrites it to the one it bound (port 0 too).
+      `curl -sS http://${DEFAULT_LISTEN}/repository/api/-default-/public/repository/versions/1/probes/-ready-`,
+      `curl -sS -o /dev/null -w '%{http_code} -> %{redirect_url}\\n' http://${DEFAULT_LISTEN}/share/`,
     ],
   };
 }

@@ -2,7 +2,7 @@
 // in to the share UI; loopback only, one fixed account. See src/content/dev-oidc/provider.ts.
 
 import { parseArgs } from 'node:util';
-import { isAirlockError, readConfig, SERVICE_HELP_FOOTER } from '../kernel/index.ts';
+import { AirlockError, createLogger, isAirlockError, logLevelFromEnv, readConfig, SERVICE_HELP_FOOTER } from '../kernel/index.ts';
 import { startDevProvider } from './dev-oidc/provider.ts';
 
 const HELP = `Usage: content-dev-oidc [--listen HOST:PORT] [--help]
@@ -37,7 +37,12 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.stdout.write(process.argv.includes('--json') ? `${JSON.stringify({ help: HELP }, null, 2)}\n` : HELP);
   process.exit(0);
 }
+// Not a kernel service (runService): the same promises by hand. AIRLOCK_LOG_LEVEL is obeyed and a
+// value naming no level refuses the start; with --json a failed start is one document on stdout.
+const json = process.argv.includes('--json');
 try {
+  const level = logLevelFromEnv(process.env);
+  if ('error' in level) throw new AirlockError('config_invalid', level.error);
   const { values } = parseArgs({ options: { listen: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
   const config = readConfig(SPEC, values.listen === undefined ? process.env : { ...process.env, CONTENT_DEV_OIDC_LISTEN: values.listen });
   const { server, issuer } = await startDevProvider({
@@ -50,13 +55,14 @@ try {
     password: config.CONTENT_DEV_OIDC_PASSWORD,
     audience: config.CONTENT_OIDC_AUDIENCE ?? config.CONTENT_OIDC_CLIENT_ID,
   });
-  process.stderr.write(`${JSON.stringify({ level: 'warn', logger: 'content.dev-oidc', msg: 'DEVELOPMENT OpenID provider: loopback only, one fixed account, not for production', issuer })}\n`);
+  createLogger({ name: 'content.dev-oidc', service: 'content' }).warn('DEVELOPMENT OpenID provider: loopback only, one fixed account, not for production', { issuer });
   process.stdout.write(`${JSON.stringify({ msg: 'listening', service: 'content', listener: 'dev-oidc', url: issuer })}\n`);
   const stop = () => server.close(() => process.exit(0));
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 } catch (error) {
   const details = isAirlockError(error) ? error.details.map((d) => `\n  ${d}`).join('') : '';
+  if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: { code: isAirlockError(error) ? error.code : 'start_failed', message: (error as Error).message, details: isAirlockError(error) ? error.details : [] } }, null, 2)}\n`);
   process.stderr.write(`Cannot start: ${(error as Error).message}${details}\n`);
   process.exit(2);
 }

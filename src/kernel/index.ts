@@ -3,7 +3,7 @@
 export { AirlockError, isAirlockError } from './errors.ts';
 export type { AirlockErrorCode } from './errors.ts';
 
-export { createLogger, flushLogLines, REDACTED, LOG_LEVEL_VARIABLE, LOG_LEVEL_HELP } from './log.ts';
+export { createLogger, flushLogLines, REDACTED, LOG_LEVEL_VARIABLE, LOG_LEVEL_HELP, logLevelFromEnv } from './log.ts';
 export type { Logger, LogLevel, LogFields, LoggerOptions } from './log.ts';
 
 export { readConfig, secretValues, parseListenAddress } from './config.ts';

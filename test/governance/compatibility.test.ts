@@ -169,3 +169,18 @@ for (const [name, previous, proposed, backward, forward] of REF_RETARGETS) {
     }
   });
 }
+
+test('checkCompatibility() answers in bounded time when references unfold exponentially: unsupported, not compatible', () => {
+  // Each definition names the next twice: 5 KB that unfold into 2^30 schema pairs.
+  const fan = (n: number) => {
+    const defs: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) defs[`d${i}`] = { type: 'object', properties: { l: { $ref: `#/$defs/d${i + 1}` }, r: { $ref: `#/$defs/d${i + 1}` } } };
+    defs[`d${n}`] = { type: 'string' };
+    return { $ref: '#/$defs/d0', $defs: defs };
+  };
+  const started = Date.now();
+  const result = checkCompatibility({ mode: 'BACKWARD', previous: [{ version: '1', schema: fan(30) }], proposed: fan(29) });
+  assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
+  assert.equal(result.is_compatible, false);
+  assert.ok(result.messages.some((m) => /schema pairs to compare/.test(m.message)), JSON.stringify(result.messages));
+});

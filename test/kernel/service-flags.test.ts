@@ -65,6 +65,20 @@ test('AIRLOCK_LOG_LEVEL naming no level stops a service (exit 2) and a command (
   assert.equal(await runCommand(command, [], { ...io, env: { AIRLOCK_LOG_LEVEL: 'error' } }), EXIT_OK);
 });
 
+test('every executable of the stack refuses an AIRLOCK_LOG_LEVEL naming no level (exit 2), with --json as one document on stdout', async (t) => {
+  const dir = tempDir(t);
+  const start = (argv: string[]) => promisify(execFile)(process.execPath, [...argv, '--json'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir, AIRLOCK_LOG_LEVEL: 'verbose' } })
+    .then(() => ({ code: 0, stdout: '', stderr: '' }), (e: { code: number; stdout: string; stderr: string }) => e);
+  await Promise.all(EXECUTABLES.map(async ({ label, argv }) => {
+    const refused = await start(argv);
+    assert.equal(refused.code, 2, `${label}: ${refused.stderr}`);
+    assert.match(refused.stderr, /AIRLOCK_LOG_LEVEL "verbose" names no level/, label);
+    // The worker is a command (runCommand): its code is usage; the services' is config_invalid.
+    const answer = JSON.parse(refused.stdout) as { ok: boolean; error: { code: string; message: string } };
+    assert.deepEqual([answer.ok, answer.error.message], [false, 'AIRLOCK_LOG_LEVEL "verbose" names no level: set debug, info, warn or error'], label);
+  }));
+});
+
 test('createLogger() takes its level from AIRLOCK_LOG_LEVEL unless one is given', () => {
   const lines: string[] = [];
   const log = createLogger({ env: { AIRLOCK_LOG_LEVEL: ' Error ' }, write: (line) => void lines.push(line) });

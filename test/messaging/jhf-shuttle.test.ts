@@ -2,7 +2,7 @@
 // nothing published.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -111,6 +111,25 @@ test('jhf-shuttle status exits 2 when the messaging API does not answer', async 
   const result = await runCaptured(statusCommand, ['--api-url', 'http://127.0.0.1:1', '--json'], {});
   assert.equal(result.status, 2);
   assert.equal(result.json.ok, false);
+});
+
+// docs/commands.md: every command answers --help and --json, and its --help documents
+// AIRLOCK_LOG_LEVEL. The top level of jhf-shuttle printed its help as text under --json, and
+// "--json --help" answered a usage error instead of the help.
+test('jhf-shuttle --help documents AIRLOCK_LOG_LEVEL, and with --json (either order) is that help as JSON', () => {
+  const shuttle = join(import.meta.dirname, '..', '..', 'scripts', 'jhf-shuttle.ts');
+  const run = (...args: string[]) => spawnSync(process.execPath, [shuttle, ...args], { encoding: 'utf8', timeout: 30_000 });
+  const text = run('--help');
+  assert.equal(text.status, 0);
+  assert.match(text.stdout, /AIRLOCK_LOG_LEVEL: debug, info, warn or error/);
+  for (const args of [['--help', '--json'], ['--json', '--help'], ['-h', '--json']]) {
+    const json = run(...args);
+    assert.equal(json.status, 0, args.join(' '));
+    assert.deepEqual(JSON.parse(json.stdout), { help: text.stdout }, args.join(' '));
+  }
+  const bare = run('--json');
+  assert.equal(bare.status, 2);
+  assert.equal((JSON.parse(bare.stdout) as { error: { code: string } }).error.code, 'usage');
 });
 
 // Hostile --file values: a missing file, a directory, an endless device. Each is a usage error that

@@ -31,6 +31,7 @@ const NOT_RUN: readonly [RegExp, string][] = [
   [/npm run release|dist\/sea\//, 'the release (test/delivery/release.test.ts makes one)'],
   [/node --test\b|^npm (ci && )?test\b/, 'the test suite itself'],
   [/127\.0\.0\.1:9000/, 'another server, not the stack'],
+  [/erp_performance_gate\.ts --base-url/, 'a minute of load by design (test/erp/performance-gate.test.ts runs the gate)'],
   [/throttled_api_sweep/, 'minutes by design (the seed\'s request budget; test/scripts/sweep-*.test.ts runs it)'],
   [/src\/[a-z-]+\/main[a-z-]*\.ts(?![^\n]*--help)/, 'starts a service in the foreground (the stack runs it)'],
 ];

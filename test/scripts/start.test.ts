@@ -161,3 +161,23 @@ test('npm start stops the stack on SIGINT to the pid it prints, not only on a te
   assert.equal(await exitOf(child), 0);
   await allRefused(urls);
 });
+
+test('npm start stops the stack when npm itself is killed, though the sh -c npm runs it in lives on', async (t) => {
+  const dir = tempDir(t);
+  // npm runs the script as `sh -c "node scripts/start.ts"`; a SIGKILLed npm leaves that shell
+  // (npm start's parent) running, so only watching the parent missed it.
+  const npm = spawn('bash', ['-c', `sh -c '"${process.execPath}" "${START}"' & wait`], { env: { ...stackEnv(dir), npm_lifecycle_script: 'node scripts/start.ts' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let startPid: number | undefined;
+  stopOnCleanup(t, () => startPid);
+  npm.stderr.resume();
+  const { lines, pid } = await summary(npm);
+  startPid = pid;
+  const urls = listeningUrls(lines);
+  npm.kill('SIGKILL');
+  await exitOf(npm);
+  // Within its check interval; ten seconds leave room for eleven services draining on a busy host.
+  for (const deadline = Date.now() + 10_000; running(pid) && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(running(pid), false, `npm start (pid ${pid}) still runs after npm was killed`);
+  startPid = undefined;
+  await allRefused(urls);
+});

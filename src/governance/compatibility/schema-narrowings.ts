@@ -56,9 +56,26 @@ interface Walk {
   /** Pairs under comparison: a recursive schema compares as compatible with itself. */
   active: Map<object, Set<object>>;
   depth: number;
+  /** Schema pairs compared so far, against MAX_STEPS. */
+  steps: number;
 }
 
 const MAX_DEPTH = 64;
+/**
+ * Most schema pairs one check compares. A few kilobytes of $refs that each name the next twice
+ * unfold into 2^n pairs: without a bound one request held the worker's event loop for minutes.
+ */
+const MAX_STEPS = 200_000;
+/** Thrown through the whole walk when MAX_STEPS is passed: no partial answer can be trusted. */
+class TooManySteps extends Error {
+  readonly readerPointer: string;
+  readonly writerPointer: string;
+  constructor(readerPointer: string, writerPointer: string) {
+    super('too many schema pairs');
+    this.readerPointer = readerPointer;
+    this.writerPointer = writerPointer;
+  }
+}
 /** The writer `true`, one object so that a recursive reader compared with it terminates. */
 const OPEN: Record<string, unknown> = Object.freeze({});
 const ALL_TYPES = ['array', 'boolean', 'null', 'number', 'object', 'string'];
@@ -81,8 +98,13 @@ const HANDLED = new Set([
  * // [{ kind: 'required', property: 'id', readerPointer: '', writerPointer: '' }]
  */
 export function findNarrowings(reader: unknown, writer: unknown, options: NarrowingOptions = {}): Narrowing[] {
-  const walk: Walk = { options, reader: { root: reader, base: '' }, writer: { root: writer, base: '' }, active: new Map(), depth: 0 };
-  return compare(walk, asSchema(reader), asSchema(writer), '', '');
+  const walk: Walk = { options, reader: { root: reader, base: '' }, writer: { root: writer, base: '' }, active: new Map(), depth: 0, steps: 0 };
+  try {
+    return compare(walk, asSchema(reader), asSchema(writer), '', '');
+  } catch (error) {
+    if (!(error instanceof TooManySteps)) throw error;
+    return [{ kind: 'unsupported', keyword: '$ref', readerPointer: error.readerPointer, writerPointer: error.writerPointer, reader: `more than ${MAX_STEPS} schema pairs to compare (references unfold too far)` }];
+  }
 }
 
 function asSchema(value: unknown): Schema {
@@ -114,6 +136,7 @@ function compare(walk: Walk, reader: Schema, writer: Schema, rp: string, wp: str
   if (same(reader, writerObject) && walk.reader.base === walk.writer.base && !hasLocalRef(reader)) return [];
   const seen = walk.active.get(reader);
   if (seen?.has(writerObject)) return [];
+  if (++walk.steps > MAX_STEPS) throw new TooManySteps(rp, wp);
   if (walk.depth >= MAX_DEPTH) return [{ kind: 'unsupported', keyword: '$ref', readerPointer: rp, writerPointer: wp, reader: `nesting deeper than ${MAX_DEPTH}` }];
   walk.active.set(reader, (seen ?? new Set()).add(writerObject));
   walk.depth++;
