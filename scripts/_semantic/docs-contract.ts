@@ -30,7 +30,7 @@ export const FILE_SURFACES: readonly string[] = [
 
 const REPO_DIRS = /^(?:\.\/)?(?:contracts|configs|docs|src|scripts|test|bench)\//;
 /** Paths only a checkout has (sources, tests, benchmarks). */
-const SOURCE_PATH = /^(?:\.\/)?(?:(?:src|test|bench)\/|scripts\/[^/]*\.ts$)/;
+const SOURCE_PATH = /^(?:\.\/)?(?:(?:src|test|bench)\/|scripts\/(?:[^/]+\/)*[^/]*\.ts$)/;
 const COMMAND_COLUMNS = new Set(['command', 'commands', 'executable', 'executables']);
 const LAUNCHERS = new Set(['node', 'npx', 'tsx', 'bash', 'sh', 'env', 'sudo', 'exec']);
 const METHOD_SPAN = /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS) (\S+)/;

@@ -15,7 +15,7 @@ test('export-governance-metadata derives the same bytes twice, with endpoints, e
   assert.equal(doc.metadata, 'airlock_governance_metadata');
   assert.deepEqual(doc.release, { status: 'available', version: '0.0.0+test', revision: '0'.repeat(40) });
   const semantic = doc.services.find((s: { service: string }) => s.service === 'semantic');
-  assert.equal(semantic.endpoints.length, 13);
+  assert.equal(semantic.endpoints.length, 14); // the seed's 13 and GET /openapi.json
   assert.deepEqual(semantic.executables.map((e: { name: string; bundle_sha256: string }) => [e.name, /^[0-9a-f]{64}$/.test(e.bundle_sha256)]), [['semantic-api', true], ['semantic-worker', true]]);
   assert.deepEqual(semantic.executables[0].listeners, [{ name: 'main', host: '127.0.0.1', port: 18020, env: 'SEMANTIC_LISTEN' }]);
   assert.equal(semantic.consumer_matrices.ts01_consumer_matrix.consumers.length, 7);

@@ -144,6 +144,8 @@ test('npm start stops the stack when its parent process dies', async (t) => {
   await exitOf(parent);
   // npm start notices within its check interval and stops every service; its stdout (our pipe) then closes.
   await new Promise<void>((resolve) => parent.stdout.once('close', () => resolve()));
+  // Its stdout closes as it exits; the process itself may take a moment longer to be gone.
+  for (const deadline = Date.now() + 10_000; running(pid) && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 100));
   assert.equal(running(pid), false, `npm start (pid ${pid}) still runs`);
   startPid = undefined;
   await allRefused(urls);
