@@ -4,7 +4,7 @@
 // src/<svc>/main.ts -> <svc>-api; src/<svc>/main-<role>.ts -> <svc>-<role>;
 // scripts/<name>.ts -> <name> (files starting with "_" are libraries).
 
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { globSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 /** dist/bin/airlock.mjs (and the release's bin/airlock): every entry in one executable, made by build.mjs. */
@@ -23,18 +23,15 @@ export interface BundleEntry {
 /** Every entry to bundle under `root`, sorted by name; throws when two would share a name. */
 export function listEntries(root: string): BundleEntry[] {
   const entries: BundleEntry[] = [];
-  const src = join(root, 'src');
-  for (const service of existsSync(src) ? readdirSync(src).sort() : []) {
-    if (service === 'kernel' || !statSync(join(src, service)).isDirectory()) continue;
-    for (const file of readdirSync(join(src, service)).sort()) {
-      const role = /^main(?:-([a-z0-9-]+))?\.ts$/.exec(file);
-      if (role) entries.push({ name: `${service}-${role[1] ?? 'api'}`, source: join(src, service, file) });
-    }
+  for (const file of globSync('src/*/main*.ts', { cwd: root })) {
+    const [, service, name] = file.split('/') as [string, string, string];
+    const role = /^main(?:-([a-z0-9-]+))?\.ts$/.exec(name);
+    if (role && service !== 'kernel') entries.push({ name: `${service}-${role[1] ?? 'api'}`, source: join(root, file) });
   }
-  const scripts = join(root, 'scripts');
-  for (const file of existsSync(scripts) ? readdirSync(scripts).sort() : []) {
-    if (!file.endsWith('.ts') || file.startsWith('_') || NOT_BUNDLED.includes(file)) continue;
-    entries.push({ name: basename(file, '.ts'), source: join(scripts, file) });
+  for (const file of globSync('scripts/*.ts', { cwd: root })) {
+    const name = basename(file);
+    if (name.startsWith('_') || NOT_BUNDLED.includes(name)) continue;
+    entries.push({ name: basename(name, '.ts'), source: join(root, file) });
   }
   const seen = new Set<string>();
   for (const { name } of entries) {
