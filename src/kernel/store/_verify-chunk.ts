@@ -37,72 +37,158 @@ export function verifyChunk(sqlite: DatabaseSync, range: ChunkRange): ChunkRepor
   const { hash } = process.getBuiltinModule('node:crypto');
   const report: ChunkReport = { rows: 0, first: null, last: null, doubtful: [], failure: null };
   const columns = range.columns;
-  // Member order of the hashed object: its keys sorted by UTF-16 code units (RFC 8785).
-  const members = ['seq', 'recorded_at', 'prev_sha256', 'payload', ...columns].sort();
   const select = sqlite.prepare(
     `SELECT seq, recorded_at, ${columns.map((column) => `${column}, `).join('')}payload, sha256, prev_sha256 FROM ${range.table}${range.bounds ? ' WHERE seq >= ? AND seq < ?' : ''} ORDER BY seq`,
   );
   select.setReadBigInts(true);
   select.setReturnArrays(true);
   const payloadAt = 2 + columns.length;
+  const shaAt = payloadAt + 1;
+  const prevAt = payloadAt + 2;
+  // The hashed object's members in its order (keys sorted by UTF-16 code units, RFC 8785), each
+  // as the row index it comes from and the text before its value, built once instead of per row.
+  const members = [['seq', 0], ['recorded_at', 1], ['prev_sha256', prevAt], ['payload', payloadAt], ...columns.map((column, i) => [column, 2 + i] as [string, number])] as [string, number][];
+  members.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const plan = members.map(([name, at], i) => ({ at, name, prefix: `${i === 0 ? '{' : ','}${JSON.stringify(name)}:` }));
   const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
   const minSafe = BigInt(Number.MIN_SAFE_INTEGER);
   const safe = (value: unknown): number => (typeof value === 'bigint' && value <= maxSafe && value >= minSafe ? Number(value) : Number.NaN);
-  const keysInOrder = (value: unknown): boolean => {
-    if (typeof value !== 'object' || value === null) return true;
-    if (Array.isArray(value)) return value.every(keysInOrder);
-    let previous: string | undefined;
-    for (const key of Object.keys(value)) {
-      if (previous !== undefined && !(previous < key)) return false;
-      if (!keysInOrder((value as Record<string, unknown>)[key])) return false;
-      previous = key;
+  function isCanonical(text: string): boolean {
+    const n = text.length;
+    let i = 0;
+    // Stack of open containers: 1 = object, 2 = array; and for objects the previous key.
+    const kinds: number[] = [];
+    const lastKeys: (string | undefined)[] = [];
+    const scanString = (): number => {
+      // text[i] is '"'; returns the index after the closing quote, or -1.
+      let j = i + 1;
+      for (;;) {
+        if (j >= n) return -1;
+        const c = text.charCodeAt(j);
+        if (c === 34) return j + 1;
+        if (c < 32) return -1;
+        if (c === 92) {
+          const e = text.charCodeAt(j + 1);
+          if (e === 34 || e === 92 || e === 98 || e === 116 || e === 110 || e === 102 || e === 114) { j += 2; continue; }
+          return -1;
+        }
+        j++;
+      }
+    };
+    for (;;) {
+      // A value at i.
+      const c = text.charCodeAt(i);
+      if (c === 123 || c === 91) {
+        const close = c === 123 ? 125 : 93;
+        if (text.charCodeAt(i + 1) === close) { i += 2; }
+        else {
+          kinds.push(c === 123 ? 1 : 2);
+          lastKeys.push(undefined);
+          i++;
+          if (c === 123) {
+            if (text.charCodeAt(i) !== 34) return false;
+            const end = scanString();
+            if (end < 0 || text.charCodeAt(end) !== 58) return false;
+            const key = text.slice(i + 1, end - 1);
+            if (key.includes('\\')) return false;
+            lastKeys[lastKeys.length - 1] = key;
+            i = end + 1;
+          }
+          continue;
+        }
+      } else if (c === 34) {
+        const end = scanString();
+        if (end < 0) return false;
+        i = end;
+      } else if (c === 116) { if (!text.startsWith('true', i)) return false; i += 4; }
+      else if (c === 102) { if (!text.startsWith('false', i)) return false; i += 5; }
+      else if (c === 110) { if (!text.startsWith('null', i)) return false; i += 4; }
+      else {
+        let j = i;
+        for (;;) {
+          const d = text.charCodeAt(j);
+          if ((d >= 48 && d <= 57) || d === 45 || d === 46 || d === 101 || d === 69 || d === 43) j++;
+          else break;
+        }
+        if (j === i) return false;
+        // Plain integers of up to 15 digits without a leading zero are their own shortest form.
+        const first = text.charCodeAt(i);
+        let plain = j - i <= 15 && (first !== 48 || j - i === 1);
+        for (let k = i; plain && k < j; k++) { const d = text.charCodeAt(k); plain = d >= 48 && d <= 57; }
+        if (!plain) {
+          const token = text.slice(i, j);
+          if (String(Number(token)) !== token) return false;
+        }
+        i = j;
+      }
+      // After a value: close containers or move to the next member.
+      for (;;) {
+        if (kinds.length === 0) return i === n && text.isWellFormed();
+        const kind = kinds[kinds.length - 1];
+        const d = text.charCodeAt(i);
+        if (d === 44) {
+          i++;
+          if (kind === 1) {
+            if (text.charCodeAt(i) !== 34) return false;
+            const end = scanString();
+            if (end < 0 || text.charCodeAt(end) !== 58) return false;
+            const key = text.slice(i + 1, end - 1);
+            if (key.includes('\\') || !(lastKeys[lastKeys.length - 1]! < key)) return false;
+            lastKeys[lastKeys.length - 1] = key;
+            i = end + 1;
+          }
+          break;
+        }
+        if (d !== (kind === 1 ? 125 : 93)) return false;
+        kinds.pop();
+        lastKeys.pop();
+        i++;
+      }
     }
-    return true;
-  };
+  }
+  // report.last is filled in on the way out: one object per range instead of one per row.
+  const finish = (): ChunkReport => ({ ...report, last: report.rows > 0 ? { seq: lastSeq, sha256: prev! } : null });
+  const fail = (seq: number, reason: string): ChunkReport => ({ ...finish(), failure: { seq: Number.isNaN(seq) ? null : seq, reason } });
   // The first row's seq and link are the caller's to check against the range before it.
   let expectedSeq = Number.NaN;
   let prev: string | undefined;
+  let lastSeq = Number.NaN;
   for (const row of select.iterate(...(range.bounds ?? [])) as Iterable<unknown> as Iterable<unknown[]>) {
     const seq = safe(row[0]);
-    const fail = (reason: string): ChunkReport => ({ ...report, failure: { seq: Number.isNaN(seq) ? null : seq, reason } });
-    const prevText = row[payloadAt + 2];
-    const sha256 = row[payloadAt + 1];
+    const prevText = row[prevAt];
+    const sha256 = String(row[shaAt]);
     if (prev === undefined) {
       report.first = { seq, prev: String(prevText) };
       // A seq out of the safe range cannot be the one the caller expects: it reports it.
       if (Number.isNaN(seq)) return report;
-    } else if (seq !== expectedSeq) return fail(`expected seq ${expectedSeq}: rows are missing or out of order`);
-    else if (prevText !== prev) return fail(`prev_sha256 does not match the sha256 of seq ${seq - 1}`);
-    expectedSeq = seq;
+    } else if (seq !== expectedSeq) return fail(seq, `expected seq ${expectedSeq}: rows are missing or out of order`);
+    else if (prevText !== prev) return fail(seq, `prev_sha256 does not match the sha256 of seq ${seq - 1}`);
     report.rows++;
-    report.last = { seq, sha256: String(sha256) };
-    prev = String(sha256);
-    expectedSeq++;
+    lastSeq = seq;
+    prev = sha256;
+    expectedSeq = seq + 1;
     const payload = row[payloadAt];
-    let parsed: unknown;
-    try {
-      parsed = typeof payload === 'string' ? JSON.parse(payload) : undefined;
-    } catch (error) {
-      if (!(error instanceof SyntaxError)) throw error;
-      return fail('payload is not canonical JSON');
-    }
-    if (typeof payload !== 'string') return fail('payload is not canonical JSON');
-    if (payload.includes('\\ud') || JSON.stringify(parsed) !== payload || !keysInOrder(parsed)) {
+    // The stored text is hashed as it is once the scan proves it canonical; anything else
+    // (not a string, not JSON, an escape or key order the scan does not judge) gets the exact check.
+    if (typeof payload !== 'string' || !isCanonical(payload)) {
       report.doubtful.push(seq);
       continue;
     }
-    const texts: Record<string, string> = { seq: String(seq), recorded_at: JSON.stringify(row[1]), prev_sha256: JSON.stringify(prevText), payload };
-    for (let i = 0; i < columns.length; i++) {
-      const value = row[2 + i];
-      if (typeof value === 'bigint') {
+    let text = '';
+    for (let m = 0; m < plan.length; m++) {
+      const { at, name, prefix } = plan[m]!;
+      const value = row[at];
+      let valueText: string;
+      if (at === payloadAt) valueText = payload;
+      else if (at === 0) valueText = String(seq);
+      else if (typeof value === 'bigint') {
         const number = safe(value);
-        if (Number.isNaN(number)) return fail(`column "${columns[i]}" holds an integer out of range`);
-        texts[columns[i]!] = String(number);
-      } else texts[columns[i]!] = JSON.stringify(value);
+        if (Number.isNaN(number)) return fail(seq, `column "${name}" holds an integer out of range`);
+        valueText = String(number);
+      } else valueText = JSON.stringify(value);
+      text += prefix + valueText;
     }
-    let text = '{';
-    for (const member of members) text += `${text.length === 1 ? '' : ','}${JSON.stringify(member)}:${texts[member]}`;
-    if (hash('sha256', `${text}}`, 'hex') !== sha256) return fail("sha256 does not match the row's canonical JSON");
+    if (hash('sha256', `${text}}`, 'hex') !== sha256) return fail(seq, "sha256 does not match the row's canonical JSON");
   }
-  return report;
+  return finish();
 }
