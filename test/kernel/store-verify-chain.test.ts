@@ -39,6 +39,11 @@ const TAMPERING: Array<[string, string, number | null, RegExp]> = [
   ['a payload with added whitespace', `UPDATE receipts SET payload = '{"n": 3,"note":"a b"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
   ['a payload that is not JSON', `UPDATE receipts SET payload = '{n:3}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
   ['a payload with an escaped lone surrogate', `UPDATE receipts SET payload = '"\\ud800"' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload number not in its shortest form', `UPDATE receipts SET payload = '{"n":3.0,"note":"a b"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload with keys out of order', `UPDATE receipts SET payload = '{"note":"a b","n":3}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload with a duplicate key', `UPDATE receipts SET payload = '{"n":3,"n":3,"note":"a b"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload with an escape JCS does not use', `UPDATE receipts SET payload = '{"n":3,"note":"a\\/b"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload with trailing text', `UPDATE receipts SET payload = '{"n":3,"note":"a b"}x' WHERE seq = 3`, 3, /payload is not canonical JSON/],
   ['a changed declared column', `UPDATE receipts SET kind = 'closed' WHERE seq = 2`, 2, /sha256 does not match/],
   ['a changed recorded_at', `UPDATE receipts SET recorded_at = '2020-01-01T00:00:00.000Z' WHERE seq = 4`, 4, /sha256 does not match/],
   ['a recomputed-looking sha256', `UPDATE receipts SET sha256 = printf('%064d', 0) WHERE seq = 4`, 4, /sha256 does not match/],
@@ -92,6 +97,16 @@ test('verifyChain() gives a payload the fast check cannot confirm (integer-like 
   assert.deepEqual(verifyChain(store.sqlite, RECEIPTS), { ok: true, table: 'receipts', rows: 4, head: String(store.sqlite.prepare('SELECT sha256 FROM receipts WHERE seq = 4').get()!['sha256']) });
   tamper(store.sqlite, 'receipts', `UPDATE receipts SET payload = '{"9":"x","10":3,"a":[{"11":2,"2":1}]}' WHERE seq = 3`);
   assert.deepEqual(verifyChain(store.sqlite, RECEIPTS), { ok: false, table: 'receipts', seq: 3, reason: 'payload is not canonical JSON' });
+  assert.deepEqual(await verifyChainParallel(store.sqlite, RECEIPTS, { path: store.path, threads: 2, parallelFromRows: 2 }), verifyChain(store.sqlite, RECEIPTS));
+});
+
+test('verifyChain() accepts canonical payloads the fast scan leaves to the exact check (\\u escapes, escaped keys) and numbers in every JCS form', async (t) => {
+  const store = openDatabase(join(tempDir(t), 'a.sqlite'), { evidenceTables: [RECEIPTS], now: steppingClock() });
+  t.after(() => store.close());
+  const payloads = [{ c: '\u0001\n"\\', 'k"ey': true }, { n: [1e21, -0.5, 1e-7, 0, -3, 123456789012345678], s: 'é\u2028😀', z: null }, [], {}, 'text', 42];
+  for (const payload of payloads) await store.append(RECEIPTS, { subject: 's', kind: 'k', payload });
+  const head = String(store.sqlite.prepare(`SELECT sha256 FROM receipts WHERE seq = ${payloads.length}`).get()!['sha256']);
+  assert.deepEqual(verifyChain(store.sqlite, RECEIPTS), { ok: true, table: 'receipts', rows: payloads.length, head });
   assert.deepEqual(await verifyChainParallel(store.sqlite, RECEIPTS, { path: store.path, threads: 2, parallelFromRows: 2 }), verifyChain(store.sqlite, RECEIPTS));
 });
 
