@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
+import type { JsonValue } from '../../src/kernel/store/canonical-json.ts';
 import { defineEvidenceTable } from '../../src/kernel/store/evidence-table.ts';
 import { openDatabase } from '../../src/kernel/store/open-database.ts';
 import { createChainWatch, verifyAllChains, verifyChain, verifyChainParallel } from '../../src/kernel/store/verify-chain.ts';
@@ -103,7 +104,7 @@ test('verifyChain() gives a payload the fast check cannot confirm (integer-like 
 test('verifyChain() accepts canonical payloads the fast scan leaves to the exact check (\\u escapes, escaped keys) and numbers in every JCS form', async (t) => {
   const store = openDatabase(join(tempDir(t), 'a.sqlite'), { evidenceTables: [RECEIPTS], now: steppingClock() });
   t.after(() => store.close());
-  const payloads = [{ c: '\u0001\n"\\', 'k"ey': true }, { n: [1e21, -0.5, 1e-7, 0, -3, 123456789012345678], s: 'é\u2028😀', z: null }, [], {}, 'text', 42];
+  const payloads: JsonValue[] = [{ c: '\u0001\n"\\', 'k"ey': true }, { n: [1e21, -0.5, 1e-7, 0, -3, 123456789012345678], s: 'é\u2028😀', z: null }, [], {}, 'text', 42];
   for (const payload of payloads) await store.append(RECEIPTS, { subject: 's', kind: 'k', payload });
   const head = String(store.sqlite.prepare(`SELECT sha256 FROM receipts WHERE seq = ${payloads.length}`).get()!['sha256']);
   assert.deepEqual(verifyChain(store.sqlite, RECEIPTS), { ok: true, table: 'receipts', rows: payloads.length, head });
