@@ -6,9 +6,11 @@
 // node:crypto through process.getBuiltinModule and repeats the row-hash definition of
 // row-hash.ts for rows whose stored payload is already canonical. That repetition is what makes
 // it fast: it hashes the stored payload text itself instead of serializing the parsed payload
-// again. A payload whose canonical form it cannot confirm cheaply (JSON.stringify of the parsed
-// value differs from the text, object keys out of order, an escaped surrogate) is not judged here:
-// the range reports it as doubtful and the caller runs the exact check of canonical-json.ts.
+// again. isCanonical() proves the stored text canonical in one pass without building objects
+// (JSON.parse + JSON.stringify of every payload cost more than its hash). It only ever says yes
+// for canonical text; a payload it cannot confirm (a \u escape, an escaped key, anything not
+// canonical) is not judged here: the range reports it as doubtful and the caller runs the exact
+// check of canonical-json.ts, which names the failure.
 
 import type { DatabaseSync } from 'node:sqlite';
 
@@ -53,6 +55,9 @@ export function verifyChunk(sqlite: DatabaseSync, range: ChunkRange): ChunkRepor
   const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
   const minSafe = BigInt(Number.MIN_SAFE_INTEGER);
   const safe = (value: unknown): number => (typeof value === 'bigint' && value <= maxSafe && value >= minSafe ? Number(value) : Number.NaN);
+  // True only when `text` is the RFC 8785 form of a JSON value: no whitespace, numbers in their
+  // shortest form, object keys strictly ascending, only the escapes JSON.stringify writes for
+  // \" \\ \b \t \n \f \r, well-formed UTF-16. Iterative, so deep nesting cannot overflow the stack.
   function isCanonical(text: string): boolean {
     const n = text.length;
     let i = 0;
