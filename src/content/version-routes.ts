@@ -102,8 +102,10 @@ export function versionRoutes(deps: ContentDeps): Route[] {
     const row = statement(sqlite, 'SELECT version_label, mime_type, body FROM renditions WHERE node_id = ? AND rendition_id = ?').get(node.id, id);
     const created = row !== undefined && row['version_label'] === node.version_label;
     if (!created && !placeholder) throw new RepositoryError(404, `Rendition "${id}" of node "${node.id}" is not created for version ${node.version_label}: POST .../renditions first, or ask with placeholder=true`);
-    // Every rendition here is itself a placeholder (renditions.ts), so the one rendered now is what POST .../renditions would store.
-    const body = created ? (row['body'] as Uint8Array) : await renderRendition(id, node, currentVersion(sqlite, node)!, { blobPath: deps.blobs.path(currentVersion(sqlite, node)!.sha256), textLimit: deps.config.indexTextBytes });
+    // A rendition is a pure function of the current version (renditions.ts), so rendering it now
+    // answers exactly what POST .../renditions would store, without storing it.
+    const version = created ? undefined : currentVersion(sqlite, node)!;
+    const body = version === undefined ? (row!['body'] as Uint8Array) : await renderRendition(id, node, version, { blobPath: deps.blobs.path(version.sha256), textLimit: deps.config.indexTextBytes });
     const disposition = contentDisposition(`${node.name}.${id === 'text' ? 'txt' : 'svg'}`, queryFlag(context, 'attachment', false));
     return { status: 200, raw: body, contentType: `${RENDITION_TYPES[id]}${id === 'text' ? '; charset=utf-8' : ''}`, headers: { 'content-disposition': disposition, 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" } };
   });
