@@ -45,6 +45,13 @@ const TAMPERING: Array<[string, string, number | null, RegExp]> = [
   ['a payload with a duplicate key', `UPDATE receipts SET payload = '{"n":3,"n":3,"note":"a b"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
   ['a payload with an escape JCS does not use', `UPDATE receipts SET payload = '{"n":3,"note":"a\\/b"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
   ['a payload with trailing text', `UPDATE receipts SET payload = '{"n":3,"note":"a b"}x' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  // What the scan of text without any backslash must still refuse (it finds strings by their closing quote).
+  ['a payload with a raw control character in a string', `UPDATE receipts SET payload = '{"n":3,"note":"a' || char(9) || 'b"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload that continues the row after its value', `UPDATE receipts SET payload = '3,"payloadz":1' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload number with a leading zero', `UPDATE receipts SET payload = '{"n":03,"note":"a b"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload number -0', `UPDATE receipts SET payload = '{"n":-0,"note":"a b"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload whose longer key sorts before its prefix', `UPDATE receipts SET payload = '{"nn":3,"n":1}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload with an unclosed string', `UPDATE receipts SET payload = '{"n":3,"note":"a b}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
   ['a changed declared column', `UPDATE receipts SET kind = 'closed' WHERE seq = 2`, 2, /sha256 does not match/],
   ['a changed recorded_at', `UPDATE receipts SET recorded_at = '2020-01-01T00:00:00.000Z' WHERE seq = 4`, 4, /sha256 does not match/],
   ['a recomputed-looking sha256', `UPDATE receipts SET sha256 = printf('%064d', 0) WHERE seq = 4`, 4, /sha256 does not match/],
@@ -105,6 +112,10 @@ test('verifyChain() accepts canonical payloads the fast scan leaves to the exact
   const store = openDatabase(join(tempDir(t), 'a.sqlite'), { evidenceTables: [RECEIPTS], now: steppingClock() });
   t.after(() => store.close());
   const payloads: JsonValue[] = [{ c: '\u0001\n"\\', 'k"ey': true }, { n: [1e21, -0.5, 1e-7, 0, -3, 123456789012345678], s: 'é\u2028😀', z: null }, [], {}, 'text', 42];
+  // Nesting deeper than the plain scan follows, keys that are prefixes of the next, a key sorting by UTF-16 code units.
+  let deep: JsonValue = { a: 1, ab: [2], b: -0.25 };
+  for (let level = 0; level < 70; level++) deep = level % 2 === 0 ? [deep] : { d: deep };
+  payloads.push(deep, { '': 0, a: { '\uffff': 1, '😀': 2 } });
   for (const payload of payloads) await store.append(RECEIPTS, { subject: 's', kind: 'k', payload });
   const head = String(store.sqlite.prepare(`SELECT sha256 FROM receipts WHERE seq = ${payloads.length}`).get()!['sha256']);
   assert.deepEqual(verifyChain(store.sqlite, RECEIPTS), { ok: true, table: 'receipts', rows: payloads.length, head });
