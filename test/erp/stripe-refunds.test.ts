@@ -7,7 +7,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { getDocument } from '../../src/erp/database/documents.ts';
+import { getDocument, storedDocSql } from '../../src/erp/database/documents.ts';
 import type { TestResponse } from '../helpers/http.ts';
 import { callMethod, frappeErrorText, postHouse, postStandard, postStripe, startErp, tableCounts } from './_service.ts';
 import type { Running } from './_service.ts';
@@ -25,7 +25,7 @@ const refundCreated = (id: string, re: string, pi: string, amount: number) => ev
 const chargeRefunded = (id: string, pi: string, amountRefunded: number, refunds?: { id: string; amount: number }[]) => event(id, 'charge.refunded', { id: `ch_${pi}`, object: 'charge', amount: 5000, amount_refunded: amountRefunded, payment_intent: pi, currency: 'usd', customer: 'cus_1', ...(refunds && { refunds: { object: 'list', data: refunds.map((r) => ({ object: 'refund', ...r })) } }) });
 
 function refundsOf(pi: string): Record<string, unknown>[] {
-  return erp.service.store.sqlite.prepare("SELECT data FROM erp_documents WHERE doctype = 'Revenue Event' AND json_extract(data, '$.event_kind') = 'refund' AND json_extract(data, '$.payment_reference') = ?").all(pi).map((row) => JSON.parse(String(row['data'])) as Record<string, unknown>);
+  return erp.service.store.sqlite.prepare(`SELECT doc FROM (SELECT ${storedDocSql('d')} AS doc FROM erp_documents AS d WHERE d.doctype = 'Revenue Event') WHERE doc ->> '$.event_kind' = 'refund' AND doc ->> '$.payment_reference' = ?`).all(pi).map((row) => JSON.parse(String(row['doc'])) as Record<string, unknown>);
 }
 
 describe('Stripe refunds', () => {

@@ -4,6 +4,8 @@
 //   document_events chain in seq order, each insert with the identity its row carries;
 // - naming_series: the highest number each series has handed out, read from the names stored in
 //   every table that names documents (a name is taken in the same transaction that stores it).
+// It writes erp_documents as the table stands at its migration (each document's text in data);
+// the next migration (store-documents-once.ts) then points each at its evidence row instead.
 // erp_current is kept by triggers and filled by its migration (current-documents.ts). Login
 // sessions are not derived: they die with the host, and users sign in again.
 // Runs as a migration, so it acts once and only on a database that has evidence but no

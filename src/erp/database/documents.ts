@@ -1,8 +1,10 @@
 // Business documents as Frappe keeps them: a DocType, a `name` from a naming series
 // (ACC-PINV-2026-00001), `docstatus` (0 draft, 1 submitted, 2 cancelled), creation and modified
-// times. erp_documents holds the current state; every insert and update is also a row of the
-// `document_events` evidence chain, written in the same transaction. These functions run inside
-// a store.write() closure.
+// times. Every insert and update is a row of the `document_events` evidence chain; erp_documents
+// holds each document's keys (identity, creation, modified) and the seq of its newest row there,
+// written in the same transaction, so the document itself is stored once, in its evidence
+// (issue 24: bytes per event). Only DocTypes with indexes over their fields (KEPT_IN_PLACE) also
+// keep their text in erp_documents.data. These functions run inside a store.write() closure.
 
 import type { DatabaseSync } from 'node:sqlite';
 import type { JsonValue, Transaction } from '../../kernel/index.ts';
@@ -77,9 +79,9 @@ export function insertDocument(sqlite: DatabaseSync, tx: Transaction, input: Ins
     appendChange(tx, doc, 'insert');
     return doc;
   }
-  statement(sqlite, 'INSERT INTO erp_documents (doctype, name, docstatus, identity, creation, modified, data) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(input.doctype, name, doc.docstatus, input.identity ?? null, stamp, stamp, JSON.stringify(doc));
-  appendChange(tx, doc, 'insert', input.identity);
+  const seq = appendChange(tx, doc, 'insert', input.identity);
+  statement(sqlite, 'INSERT INTO erp_documents (doctype, name, docstatus, identity, creation, modified, event_seq, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(input.doctype, name, doc.docstatus, input.identity ?? null, stamp, stamp, seq, keptInPlace(doc));
   return doc;
 }
 
@@ -90,10 +92,29 @@ export function updateDocument(sqlite: DatabaseSync, tx: Transaction, current: E
     appendChange(tx, doc, 'update');
     return doc;
   }
-  statement(sqlite, 'UPDATE erp_documents SET docstatus = ?, modified = ?, data = ? WHERE doctype = ? AND name = ?')
-    .run(doc.docstatus, doc.modified, JSON.stringify(doc), doc.doctype, doc.name);
-  appendChange(tx, doc, 'update');
+  const seq = appendChange(tx, doc, 'update');
+  statement(sqlite, 'UPDATE erp_documents SET docstatus = ?, modified = ?, event_seq = ?, data = ? WHERE doctype = ? AND name = ?')
+    .run(doc.docstatus, doc.modified, seq, keptInPlace(doc), doc.doctype, doc.name);
   return doc;
+}
+
+/**
+ * DocTypes whose text stays in erp_documents.data beside their evidence: indexes are built over
+ * their fields (identity truth: an Employee's user_id, a User's login), and an index cannot reach
+ * into another table. They are a site's staff, not its traffic.
+ */
+export const KEPT_IN_PLACE: ReadonlySet<string> = new Set(['Employee', 'User']);
+
+function keptInPlace(doc: ErpDocument): string | null {
+  return KEPT_IN_PLACE.has(doc.doctype) ? JSON.stringify(doc) : null;
+}
+
+/**
+ * The SQL text of a stored document (not an evidence DocType) over erp_documents as `alias`: its
+ * own data where kept in place, else the document of its newest document_events row.
+ */
+export function storedDocSql(alias: string): string {
+  return `coalesce(${alias}.data, (SELECT e.payload -> '$.doc' FROM document_events AS e WHERE e.seq = ${alias}.event_seq))`;
 }
 
 /**
@@ -101,19 +122,22 @@ export function updateDocument(sqlite: DatabaseSync, tx: Transaction, current: E
  * unique lookup key, which the document itself may not hold), so that erp_documents can be
  * derived from the evidence alone after a restore (derive-documents.ts).
  */
-function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'update', identity?: string): void {
+function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'update', identity?: string): number {
   if (doc.doctype === 'Integration Event') {
-    tx.append(INTEGRATION_EVENTS, {
+    return tx.append(INTEGRATION_EVENTS, {
       name: doc.name,
       source: String(doc['source']),
       event_key: String(doc['event_key']),
       payload: doc as unknown as JsonValue,
-    });
-  } else if (doc.doctype === 'Approval Packet') {
-    tx.append(APPROVAL_PACKETS, { name: doc.name, target_key: String(doc['target_key']), payload: doc as unknown as JsonValue });
-  } else if (doc.doctype === 'Dispatch Job') {
-    tx.append(DISPATCH_JOBS, { name: doc.name, dispatch_key: String(doc['dispatch_key']), payload: doc as unknown as JsonValue });
-  } else tx.append(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, payload: { action, doc, ...(identity !== undefined && { identity }) } as unknown as JsonValue });
+    }).seq;
+  }
+  if (doc.doctype === 'Approval Packet') {
+    return tx.append(APPROVAL_PACKETS, { name: doc.name, target_key: String(doc['target_key']), payload: doc as unknown as JsonValue }).seq;
+  }
+  if (doc.doctype === 'Dispatch Job') {
+    return tx.append(DISPATCH_JOBS, { name: doc.name, dispatch_key: String(doc['dispatch_key']), payload: doc as unknown as JsonValue }).seq;
+  }
+  return tx.append(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, payload: { action, doc, ...(identity !== undefined && { identity }) } as unknown as JsonValue }).seq;
 }
 
 /**
@@ -134,7 +158,7 @@ export function getDocument(sqlite: DatabaseSync, doctype: string, name: string)
     const row = statement(sqlite, `SELECT payload FROM ${evidence.table} WHERE name = ? ORDER BY seq DESC LIMIT 1`).get(name);
     return row ? (JSON.parse(String(row['payload'])) as ErpDocument) : undefined;
   }
-  const row = statement(sqlite, 'SELECT data FROM erp_documents WHERE doctype = ? AND name = ?').get(doctype, name);
+  const row = statement(sqlite, `SELECT ${storedDocSql('d')} AS data FROM erp_documents AS d WHERE d.doctype = ? AND d.name = ?`).get(doctype, name);
   return row ? (JSON.parse(String(row['data'])) as ErpDocument) : undefined;
 }
 
@@ -144,6 +168,6 @@ export function findByIdentity(sqlite: DatabaseSync, doctype: string, identity: 
     const row = statement(sqlite, `SELECT payload FROM ${evidence.table} WHERE ${evidence.identity} = ? ORDER BY seq DESC LIMIT 1`).get(identity);
     return row ? (JSON.parse(String(row['payload'])) as ErpDocument) : undefined;
   }
-  const row = statement(sqlite, 'SELECT data FROM erp_documents WHERE doctype = ? AND identity = ?').get(doctype, identity);
+  const row = statement(sqlite, `SELECT ${storedDocSql('d')} AS data FROM erp_documents AS d WHERE d.doctype = ? AND d.identity = ?`).get(doctype, identity);
   return row ? (JSON.parse(String(row['data'])) as ErpDocument) : undefined;
 }

@@ -8,6 +8,7 @@ import { AirlockError, openDatabase } from '../../kernel/index.ts';
 import type { Migration, Store } from '../../kernel/index.ts';
 import { backfillCurrent, CURRENT_TABLE_SQL, ensureCurrentTriggers } from './current-documents.ts';
 import { deriveDocumentsFromEvidence } from './derive-documents.ts';
+import { storeDocumentsOnce } from './store-documents-once.ts';
 import { ERP_EVIDENCE_TABLES } from './evidence-tables.ts';
 
 /** Seed 002 "Limits": app hooks wait up to 30 seconds before site migration. */
@@ -54,6 +55,11 @@ const MIGRATIONS: readonly Migration[] = [
     up: (sqlite) => {
       deriveDocumentsFromEvidence(sqlite);
     },
+  },
+  {
+    // Each document once, in its evidence (issue 24, bytes per event): see documents.ts.
+    name: 'documents read from their newest evidence row',
+    up: storeDocumentsOnce,
   },
 ];
 

@@ -13,6 +13,7 @@
 
 import type { ReadPool } from '../../kernel/index.ts';
 import type { ErpDocument } from '../database/documents.ts';
+import { storedDocSql } from '../database/documents.ts';
 import { CURRENT_DOCTYPES } from '../database/current-documents.ts';
 import { frappeThrow } from '../frappe/envelope.ts';
 // Fields readback never shows: a filter or order on them sees nothing.
@@ -47,7 +48,7 @@ function sourceOf(doctype: string): Source {
     };
   }
   const index = { modified: 'erp_documents_modified', creation: 'erp_documents_creation', name: 'sqlite_autoindex_erp_documents_1', status: 'erp_documents_modified' } as const;
-  return { from: (by) => `erp_documents AS c INDEXED BY ${index[by]}`, doc: 'c.data', statusIndexed: false };
+  return { from: (by) => `erp_documents AS c INDEXED BY ${index[by]}`, doc: storedDocSql('c'), statusIndexed: false };
 }
 
 /** A field's text as the in-memory matcher sees it, over the window row `w`. */

@@ -10,7 +10,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { Transaction } from '../../kernel/index.ts';
 import { statement } from '../../kernel/index.ts';
-import { findByIdentity, insertDocument, updateDocument } from '../database/documents.ts';
+import { findByIdentity, insertDocument, storedDocSql, updateDocument } from '../database/documents.ts';
 import type { ErpDocument } from '../database/documents.ts';
 import { formatAmount, parseDecimalAmount, sumAmounts } from '../money.ts';
 import type { StripeRefundFacts } from './payment-events.ts';
@@ -41,7 +41,7 @@ interface CoveredRefund {
 
 function refundsOf(sqlite: DatabaseSync, prefix: string): ErpDocument[] {
   // ';' follows ':' in every collation SQLite uses here: the range is exactly the prefix.
-  return statement(sqlite, "SELECT data FROM erp_documents WHERE doctype = 'Revenue Event' AND identity >= ? AND identity < ? ORDER BY identity")
+  return statement(sqlite, `SELECT ${storedDocSql('d')} AS data FROM erp_documents AS d WHERE d.doctype = 'Revenue Event' AND d.identity >= ? AND d.identity < ? ORDER BY d.identity`)
     .all(prefix, `${prefix.slice(0, -1)};`)
     .map((row) => JSON.parse(String(row['data'])) as ErpDocument);
 }
