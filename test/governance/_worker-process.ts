@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO, rootEnv } from './_fixtures.ts';
-import { LANE_TOKENS, GIT_HOST_SECRET } from './_service.ts';
+import { listenerEnv } from './_service.ts';
 
 const MAIN = join(REPO, 'src', 'governance', 'main.ts');
 
@@ -17,15 +17,7 @@ export function startWorkerProcess(root: string, dataDir: string): Promise<{ chi
       PATH: process.env['PATH'] ?? '',
       ...rootEnv(root),
       AIRLOCK_DATA_DIR: dataDir,
-      GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0',
-      GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0',
-      GOVERNANCE_OPERATOR_TOKEN: LANE_TOKENS.operator,
-      GOVERNANCE_BFF_TOKEN: LANE_TOKENS.bff,
-      GOVERNANCE_MAIL_PRODUCER_TOKEN: LANE_TOKENS.mail_producer,
-      GOVERNANCE_MAIL_CONSUMER_TOKEN: LANE_TOKENS.mail_consumer,
-      GOVERNANCE_ENTITLEMENT_PRODUCER_TOKEN: LANE_TOKENS.entitlement_producer,
-      GOVERNANCE_ENTITLEMENT_CONSUMER_TOKEN: LANE_TOKENS.entitlement_consumer,
-      GOVERNANCE_GIT_HOST_WEBHOOK_SECRET: GIT_HOST_SECRET,
+      ...listenerEnv(),
     },
   });
   return new Promise((resolve, reject) => {
