@@ -9,7 +9,7 @@
 // elsewhere). Every refusal of a credential or a signature is the same fixed 401, so a 401 proves
 // nothing about a route.
 
-import { DEFAULT_BODY_LIMIT, createRouter, mediaTypeOf, parseBearer, problem, verifyToken } from '../kernel/index.ts';
+import { DEFAULT_BODY_LIMIT, createRouter, mediaTypeOf, parseBearer, problem, whichToken } from '../kernel/index.ts';
 import type { Authenticator, IncomingHeaders, Reply, RequestContext, Route } from '../kernel/index.ts';
 import { LANES, PLATFORM_LISTENER, WORKER_LISTENER } from './config.ts';
 import type { GovernanceConfig, Lane } from './config.ts';
@@ -68,9 +68,7 @@ function forbidden(context: RequestContext, lane: Lane, admitted: readonly Lane[
 
 /** The lane whose token `presented` is, comparing every lane (no early exit); undefined for none. */
 export function laneOf(tokens: Readonly<Record<Lane, readonly string[]>>, presented: string | undefined): Lane | undefined {
-  let found: Lane | undefined;
-  for (const lane of LANES) if (verifyToken(presented, tokens[lane]) && found === undefined) found = lane;
-  return found;
+  return whichToken(presented, tokens, LANES);
 }
 
 /** X-Hub-Signature-256 is present once and shaped like sha256=<64 hex>; the route verifies it. */

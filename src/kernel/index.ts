@@ -42,7 +42,7 @@ export type { OpenApiInfo, OpenApiOptions, ErrorBody } from './http/openapi.ts';
 export { buildGovernanceManifest, buildStackContract, buildOpenApi, exposedSurfaces } from './manifest.ts';
 export type { ServiceManifest, ExecutableDeclaration, ListenerDeclaration, DependencyDeclaration, ConsumedSurface, HealthcheckDeclaration } from './manifest.ts';
 
-export { verifySignature, signRequest, checkSecret, verifyToken, parseBearer, SIGNATURE_SCHEMES, SIGNATURE_TOLERANCE_SECONDS } from './auth/index.ts';
+export { verifySignature, signRequest, checkSecret, verifyToken, whichToken, parseBearer, SIGNATURE_SCHEMES, SIGNATURE_TOLERANCE_SECONDS } from './auth/index.ts';
 export type { SignatureScheme, SignatureResult, SignatureFailureReason, SignedHeaders, IncomingHeaders } from './auth/index.ts';
 
 export {

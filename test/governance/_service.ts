@@ -43,6 +43,21 @@ export interface RunningGovernance {
   stop(): Promise<void>;
 }
 
+/** Both listeners on free ports, and every lane's token and the git-host secret of these tests. */
+export function listenerEnv(): Record<string, string> {
+  return {
+    GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0',
+    GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0',
+    GOVERNANCE_OPERATOR_TOKEN: OPERATOR_TOKEN,
+    GOVERNANCE_BFF_TOKEN: LANE_TOKENS.bff,
+    GOVERNANCE_MAIL_PRODUCER_TOKEN: LANE_TOKENS.mail_producer,
+    GOVERNANCE_MAIL_CONSUMER_TOKEN: LANE_TOKENS.mail_consumer,
+    GOVERNANCE_ENTITLEMENT_PRODUCER_TOKEN: LANE_TOKENS.entitlement_producer,
+    GOVERNANCE_ENTITLEMENT_CONSUMER_TOKEN: LANE_TOKENS.entitlement_consumer,
+    GOVERNANCE_GIT_HOST_WEBHOOK_SECRET: GIT_HOST_SECRET,
+  };
+}
+
 export async function startGovernance(
   options: { role?: string; env?: Record<string, string>; dataDir?: string; service?: GovernanceServiceOptions } = {},
 ): Promise<RunningGovernance> {
@@ -53,15 +68,7 @@ export async function startGovernance(
     argv: options.role ? ['--role', options.role] : [],
     env: {
       AIRLOCK_DATA_DIR: dataDir,
-      GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0',
-      GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0',
-      GOVERNANCE_OPERATOR_TOKEN: OPERATOR_TOKEN,
-      GOVERNANCE_BFF_TOKEN: LANE_TOKENS.bff,
-      GOVERNANCE_MAIL_PRODUCER_TOKEN: LANE_TOKENS.mail_producer,
-      GOVERNANCE_MAIL_CONSUMER_TOKEN: LANE_TOKENS.mail_consumer,
-      GOVERNANCE_ENTITLEMENT_PRODUCER_TOKEN: LANE_TOKENS.entitlement_producer,
-      GOVERNANCE_ENTITLEMENT_CONSUMER_TOKEN: LANE_TOKENS.entitlement_consumer,
-      GOVERNANCE_GIT_HOST_WEBHOOK_SECRET: GIT_HOST_SECRET,
+      ...listenerEnv(),
       ...options.env,
     },
   });

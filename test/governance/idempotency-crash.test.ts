@@ -7,18 +7,16 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { sendJson } from '../helpers/http.ts';
-import { REPO, rootEnv, tempRoot } from './_fixtures.ts';
-import { AUTH, LANE_TOKENS, GIT_HOST_SECRET } from './_service.ts';
+import { tempRoot } from './_fixtures.ts';
+import { AUTH } from './_service.ts';
+import { startWorkerProcess } from './_worker-process.ts';
 
-const MAIN = join(REPO, 'src', 'governance', 'main.ts');
 const KILLS = 4;
 const CONCURRENCY = 20;
 const KEYS_PER_ROUND = 400;
@@ -36,38 +34,6 @@ function body(key: string) {
     payload: { session_id: 'ps_11111111-2222-4333-8444-555555555555', revision: 2, decision: 'approved', planning_event_seq: 7 },
     correlation_id: key,
   };
-}
-
-/** Starts the service on `dataDir`; resolves with the child and its worker URL once it listens. */
-function start(root: string, dataDir: string): Promise<{ child: ChildProcess; worker: string }> {
-  const child = spawn(process.execPath, [MAIN, '--role', 'control-api'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      ...rootEnv(root),
-      AIRLOCK_DATA_DIR: dataDir,
-      GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0',
-      GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0',
-      GOVERNANCE_OPERATOR_TOKEN: LANE_TOKENS.operator,
-      GOVERNANCE_BFF_TOKEN: LANE_TOKENS.bff,
-      GOVERNANCE_MAIL_PRODUCER_TOKEN: LANE_TOKENS.mail_producer,
-      GOVERNANCE_MAIL_CONSUMER_TOKEN: LANE_TOKENS.mail_consumer,
-      GOVERNANCE_ENTITLEMENT_PRODUCER_TOKEN: LANE_TOKENS.entitlement_producer,
-      GOVERNANCE_ENTITLEMENT_CONSUMER_TOKEN: LANE_TOKENS.entitlement_consumer,
-      GOVERNANCE_GIT_HOST_WEBHOOK_SECRET: GIT_HOST_SECRET,
-    },
-  });
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-      const line = stdout.split('\n').find((l) => l.includes('"listener":"worker"'));
-      if (line) resolve({ child, worker: (JSON.parse(line) as { url: string }).url });
-    });
-    child.on('exit', (code, signal) => reject(new Error(`governance-api ended before listening (${code ?? signal}): ${stderr.slice(-2000)}`)));
-  });
 }
 
 /** Sends one key; undefined when the connection broke (the outcome is unknown to the client). */
@@ -102,7 +68,7 @@ test('a keyed write survives SIGKILL at any instant: after restart every retried
   let pending: string[] = [];
 
   for (let round = 1; round <= KILLS; round++) {
-    const { child, worker } = await start(root.root, dataDir);
+    const { child, worker } = await startWorkerProcess(root.root, dataDir);
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
     let dead = false;
     let timer: NodeJS.Timeout | undefined;
@@ -128,7 +94,7 @@ test('a keyed write survives SIGKILL at any instant: after restart every retried
   }
 
   // The last restart: every key is sent again and must be settled by now.
-  const { child, worker } = await start(root.root, dataDir);
+  const { child, worker } = await startWorkerProcess(root.root, dataDir);
   try {
     await drive(attempted, async (key) => {
       const answer = await sendKey(worker, key);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { verifyToken } from '../../src/kernel/auth/index.ts';
+import { verifyToken, whichToken } from '../../src/kernel/auth/index.ts';
 
 const TOKEN = 'op_3f8a1c9e0b7d4a62';
 
@@ -57,4 +57,15 @@ test('verifyToken() checks a list changed in place against its new values, not t
   assert.equal(verifyToken('op_fourth_token_value', accepted), true);
   accepted.length = 1;
   assert.equal(verifyToken('op_rotated_token_value', accepted), false);
+});
+
+test('whichToken() names the first entry, in the given order, whose values include the token', () => {
+  const accepted = { operator: ['op-1,op-2'], bff: ['bff-1'], shared: ['bff-1'], none: [] as string[] };
+  const order = ['operator', 'bff', 'shared', 'none'] as const;
+  assert.equal(whichToken('op-2', accepted, order), 'operator');
+  assert.equal(whichToken('bff-1', accepted, order), 'bff', 'the first in order wins a token two entries share');
+  assert.equal(whichToken('bff-1', accepted, ['shared', 'bff']), 'shared');
+  for (const presented of [undefined, '', 'op-3', 'op-1,op-2', 'bff-1 ', '\uD800']) {
+    assert.equal(whichToken(presented, accepted, order), undefined, JSON.stringify(presented));
+  }
 });

@@ -189,3 +189,67 @@ test('IdempotencyStore.begin() frees at once a key whose owning process is gone 
   store.sqlite.prepare('UPDATE _idempotency_keys SET owner_pid = ?, token = ?').run(process.pid, 'earlier-incarnation');
   assert.equal((await keys.begin({ ...KEY, fingerprint: FP_A, now: T0 })).kind, 'started');
 });
+
+test('IdempotencyStore.claimWithin() claims a free key with its answer and the effect in one transaction; a held key is refused and the effect rolls back', async (t) => {
+  const { store, keys } = open(t);
+  store.sqlite.exec('CREATE TABLE effects (key TEXT)');
+  assert.equal(keys.isFree!({ ...KEY, now: T0 }), true);
+  const claimed = await store.write((sqlite) => {
+    sqlite.prepare('INSERT INTO effects VALUES (?)').run('first');
+    return keys.claimWithin!(sqlite, { ...KEY, fingerprint: FP_A, response: RESPONSE, now: T0 });
+  });
+  assert.equal(claimed, true);
+  assert.equal(keys.isFree!({ ...KEY, now: T0 }), false);
+  const replay = await keys.begin({ ...KEY, fingerprint: FP_A, now: at(HOUR) });
+  assert.equal(replay.kind === 'replay' && Buffer.from(replay.response.body).toString(), '{"id":"o-1"}');
+  assert.deepEqual(await keys.begin({ ...KEY, fingerprint: FP_B, now: T0 }), { kind: 'mismatch' });
+  // The second claim of the key is refused; its caller throws, and its unit (effect included) rolls back.
+  await assert.rejects(store.write((sqlite) => {
+    sqlite.prepare('INSERT INTO effects VALUES (?)').run('second');
+    if (!keys.claimWithin!(sqlite, { ...KEY, fingerprint: FP_A, response: RESPONSE, now: T0 })) throw new Error('key held');
+  }), /key held/);
+  assert.deepEqual(store.sqlite.prepare('SELECT key FROM effects').all().map((r) => r['key']), ['first']);
+  // Its answer is a row of the idempotency_answers chain, as for complete().
+  const answers = store.sqlite.prepare('SELECT scope, key, payload FROM idempotency_answers').all();
+  assert.deepEqual(answers.map((r) => [r['scope'], r['key'], JSON.parse(String(r['payload'])).fingerprint]), [[KEY.scope, KEY.key, FP_A]]);
+  assert.throws(() => keys.claimWithin!(store.sqlite, { ...KEY, key: 'k-9', fingerprint: FP_A, response: RESPONSE }), /no transaction is open/);
+});
+
+test('IdempotencyStore.claimWithin() in one batch: of two units with one key the first claims it, the second is refused', async (t) => {
+  const { store, keys } = open(t);
+  const outcomes = await Promise.all([FP_A, FP_B].map((fingerprint) => store.write((sqlite) => keys.claimWithin!(sqlite, { ...KEY, fingerprint, response: RESPONSE, now: T0 }))));
+  assert.deepEqual(outcomes, [true, false]);
+  assert.deepEqual(await keys.begin({ ...KEY, fingerprint: FP_B, now: T0 }), { kind: 'mismatch' }, 'the first claim, with body A, holds the key');
+});
+
+test('IdempotencyStore.claim() is refused while a request holds the key in flight, and claims it once that owner is gone or the answer expired', async (t) => {
+  const { store, keys } = open(t);
+  await started(keys);
+  assert.equal(keys.isFree!({ ...KEY, now: T0 }), false);
+  assert.equal(await keys.claim!({ ...KEY, fingerprint: FP_A, response: RESPONSE, now: T0 }), false);
+  store.sqlite.prepare('UPDATE _idempotency_keys SET owner_pid = ?, token = ?').run(2 ** 22 + 7, 'dead-owner');
+  assert.equal(keys.isFree!({ ...KEY, now: T0 }), true);
+  assert.equal(await keys.claim!({ ...KEY, fingerprint: FP_A, response: RESPONSE, now: T0 }), true);
+  assert.equal(await keys.claim!({ ...KEY, fingerprint: FP_A, response: RESPONSE, now: at(HOUR) }), false, 'answered within its retention');
+  const afterRetention = at(MIN_IDEMPOTENCY_RETENTION_MS + 1000);
+  assert.equal(keys.isFree!({ ...KEY, now: afterRetention }), true);
+  assert.equal(await keys.claim!({ ...KEY, fingerprint: FP_B, response: RESPONSE, now: afterRetention }), true);
+});
+
+test('IdempotencyStore.claimWithin(): two connections on one file (two processes) never both claim a key', async (t) => {
+  const path = join(tempDir(t), 'shared.sqlite');
+  const a = open(t, {}, path);
+  const b = open(t, {}, path);
+  for (const store of [a.store, b.store]) store.sqlite.exec('CREATE TABLE IF NOT EXISTS effects (key TEXT, writer TEXT)');
+  const keys = Array.from({ length: 40 }, (_, i) => `shared-${i}`);
+  const claimOn = (side: typeof a, writer: string) => (key: string) =>
+    side.store.write((sqlite) => {
+      sqlite.prepare('INSERT INTO effects VALUES (?, ?)').run(key, writer);
+      if (!side.keys.claimWithin!(sqlite, { ...KEY, key, fingerprint: FP_A, response: RESPONSE, now: T0 })) throw new Error('key held');
+      return writer;
+    }).catch(() => undefined);
+  const winners = await Promise.all(keys.flatMap((key) => [claimOn(a, 'a')(key), claimOn(b, 'b')(key)]));
+  assert.equal(winners.filter((w) => w !== undefined).length, keys.length, 'exactly one claim per key');
+  const effects = a.store.sqlite.prepare('SELECT key, count(*) AS n FROM effects GROUP BY key').all();
+  assert.deepEqual(effects.map((r) => [r['key'], r['n']]).sort(), keys.map((key) => [key, 1]).sort());
+});

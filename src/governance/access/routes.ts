@@ -72,12 +72,12 @@ export const IDENTITY_READS: readonly ReadRoute[] = [
 export const IDENTITY_WRITES: readonly WriteRoute[] = [
   {
     path: `${V1}/identity/mail-management/projection`, summary: 'Project mail-management administrator truth (producer token): only fresh, active, human administrator truth', auth: 'mail_producer', capability: 'identity-projections',
-    schema: MAIL_PROJECTION, idempotency: 'required', uses: ['identity_contracts/mail-management'], handle: projectionWrite(MAIL_MANAGEMENT),
+    schema: MAIL_PROJECTION, idempotency: 'required', keyJoinsEffect: true, uses: ['identity_contracts/mail-management'], handle: projectionWrite(MAIL_MANAGEMENT),
     responses: [...PROJECTED('administrator'), { status: 422, description: 'Refused (recorded): stale, out of order, or not one exact mailbox' }],
   },
   {
     path: `${V1}/identity/product-entitlement/projection`, summary: 'Project product-entitlement truth (producer token): only a fresh, active entitlement to a known product', auth: 'entitlement_producer', capability: 'identity-projections',
-    schema: ENTITLEMENT_PROJECTION, idempotency: 'required', uses: ['identity_contracts/entitlement-policy'], handle: projectionWrite(PRODUCT_ENTITLEMENT),
+    schema: ENTITLEMENT_PROJECTION, idempotency: 'required', keyJoinsEffect: true, uses: ['identity_contracts/entitlement-policy'], handle: projectionWrite(PRODUCT_ENTITLEMENT),
     responses: [...PROJECTED('entitlement'), { status: 422, description: 'Refused (recorded): stale, out of order, or an unknown product' }],
   },
   {

@@ -36,7 +36,7 @@ export const EVENTS_READS: readonly ReadRoute[] = [
 export const EVENTS_WRITES: readonly WriteRoute[] = [
   {
     path: `${V1}/events/outbox/*`, members: OUTBOX_FAMILIES, summary: 'Record an outbox event of this family, its payload checked against the catalog\'s payload_schema', auth: 'operator', capability: 'event-outbox',
-    schema: OUTBOX_RECORD_SCHEMA, idempotency: 'required', uses: ['events/publishing-outbox', 'event_modeling/catalog'], handle: outboxRecordReply,
+    schema: OUTBOX_RECORD_SCHEMA, idempotency: 'required', keyJoinsEffect: true, uses: ['events/publishing-outbox', 'event_modeling/catalog'], handle: outboxRecordReply,
     responses: [{ status: 201, description: 'Appended to the hash-chained outbox', schema: { type: 'object', required: ['recorded', 'family', 'event', 'seq', 'sha256'] } }],
   },
 ];

@@ -48,22 +48,22 @@ export const PLANNING_READS: readonly ReadRoute[] = [
 export const PLANNING_WRITES: readonly WriteRoute[] = [
   {
     path: SESSIONS, summary: 'create_session: a bounded runtime session write for the one BFF consumer', auth: 'bff', capability: 'planning-sessions',
-    schema: CREATE_SESSION, idempotency: 'required', uses: ['planning/create-session'],
+    schema: CREATE_SESSION, idempotency: 'required', keyJoinsEffect: true, uses: ['planning/create-session'],
     responses: [CREATED('Session created at revision 1', ['revision', 'links'])], handle: createSessionReply,
   },
   {
     path: `${SESSIONS}/:session_id/turns`, summary: 'answer_turn: a bounded runtime session write for the one BFF consumer; appends the next revision', auth: 'bff', capability: 'planning-sessions',
-    schema: ANSWER_TURN, idempotency: 'required', uses: ['planning/answer-turn'], params: SESSION_PARAM,
+    schema: ANSWER_TURN, idempotency: 'required', keyJoinsEffect: true, uses: ['planning/answer-turn'], params: SESSION_PARAM,
     responses: [CREATED('Turn recorded; the session moved to the next revision', ['turn_id', 'revision']), ...UNKNOWN, CONFLICT], handle: answerTurnReply,
   },
   {
     path: `${SESSIONS}/:session_id/review-rounds`, summary: 'Start a review round (package intent stored redacted); not execution, approval or materialization authority', auth: 'operator', capability: 'planning-sessions',
-    schema: REVIEW_ROUND, idempotency: 'required', uses: ['planning/start-review-round'], params: SESSION_PARAM,
+    schema: REVIEW_ROUND, idempotency: 'required', keyJoinsEffect: true, uses: ['planning/start-review-round'], params: SESSION_PARAM,
     responses: [CREATED('Round recorded with explicit false authority flags', ['round', 'revision', 'authority']), ...UNKNOWN, CONFLICT], handle: reviewRoundReply,
   },
   {
     path: `${SESSIONS}/:session_id/owner-decision`, summary: 'Record an owner decision (approved, rejected, needs_more_context); 409 until the score, human-in-loop and owner-packet readbacks exist', auth: 'operator', capability: 'planning-sessions',
-    schema: OWNER_DECISION, idempotency: 'required', uses: ['planning/owner-decision'], params: SESSION_PARAM,
+    schema: OWNER_DECISION, idempotency: 'required', keyJoinsEffect: true, uses: ['planning/owner-decision'], params: SESSION_PARAM,
     responses: [CREATED('Decision recorded; grants no materialization, provider-execution or domain-write authority', ['decision', 'grants', 'resume_state']), ...UNKNOWN, CONFLICT], handle: ownerDecisionReply,
   },
 ];

@@ -45,6 +45,11 @@ export interface WriteDeclaration {
    * `delivery_id`: the route deduplicates on the git host's delivery id itself.
    */
   idempotency: 'required' | 'optional' | 'delivery_id';
+  /**
+   * The handler's only effect is the one it commits through writeReply(): a fresh key is then
+   * claimed in that effect's own transaction (the kernel's IdempotencySpec.claimWithEffect).
+   */
+  keyJoinsEffect?: true;
   /** Artifact members the handler reads (`<artifact_id>/<member>`): 503 fail closed when invalid. */
   uses?: readonly string[];
   params?: Readonly<Record<string, ParameterSpec>>;

@@ -34,7 +34,7 @@ export function stampWriteRoutes(writes: readonly WriteRoute[], getRuntime: () =
     ...(write.params && { params: write.params }),
     ...(write.members && { members: write.members }),
     request: { ...write.request, schema: write.schema },
-    ...(write.idempotency !== 'delivery_id' && { idempotency: { store, required: write.idempotency === 'required' } }),
+    ...(write.idempotency !== 'delivery_id' && { idempotency: { store, required: write.idempotency === 'required', ...(write.keyJoinsEffect && { claimWithEffect: true }) } }),
     responses: write.responses,
     handler: writeHandler(write, getRuntime),
   }));

@@ -19,4 +19,4 @@ export {
   type VerifySignatureOptions,
 } from './signature-types.ts';
 export { verifySignature } from './verify-signature.ts';
-export { verifyToken } from './verify-token.ts';
+export { verifyToken, whichToken } from './verify-token.ts';

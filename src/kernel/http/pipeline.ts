@@ -7,12 +7,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verifySignature } from '../auth/index.ts';
 import { parseIdempotencyKey, requestFingerprint } from '../store/index.ts';
 import type { StoredResponse } from '../store/index.ts';
-import { isAirlockError } from '../errors.ts';
+import { AirlockError, isAirlockError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { DEFAULT_BODY_LIMIT, checkContentType, parseJsonBody, readBody } from './body.ts';
 import { challengeFor, withChallenge } from './challenge.ts';
 import { PROBLEM_TYPE, problem } from './reply.ts';
-import type { Authenticator, Method, Reply, RequestContext, Route } from './route.ts';
+import type { Authenticator, IdempotencySpec, Method, Reply, RequestContext, Route } from './route.ts';
 import type { Router } from './router.ts';
 import { replyBytes, replyContentType, sendReply } from './send.ts';
 import { requestHeadRefusal } from './request-head.ts';
@@ -218,6 +218,16 @@ async function runIdempotent(route: Route, context: RequestContext): Promise<Rep
   const scope = `${context.listener} ${route.method} ${route.path}${principalScope(context.principal)}`;
   const ref = { scope, key: parsed.key };
   const fingerprint = requestFingerprint({ method: context.method, path: context.path, body: context.rawBody ?? new Uint8Array() });
+  if (spec.claimWithEffect && spec.store.isFree && spec.store.claimWithin && spec.store.claim) {
+    const running = runningHere(spec);
+    const here = running.get(`${scope}\n${parsed.key}`);
+    if (here !== undefined) return here === fingerprint ? keyInFlight(parsed.key) : keyReused(parsed.key);
+    if (spec.store.isFree(ref)) {
+      const answer = await runClaimedWithEffect(route, context, { ...ref, fingerprint, running });
+      // undefined: another request claimed the key first; its answer is read below.
+      if (answer !== undefined) return answer;
+    }
+  }
   const begun = await spec.store.begin({ ...ref, fingerprint });
   switch (begun.kind) {
     case 'replay': {
@@ -226,9 +236,9 @@ async function runIdempotent(route: Route, context: RequestContext): Promise<Rep
       return { status, raw: body, headers: { ...rest, 'idempotent-replayed': 'true' }, ...(contentType !== undefined && { contentType }) };
     }
     case 'mismatch':
-      return problem(422, 'Idempotency-Key reused', { detail: `Idempotency-Key "${parsed.key}" was used with another request body: use a new key` });
+      return keyReused(parsed.key);
     case 'in_flight':
-      return problem(409, 'Idempotency-Key in flight', { detail: `A request with Idempotency-Key "${parsed.key}" is still running: retry later`, headers: { 'retry-after': '1' } });
+      return keyInFlight(parsed.key);
     case 'started':
       break;
   }
@@ -270,6 +280,77 @@ async function runIdempotent(route: Route, context: RequestContext): Promise<Rep
   const sent = storedForm(reply);
   await spec.store.complete({ ...ref, token: begun.token, response: storedResponse(sent) });
   return sent;
+}
+
+/**
+ * A fresh key on a route whose key joins its effect (IdempotencySpec.claimWithEffect): the
+ * handler runs without a key row, and the key is claimed, with its answer, in the effect's own
+ * transaction (or, for an answer with no effect, in one of its own). Resolves undefined when
+ * another request had claimed the key first: this one's effect rolled back, nothing is stored,
+ * and the caller answers with the holder's answer. A 5xx or a throw stores nothing, as there is
+ * no key to release.
+ */
+async function runClaimedWithEffect(
+  route: Route,
+  context: RequestContext,
+  claim: { scope: string; key: string; fingerprint: string; running: Map<string, string> },
+): Promise<Reply | undefined> {
+  const { running, ...ref } = claim;
+  const keyStore = route.idempotency!.store;
+  const mark = `${ref.scope}\n${ref.key}`;
+  running.set(mark, ref.fingerprint);
+  let stored: Reply | undefined;
+  let lost = false;
+  context.idempotency = {
+    completeWithin(sqlite, handlerReply) {
+      if (stored !== undefined) throw new TypeError(`Idempotency-Key "${ref.key}" guards one effect: this request already committed one`);
+      const sent = storedForm(handlerReply);
+      if (!keyStore.claimWithin!(sqlite, { ...ref, response: storedResponse(sent) })) {
+        lost = true;
+        // Thrown inside the unit: the effect beside it rolls back.
+        throw new AirlockError('idempotency', `Cannot claim Idempotency-Key "${ref.key}": another request holds it; this one's effect is rolled back`);
+      }
+      stored = sent;
+      return sent;
+    },
+    get stored() {
+      return stored;
+    },
+  };
+  try {
+    let reply: Reply;
+    try {
+      reply = await route.handler(context);
+    } catch (error) {
+      if (lost) return undefined;
+      throw error;
+    } finally {
+      delete context.idempotency;
+    }
+    if (lost) return undefined;
+    if (stored !== undefined || reply.status >= 500) return stored ?? reply;
+    const sent = storedForm(reply);
+    return (await keyStore.claim!({ ...ref, response: storedResponse(sent) })) ? sent : undefined;
+  } finally {
+    running.delete(mark);
+  }
+}
+
+/** Keys that requests of this process are running with on a claimWithEffect route, and their fingerprints, per route. */
+const RUNNING = new WeakMap<IdempotencySpec, Map<string, string>>();
+
+function runningHere(spec: IdempotencySpec): Map<string, string> {
+  let running = RUNNING.get(spec);
+  if (running === undefined) RUNNING.set(spec, (running = new Map()));
+  return running;
+}
+
+function keyReused(key: string): Reply {
+  return problem(422, 'Idempotency-Key reused', { detail: `Idempotency-Key "${key}" was used with another request body: use a new key` });
+}
+
+function keyInFlight(key: string): Reply {
+  return problem(409, 'Idempotency-Key in flight', { detail: `A request with Idempotency-Key "${key}" is still running: retry later`, headers: { 'retry-after': '1' } });
 }
 
 /** A reply as bytes with its content type: the form that is sent, stored and replayed alike. */

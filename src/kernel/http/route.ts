@@ -105,6 +105,14 @@ export interface IdempotencySpec {
   store: IdempotencyStore;
   /** A request without the header is refused with 400. */
   required: boolean;
+  /**
+   * The handler's only effect is the one it commits through writeReply() (no call out, no other
+   * write): a fresh key is then claimed in that effect's own transaction instead of one of its
+   * own before the handler runs. A duplicate in this process is still 409 while the first runs;
+   * one in another process on the same database runs, and whichever commits second rolls back
+   * and answers with the first one's stored answer (Idempotent-Replayed).
+   */
+  claimWithEffect?: boolean;
 }
 
 export interface ResponseSpec {

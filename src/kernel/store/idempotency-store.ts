@@ -20,6 +20,14 @@
 //
 // A key in flight whose owning process is gone (SIGKILL, power loss) never commits its effect,
 // so it is free again at once rather than after the lease: begin() checks the owner's pid.
+//
+// A route whose handler's only effect is the one it commits through writeReply() needs no key
+// row before that effect: isFree() reads the committed state (no write), and claimWithin() claims
+// the key and stores its answer inside the effect's own unit, in one transaction. That unit holds
+// SQLite's write lock (BEGIN IMMEDIATE, across processes), so of two requests with one key
+// exactly one finds it free; the other's unit rolls back, effect included, and it reads the
+// winner's answer with begin() once the winner's commit is done. A crash before that commit
+// leaves nothing behind: no effect, no key.
 
 import { createHash, randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
@@ -99,6 +107,20 @@ export interface IdempotencyStore {
    * completes the key in a transaction of its own.
    */
   completeWithin?(sqlite: DatabaseSync, request: IdempotencyKeyRef & { token: string; response: StoredResponse }): void;
+  /**
+   * True when nothing committed holds the key (no answer within its retention, no live request
+   * in flight), read without a write. Only a hint: claimWithin() decides, under the write lock.
+   */
+  isFree?(request: IdempotencyKeyRef): boolean;
+  /**
+   * Claims a free key and stores its answer inside an open `store.write` unit of the same
+   * database, so key, answer and the unit's effect commit together. False when the key is held
+   * (another request answered it or runs with it): the caller must then throw so its unit, effect
+   * included, rolls back, and read the holder's answer with begin() after that commit.
+   */
+  claimWithin?(sqlite: DatabaseSync, request: IdempotencyKeyRef & { fingerprint: string; response: StoredResponse }): boolean;
+  /** claimWithin() in a transaction of its own, for an answer with no store effect beside it. */
+  claim?(request: IdempotencyKeyRef & { fingerprint: string; response: StoredResponse }): Promise<boolean>;
 }
 
 export interface IdempotencyStoreOptions {
@@ -151,9 +173,50 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
     ).get(response.status, headers, response.body, expiresAt, scope, key, token);
     LIVE_TOKENS.delete(token);
     if (updated === undefined) return false;
-    const payload = { fingerprint: String(updated['fingerprint']), status: response.status, headers: response.headers, body_base64: Buffer.from(response.body).toString('base64') };
-    insertEvidence(sqlite, IDEMPOTENCY_ANSWERS, { prepared: prepareAppend(IDEMPOTENCY_ANSWERS, { scope, key, expires_at: expiresAt, payload }), now: () => now });
+    recordAnswer(sqlite, { scope, key, fingerprint: String(updated['fingerprint']), response, expiresAt, now });
     return true;
+  }
+
+  /** The answer as a row of the idempotency_answers chain, beside the key row (see the header). */
+  function recordAnswer(sqlite: DatabaseSync, answer: { scope: string; key: string; fingerprint: string; response: StoredResponse; expiresAt: string; now: Date }): void {
+    const { scope, key, fingerprint, response, expiresAt, now } = answer;
+    const payload = { fingerprint, status: response.status, headers: response.headers, body_base64: Buffer.from(response.body).toString('base64') };
+    insertEvidence(sqlite, IDEMPOTENCY_ANSWERS, { prepared: prepareAppend(IDEMPOTENCY_ANSWERS, { scope, key, expires_at: expiresAt, payload }), now: () => now });
+  }
+
+  /** The key's row when it holds the key at `iso`: an answer within its retention, or a live request in flight. */
+  function heldRow(sqlite: DatabaseSync, scope: string, key: string, iso: string): Record<string, unknown> | undefined {
+    const row = statement(sqlite, `SELECT * FROM ${IDEMPOTENCY_TABLE} WHERE scope = ? AND key = ?`).get(scope, key);
+    // An expired key, or one whose owner stopped renewing its lease, is free again.
+    const held =
+      row !== undefined &&
+      String(row['expires_at']) > iso &&
+      (row['state'] === 'completed' || (String(row['lease_until']) > iso && ownerAlive(row['owner_pid'], String(row['token']))));
+    return held ? row : undefined;
+  }
+
+  /** Claims a free key with its answer in the open unit on `sqlite` (see claimWithin in the interface). */
+  function claimIn(sqlite: DatabaseSync, { scope, key, fingerprint, response, now: given }: IdempotencyKeyRef & { fingerprint: string; response: StoredResponse }): boolean {
+    const now = at(given);
+    if (now.getTime() - lastPurge >= purgeIntervalMs) purge(sqlite, now);
+    const iso = now.toISOString();
+    if (heldRow(sqlite, scope, key, iso) !== undefined) return false;
+    const expiresAt = later(now, retentionMs);
+    // A completed row answers and is never completed again, so it needs no owner token.
+    statement(
+      sqlite,
+      `INSERT OR REPLACE INTO ${IDEMPOTENCY_TABLE} (scope, key, fingerprint, token, state, lease_until, expires_at, status, headers, body, owner_pid)
+       VALUES (?, ?, ?, '', 'completed', ?, ?, ?, ?, ?, NULL)`,
+    ).run(scope, key, fingerprint, iso, expiresAt, response.status, JSON.stringify(response.headers), response.body);
+    recordAnswer(sqlite, { scope, key, fingerprint, response, expiresAt, now });
+    return true;
+  }
+
+  function openUnitOf(sqlite: DatabaseSync, key: string, action: string): void {
+    if (sqlite !== store.sqlite) {
+      throw new TypeError(`Cannot ${action} Idempotency-Key "${key}" inside a write of another database: use the store the key lives in`);
+    }
+    if (!sqlite.isTransaction) throw new TypeError(`Cannot ${action} Idempotency-Key "${key}" within a write: no transaction is open`);
   }
 
   function purge(sqlite: DatabaseSync, now: Date): number {
@@ -167,14 +230,8 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
       const now = at(given);
       return store.write((sqlite): IdempotencyBegin => {
         if (now.getTime() - lastPurge >= purgeIntervalMs) purge(sqlite, now);
-        const iso = now.toISOString();
-        const row = statement(sqlite, `SELECT * FROM ${IDEMPOTENCY_TABLE} WHERE scope = ? AND key = ?`).get(scope, key);
-        // An expired key, or one whose owner stopped renewing its lease, is free again.
-        const held =
-          row !== undefined &&
-          String(row['expires_at']) > iso &&
-          (row['state'] === 'completed' || (String(row['lease_until']) > iso && ownerAlive(row['owner_pid'], String(row['token']))));
-        if (held) {
+        const row = heldRow(sqlite, scope, key, now.toISOString());
+        if (row !== undefined) {
           if (row['fingerprint'] !== fingerprint) return { kind: 'mismatch' };
           if (row['state'] === 'in_flight') return { kind: 'in_flight' };
           const response = {
@@ -198,13 +255,21 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
       return store.write((sqlite) => markCompleted(sqlite, request));
     },
     completeWithin(sqlite, request) {
-      if (sqlite !== store.sqlite) {
-        throw new TypeError(`Cannot complete Idempotency-Key "${request.key}" inside a write of another database: use the store the key lives in`);
-      }
-      if (!sqlite.isTransaction) throw new TypeError(`Cannot complete Idempotency-Key "${request.key}" within a write: no transaction is open`);
+      openUnitOf(sqlite, request.key, 'complete');
       if (!markCompleted(sqlite, request)) {
         throw new AirlockError('idempotency', `Cannot complete Idempotency-Key "${request.key}": another request took it over; this one's effect is rolled back`);
       }
+    },
+    isFree({ scope, key, now }) {
+      // The writer connection between commits: it reads what is committed (and, at FULL, on disk).
+      return heldRow(store.sqlite, scope, key, at(now).toISOString()) === undefined;
+    },
+    claimWithin(sqlite, request) {
+      openUnitOf(sqlite, request.key, 'claim');
+      return claimIn(sqlite, request);
+    },
+    claim(request) {
+      return store.write((sqlite) => claimIn(sqlite, request));
     },
     abandon({ scope, key, token }) {
       return store.write((sqlite) => {

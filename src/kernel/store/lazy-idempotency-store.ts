@@ -26,5 +26,17 @@ export function lazyIdempotencyStore(get: () => IdempotencyStore, retentionMs: n
       if (!keys.completeWithin) throw new TypeError('This key store cannot complete inside a write: use createIdempotencyStore()');
       keys.completeWithin(sqlite, request);
     },
+    // A store without the one-transaction claim leaves the route on begin() and complete().
+    isFree: (request) => get().isFree?.(request) ?? false,
+    claimWithin: (sqlite, request) => {
+      const keys = get();
+      if (!keys.claimWithin) throw new TypeError('This key store cannot claim inside a write: use createIdempotencyStore()');
+      return keys.claimWithin(sqlite, request);
+    },
+    claim: (request) => {
+      const keys = get();
+      if (!keys.claim) return Promise.reject(new TypeError('This key store cannot claim a key: use createIdempotencyStore()'));
+      return keys.claim(request);
+    },
   };
 }
