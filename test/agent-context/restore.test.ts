@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import { send, sendJson } from '../helpers/http.ts';
 import { startNatsServer } from '../helpers/nats-server.ts';
 import type { RunningNatsServer } from '../helpers/nats-server.ts';
-import { runScript, startServiceProcess, syncReplicationEnv } from '../helpers/service-process.ts';
+import { runEntry, startServiceProcess, syncReplicationEnv } from '../helpers/service-process.ts';
 import type { ServiceProcess } from '../helpers/service-process.ts';
 import { rootEnv } from '../governance/_fixtures.ts';
 import type { TempRoot } from '../governance/_fixtures.ts';
@@ -43,7 +43,7 @@ after(async () => {
 
 async function startAgentContext(dataDir: string): Promise<{ url: string; process: ServiceProcess }> {
   const service = await startServiceProcess('src/agent-context/main.ts', {
-    env: { AIRLOCK_DATA_DIR: dataDir, AGENT_CONTEXT_TOKEN: TOKEN, AGENT_CONTEXT_SERVICE_AUTH_TOKEN: OPERATOR_TOKEN, GOVERNANCE_URL: governance.worker, ...syncReplicationEnv(server.url) },
+    env: { AIRLOCK_DATA_DIR: dataDir, AGENT_CONTEXT_TOKEN: TOKEN, AGENT_CONTEXT_SERVICE_AUTH_TOKEN: OPERATOR_TOKEN, GOVERNANCE_URL: governance.worker!, ...syncReplicationEnv(server.url) },
   });
   running.push(service);
   return { url: Object.values(service.urls)[0]!, process: service };
@@ -82,7 +82,7 @@ test('agent-context: a lost host is restored from the stream; reads answer the s
   rmSync(lost, { recursive: true, force: true });
 
   const restoredDir = join(dir, 'restored');
-  const restored = await runScript('evidence_restore.ts', ['--service', 'agent-context', '--nats', server.url, '--data-dir', restoredDir, '--json']);
+  const restored = await runEntry('scripts/evidence_restore.ts', ['--service', 'agent-context', '--nats', server.url, '--data-dir', restoredDir, '--json']);
   assert.equal(restored.status, 0, restored.stderr);
 
   service = await startAgentContext(restoredDir);
@@ -99,7 +99,7 @@ test('agent-context: a lost host is restored from the stream; reads answer the s
   assert.deepEqual([rolled.status, rolled.body['desired_version']], [201, '1.0.0']);
   await service.process.stop('SIGTERM');
 
-  const verified = await runScript('verify_evidence_chain.ts', ['--nats', server.url, '--service', 'agent-context', '--db', join(restoredDir, 'agent-context.sqlite'), '--json']);
+  const verified = await runEntry('scripts/verify_evidence_chain.ts', ['--nats', server.url, '--service', 'agent-context', '--db', join(restoredDir, 'agent-context.sqlite'), '--json']);
   assert.equal(verified.status, 0, verified.stdout + verified.stderr);
   assert.ok((JSON.parse(verified.stdout) as { heads: { agree: boolean }[] }).heads.every((h) => h.agree));
 });

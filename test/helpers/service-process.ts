@@ -47,10 +47,10 @@ export async function startServiceProcess(entry: string, options: { env: Record<
   throw new Error(`${entry} exited before listening: ${stderr}`);
 }
 
-/** Runs `node scripts/<script> ...args` to its end. */
-export function runScript(script: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<{ status: number; stdout: string; stderr: string }> {
+/** Runs `node <entry> ...args` (a path from the checkout's root, e.g. scripts/evidence_restore.ts) to its end. */
+export function runEntry(entry: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', script), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, entry), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c));

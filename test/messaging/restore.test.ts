@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import { send } from '../helpers/http.ts';
 import { startNatsServer } from '../helpers/nats-server.ts';
 import type { RunningNatsServer } from '../helpers/nats-server.ts';
-import { runScript, startServiceProcess, syncReplicationEnv } from '../helpers/service-process.ts';
+import { runEntry, startServiceProcess, syncReplicationEnv } from '../helpers/service-process.ts';
 import type { ServiceProcess } from '../helpers/service-process.ts';
 
 const TOKEN = 'owner-readback-test-token';
@@ -84,7 +84,7 @@ test('messaging: a lost host is restored from the stream; reads answer the same,
   rmSync(lost, { recursive: true, force: true });
 
   const restoredDir = join(dir, 'restored');
-  const restored = await runScript('evidence_restore.ts', ['--service', 'messaging', '--nats', server.url, '--data-dir', restoredDir, '--json']);
+  const restored = await runEntry('scripts/evidence_restore.ts', ['--service', 'messaging', '--nats', server.url, '--data-dir', restoredDir, '--json']);
   assert.equal(restored.status, 0, restored.stderr);
   const tables = (JSON.parse(restored.stdout) as { tables: { table: string; rows: number }[] }).tables;
   assert.deepEqual(tables.map((t) => [t.table, t.rows]), [['bus_messages', 4], ['mailbox_publications', 4]]);
@@ -106,7 +106,7 @@ test('messaging: a lost host is restored from the stream; reads answer the same,
   assert.equal(busMessages(restoredDir), 5);
   await messaging.stop('SIGTERM');
 
-  const verified = await runScript('verify_evidence_chain.ts', ['--nats', server.url, '--service', 'messaging', '--db', join(restoredDir, 'messaging.sqlite'), '--json']);
+  const verified = await runEntry('scripts/verify_evidence_chain.ts', ['--nats', server.url, '--service', 'messaging', '--db', join(restoredDir, 'messaging.sqlite'), '--json']);
   assert.equal(verified.status, 0, verified.stdout + verified.stderr);
   assert.ok((JSON.parse(verified.stdout) as { heads: { agree: boolean }[] }).heads.every((h) => h.agree));
 });
