@@ -160,3 +160,23 @@ test('content in async mode: the upload is acknowledged first and the shipper se
     await own.stop();
   }
 });
+
+test('content in sync mode: an upload the object store cannot take answers 503 and stores nothing', { timeout: 120_000 }, async () => {
+  const own = await startNatsServer({ jetstream: true });
+  try {
+    process.env['AIRLOCK_EVIDENCE_SYNC_TIMEOUT_SECONDS'] = '1';
+    harness = await startReplicated(join(dir, 'refused'), 'sync', own);
+    assert.equal((await upload('ada', '-root-', 'kept.txt', 'replicated')).status, 201);
+    await own.stop();
+    const refused = await upload('ada', '-root-', 'lost.txt', 'never acknowledged');
+    assert.equal(refused.status, 503, refused.text);
+    assert.match(refused.body!['error']['briefSummary'], /could not be replicated to the object store "AIRLOCK_EVIDENCE_BLOBS".*nothing was stored, retry/);
+    const names = (await call('ada', 'GET', `${API}/nodes/-root-/children`)).body!['list']['entries'].map((e: { entry: { name: string } }) => e.entry.name);
+    assert.ok(names.includes('kept.txt') && !names.includes('lost.txt'), names.join(', '));
+  } finally {
+    delete process.env['AIRLOCK_EVIDENCE_SYNC_TIMEOUT_SECONDS'];
+    await harness?.close();
+    harness = undefined;
+    await own.stop();
+  }
+});
