@@ -17,6 +17,7 @@ import { statement } from '../kernel/index.ts';
 import { INBOX_RECORDS_TABLE, OUTBOX_LOG_TABLE, PROJECTION_LEDGER_TABLE, RECEIPTS_TABLE } from './control-evidence.ts';
 import type { InboxRecordPayload, OutboxEventPayload, ProjectionLedgerPayload, ReceiptPayload } from './control-evidence.ts';
 import type { IngestDecision } from './ingest-record.ts';
+import { mergeIntoGraph } from './graph-merge.ts';
 
 export interface DerivedControlState {
   inbox: number;
@@ -59,16 +60,6 @@ function deriveInboxAndGraph(sqlite: DatabaseSync): { inbox: number; outcomes: n
     inbox++;
   }
   const outcome = sqlite.prepare('INSERT INTO ingest_outcomes (inbox_seq, record_id, state, reason, isolation_domain_ref, run_id) VALUES (?, ?, ?, ?, ?, ?)');
-  // The same upserts as the worker's (reconcile.ts applyPlan): a later record of an id replaces the earlier.
-  const node = sqlite.prepare(`INSERT INTO graph_nodes (tenant_hash, isolation_domain_ref, node_id, label, properties, source_record_id, inbox_seq)
-    VALUES (?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (tenant_hash, isolation_domain_ref, node_id) DO UPDATE SET
-      label = excluded.label, properties = excluded.properties, source_record_id = excluded.source_record_id, inbox_seq = excluded.inbox_seq`);
-  const edge = sqlite.prepare(`INSERT INTO graph_edges (tenant_hash, isolation_domain_ref, edge_id, from_node, to_node, relation, properties, source_record_id, inbox_seq, visible)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (tenant_hash, isolation_domain_ref, edge_id) DO UPDATE SET
-      from_node = excluded.from_node, to_node = excluded.to_node, relation = excluded.relation, properties = excluded.properties,
-      source_record_id = excluded.source_record_id, inbox_seq = excluded.inbox_seq, visible = excluded.visible`);
   const restore = sqlite.prepare('UPDATE graph_edges SET visible = 1 WHERE tenant_hash = ? AND isolation_domain_ref = ? AND edge_id = ?');
   const repairOf = sqlite.prepare(`SELECT payload FROM ${RECEIPTS_TABLE.name} WHERE run_id = ? AND kind = 'visibility_repair'`);
   let outcomes = 0;
@@ -86,11 +77,7 @@ function deriveInboxAndGraph(sqlite: DatabaseSync): { inbox: number; outcomes: n
       // A record enqueued before decisions were recorded: its merge is not in the evidence.
       if (decision === undefined || decision.state !== 'MERGED') continue;
       const m = decision.merge;
-      if (m.kind === 'node') node.run(m.tenantHash, m.domain, m.nodeId, m.label, m.properties, m.recordId, item.inbox_seq);
-      else {
-        const visible = !hidden.has(edgeKey({ tenant_hash: m.tenantHash, isolation_domain_ref: m.domain, edge_id: m.edgeId }));
-        edge.run(m.tenantHash, m.domain, m.edgeId, m.from, m.to, m.relation, m.properties, m.recordId, item.inbox_seq, visible ? 1 : 0);
-      }
+      mergeIntoGraph(sqlite, m, { inboxSeq: item.inbox_seq, visible: m.kind === 'edge' && !hidden.has(edgeKey({ tenant_hash: m.tenantHash, isolation_domain_ref: m.domain, edge_id: m.edgeId })) });
     }
     for (const item of repair) if (item.action === 'restored') restore.run(item.tenant_hash, item.isolation_domain_ref, item.edge_id);
   }

@@ -13,6 +13,7 @@ import type { Store, Transaction } from '../kernel/index.ts';
 import { READBACK_TABLE, RECEIPTS_TABLE } from './control-schema.ts';
 import type { ReadbackPayload, ReceiptPayload } from './control-schema.ts';
 import { recordEvent } from './event-outbox.ts';
+import { mergeIntoGraph } from './graph-merge.ts';
 import { recordedDecisions, redactDecidedRecord } from './ingest-inbox.ts';
 import { decideIngestRecord, quarantine } from './ingest-record.ts';
 import { checkSchemaIntegrity } from './schema-integrity.ts';
@@ -159,15 +160,6 @@ function planVisibility(sqlite: DatabaseSync, decided: Decided[]): Plan {
 function applyPlan(sqlite: DatabaseSync, options: { tx: Transaction; plan: Plan; runId: string; at: string; snapshot: ReadbackPayload }): void {
   const { tx, plan, runId, at } = options;
   const outcome = sqlite.prepare('INSERT INTO ingest_outcomes (inbox_seq, record_id, state, reason, isolation_domain_ref, run_id) VALUES (?, ?, ?, ?, ?, ?)');
-  const node = sqlite.prepare(`INSERT INTO graph_nodes (tenant_hash, isolation_domain_ref, node_id, label, properties, source_record_id, inbox_seq)
-    VALUES (?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (tenant_hash, isolation_domain_ref, node_id) DO UPDATE SET
-      label = excluded.label, properties = excluded.properties, source_record_id = excluded.source_record_id, inbox_seq = excluded.inbox_seq`);
-  const edge = sqlite.prepare(`INSERT INTO graph_edges (tenant_hash, isolation_domain_ref, edge_id, from_node, to_node, relation, properties, source_record_id, inbox_seq, visible)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (tenant_hash, isolation_domain_ref, edge_id) DO UPDATE SET
-      from_node = excluded.from_node, to_node = excluded.to_node, relation = excluded.relation, properties = excluded.properties,
-      source_record_id = excluded.source_record_id, inbox_seq = excluded.inbox_seq, visible = excluded.visible`);
   const restore = sqlite.prepare('UPDATE graph_edges SET visible = 1 WHERE tenant_hash = ? AND isolation_domain_ref = ? AND edge_id = ? AND visible = 0');
   const redact = sqlite.prepare('UPDATE ingest_inbox SET record = ? WHERE seq = ? AND record IS NOT ?');
   for (const { seq, decision, redacted } of plan.decided) {
@@ -184,11 +176,7 @@ function applyPlan(sqlite: DatabaseSync, options: { tx: Transaction; plan: Plan;
     }
     const m = decision.merge;
     outcome.run(seq, m.recordId, 'MERGED', null, m.domain, runId);
-    if (m.kind === 'node') node.run(m.tenantHash, m.domain, m.nodeId, m.label, m.properties, m.recordId, seq);
-    else {
-      const visible = plan.edgeVisibility.get(compartmentKey(m.tenantHash, m.domain, m.edgeId)) === true;
-      edge.run(m.tenantHash, m.domain, m.edgeId, m.from, m.to, m.relation, m.properties, m.recordId, seq, visible ? 1 : 0);
-    }
+    mergeIntoGraph(sqlite, m, { inboxSeq: seq, visible: m.kind === 'edge' && plan.edgeVisibility.get(compartmentKey(m.tenantHash, m.domain, m.edgeId)) === true });
   }
   for (const id of plan.restored) restore.run(id.tenant_hash, id.isolation_domain_ref, id.edge_id);
   const { snapshot } = options;
