@@ -51,12 +51,14 @@ export function deriveControlStateFromEvidence(sqlite: DatabaseSync): DerivedCon
 function deriveInboxAndGraph(sqlite: DatabaseSync): { inbox: number; outcomes: number } {
   const insertInbox = sqlite.prepare('INSERT INTO ingest_inbox (seq, received_at, source, record, tenant_hash, record_id, content_sha256) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const decisions = new Map<number, IngestDecision>();
+  const restored = new Set<number>();
   let inbox = 0;
   for (const row of sqlite.prepare(`SELECT inbox_seq, payload FROM ${INBOX_RECORDS_TABLE.name} ORDER BY seq`).iterate()) {
     const seq = Number(row['inbox_seq']);
     const p = JSON.parse(String(row['payload'])) as InboxRecordPayload;
     insertInbox.run(seq, p.received_at, p.source, p.record, p.tenant_hash, p.record_id, p.content_sha256);
     if (p.decision.state === 'MERGED') decisions.set(seq, p.decision);
+    restored.add(seq);
     inbox++;
   }
   const outcome = sqlite.prepare('INSERT INTO ingest_outcomes (inbox_seq, record_id, state, reason, isolation_domain_ref, run_id) VALUES (?, ?, ?, ?, ?, ?)');
@@ -70,12 +72,14 @@ function deriveInboxAndGraph(sqlite: DatabaseSync): { inbox: number; outcomes: n
     const repair = repairRow === undefined ? [] : (JSON.parse(String(repairRow['payload'])) as ReceiptPayload).items as unknown as RepairItem[];
     const hidden = new Set(repair.filter((i) => i.action === 'held_hidden').map(edgeKey));
     for (const item of admission.items as unknown as AdmissionItem[]) {
+      // A record enqueued before ingest_inbox_records existed has no inbox row to hang its outcome on.
+      if (!restored.has(item.inbox_seq)) continue;
       outcome.run(item.inbox_seq, item.record_id, item.state, item.state === 'MERGED' ? null : item.reason!, item.state === 'MERGED' ? item.isolation_domain_ref! : null, runId);
       outcomes++;
       if (item.state !== 'MERGED') continue;
+      // The worker applied the decision recorded with the record, so a merged item finds its merge here.
       const decision = decisions.get(item.inbox_seq);
-      // A record enqueued before decisions were recorded: its merge is not in the evidence.
-      if (decision === undefined || decision.state !== 'MERGED') continue;
+      if (decision?.state !== 'MERGED') continue;
       const m = decision.merge;
       mergeIntoGraph(sqlite, m, { inboxSeq: item.inbox_seq, visible: m.kind === 'edge' && !hidden.has(edgeKey({ tenant_hash: m.tenantHash, isolation_domain_ref: m.domain, edge_id: m.edgeId })) });
     }
