@@ -9,6 +9,8 @@
 //   sends the blobs of new versions in content_events order from a cursor kept in the database,
 //   so it resumes after a restart or an outage where it stopped. It runs in sync mode too, to
 //   send the blobs stored before replication was turned on.
+// A purge frees blobs for good: the shipper deletes them from the bucket as well (a deleted
+// object's chunks are purged from the stream), in both modes, when it reaches the purge.
 // evidence_restore fetches every blob a version still names (restore-blobs.ts).
 
 import { connectNats, createObjectStore, statement } from '../kernel/index.ts';
@@ -63,6 +65,11 @@ export function startBlobReplication(options: { store: Store; blobs: BlobStore; 
     sent.add(sha256);
   }
 
+  async function forget(sha256: string): Promise<void> {
+    await (await bucketStore()).delete(sha256);
+    sent.delete(sha256);
+  }
+
   /** Sends the blobs of the versions recorded after the cursor, page by page; the cursor follows. */
   async function ship(): Promise<void> {
     for (;;) {
@@ -70,10 +77,12 @@ export function startBlobReplication(options: { store: Store; blobs: BlobStore; 
       const rows = statement(store.sqlite, `SELECT seq, action, payload FROM ${CONTENT_EVENTS.name} WHERE seq > ? ORDER BY seq LIMIT ?`).all(cursor, PAGE);
       if (rows.length === 0) return;
       for (const row of rows) {
-        if (!(VERSION_ACTIONS as readonly string[]).includes(String(row['action']))) continue;
-        const sha256 = String((JSON.parse(String(row['payload'])) as { sha256: string }).sha256);
+        const action = String(row['action']);
+        const payload = JSON.parse(String(row['payload'])) as { sha256?: string; blobs_removed?: string[] };
         // A blob purged since has nothing left to send (no version names it).
-        if (await blobs.has(sha256)) await put(sha256);
+        if ((VERSION_ACTIONS as readonly string[]).includes(action) && (await blobs.has(payload.sha256!))) await put(payload.sha256!);
+        // Purged for good here, so in the bucket too, unless the same bytes came back since.
+        if (action === 'purged') for (const sha256 of payload.blobs_removed ?? []) if (!(await blobs.has(sha256))) await forget(sha256);
       }
       const last = Number(rows.at(-1)!['seq']);
       await store.write((sqlite) => statement(sqlite, 'INSERT INTO blob_replication (id, events_seq) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET events_seq = excluded.events_seq').run(last));

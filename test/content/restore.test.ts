@@ -45,6 +45,21 @@ async function startReplicated(dataDir: string, mode: 'sync' | 'async', nats: Ru
   return startContent({ AIRLOCK_DATA_DIR: dataDir });
 }
 
+/** Waits (10 s at most) until the bucket no longer holds `sha256`. */
+async function untilGone(nats: RunningNatsServer, sha256: string): Promise<void> {
+  const client = await connectNats({ servers: parseNatsUrls(nats.url) });
+  try {
+    const objects = createObjectStore(client, { bucket: 'AIRLOCK_EVIDENCE_BLOBS' });
+    const deadline = Date.now() + 10_000;
+    while ((await objects.info(sha256)) !== undefined) {
+      assert.ok(Date.now() < deadline, `the purged blob ${sha256} left the bucket within 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await client.close();
+  }
+}
+
 async function uploadBytes(parent: string, name: string, content: Buffer): Promise<Record<string, any>> {
   const m = multipart([['name', name]], { name, type: 'application/octet-stream', content });
   const r = await send(`${harness!.base}${API}/nodes/${parent}/children`, { method: 'POST', headers: { authorization: `Bearer ${token('ada')}`, 'content-type': m.contentType }, body: m.body });
@@ -99,6 +114,8 @@ test('content: a lost host is restored from the stream and the object store; eve
   const purged = (await upload('ada', folder.id, 'gone.txt', 'purged for good')).body!['entry'];
   assert.equal((await call('ada', 'DELETE', `${API}/nodes/${purged.id}`)).status, 204);
   assert.equal((await call('ada', 'DELETE', `${API}/deleted-nodes/${purged.id}`)).status, 204);
+  // Purged for good: the shipper deletes its blob from the bucket too.
+  await untilGone(server, createHash('sha256').update('purged for good').digest('hex'));
   const ids = { text: text.id, binary: binary.id, folder: folder.id, deleted: deleted.id };
   const before = await reads(ids);
   const retry = await upload('ada', folder.id, 'q1.txt', 'quarterly figures, first draft');

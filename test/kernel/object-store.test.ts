@@ -1,6 +1,6 @@
 // The kernel's JetStream Object Store against a real nats-server: chunks of 128 KiB, meta on the
 // padded base64url subject with a rollup (one meta per name), the digest as every client writes
-// it, the bytes back through a checked temporary file; an unknown object, a corrupt one and an
+// it, the bytes back through a checked temporary file, a delete as the clients delete; an unknown object, a corrupt one and an
 // invalid bucket each fail with the reason. (Interoperability with nats.js 2.29.3 was checked
 // both ways by hand: each reads what the other writes.)
 
@@ -55,6 +55,13 @@ test('createObjectStore() stores a file in 128 KiB chunks with its meta, and giv
 
   await store.getToFile('report/ü.bin', join(dir, 'out'));
   assert.ok(readFileSync(join(dir, 'out')).equals(bytes));
+  // Deleted as the clients delete: a meta marked deleted, the chunks purged.
+  assert.equal(await store.delete('report/ü.bin'), true);
+  assert.equal(await store.info('report/ü.bin'), undefined);
+  assert.equal(JSON.parse((await api.lastBySubject('OBJ_BLOBS', `$O.BLOBS.M.${encodeObjectName('report/ü.bin')}`))!.data.toString()).deleted, true);
+  assert.equal(await api.subjectCount('OBJ_BLOBS', `$O.BLOBS.C.${again.nuid}`), 0);
+  assert.equal(await store.delete('report/ü.bin'), false);
+  await assert.rejects(store.getToFile('report/ü.bin', join(dir, 'gone')), /holds no object/);
   writeFileSync(join(dir, 'empty'), '');
   await store.putFile('empty', join(dir, 'empty'));
   await store.getToFile('empty', join(dir, 'empty-out'));

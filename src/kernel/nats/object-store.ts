@@ -41,6 +41,8 @@ export interface ObjectStore {
   putFile(name: string, path: string): Promise<ObjectInfo>;
   /** Writes the object's bytes to `path` (through a temporary file beside it), checking size and digest. Throws `environment` when there is no such object. */
   getToFile(name: string, path: string): Promise<ObjectInfo>;
+  /** Deletes the object as the clients do: a meta marked deleted (size 0, no digest), then its chunks purged. False when there was none. */
+  delete(name: string): Promise<boolean>;
 }
 
 /** Base64url with its "=" padding, as Go's base64.URLEncoding writes it (Node's "base64url" drops the padding). */
@@ -124,6 +126,14 @@ export function createObjectStore(client: NatsClient, options: { bucket: string;
       const info: ObjectInfo = { name, bucket, nuid, size, chunks, digest: objectDigest(hash.digest()), mtime: new Date().toISOString(), options: { max_chunk_size: OBJECT_CHUNK_BYTES } };
       await publish(metaSubject(name), Buffer.from(JSON.stringify(info)), { 'Nats-Rollup': 'sub' });
       return info;
+    },
+    async delete(name) {
+      const info = await this.info(name);
+      if (info === undefined) return false;
+      await publish(metaSubject(name), Buffer.from(JSON.stringify({ ...info, deleted: true, size: 0, chunks: 0, digest: '', mtime: new Date().toISOString() })), { 'Nats-Rollup': 'sub' });
+      const purged = await request(`$JS.API.STREAM.PURGE.${stream}`, { filter: `$O.${bucket}.C.${info.nuid}` });
+      if (purged.error) throw new AirlockError('bus_unavailable', `Object store "${bucket}" refused to purge the chunks of "${name}": ${purged.error.description ?? 'error'}`);
+      return true;
     },
     async getToFile(name, path) {
       const info = await this.info(name);
