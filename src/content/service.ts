@@ -29,7 +29,8 @@ export async function createContentService(config: ContentConfig, options: { now
   await ensureSystemFolders(store);
   const reclaimed = await reclaimBlobs(store, local);
   if (reclaimed.removed.length + reclaimed.restored.length > 0) log.info('blobs reclaimed at start', { removed: reclaimed.removed.length, restored: reclaimed.restored.length });
-  const replicationConfig = replicationConfigFromEnv(options.env ?? process.env);
+  // The settings the store's evidence replication read (AIRLOCK_EVIDENCE_*): bytes go where their evidence goes.
+  const replicationConfig = replicationConfigFromEnv(process.env);
   const replication = replicationConfig && startBlobReplication({ store, blobs: local, config: replicationConfig, log: log.child('content.blobs') });
   const blobs = replication ? replicatedBlobStore(local, replication) : local;
   const bridge = createBridge({ config, store, log: log.child('content.oidc'), ...(options.now && { now: options.now }) });
