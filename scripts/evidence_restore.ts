@@ -10,7 +10,12 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { AirlockError, isAirlockError, connectNats, createStreamApi, DEFAULT_EVIDENCE_STREAM, defineCommand, EXIT_FAILED, EXIT_OK, main, parseNatsUrls, usageError } from '../src/kernel/index.ts';
 import { readReplicatedChains, verifyReplicatedChain, writeReplicatedChain } from '../src/kernel/index.ts';
-import { restoreIdempotencyKeys } from '../src/kernel/index.ts';
+import { createObjectStore, restoreIdempotencyKeys } from '../src/kernel/index.ts';
+import type { NatsClient, StreamApi } from '../src/kernel/index.ts';
+import { blobBucket } from '../src/content/blob-replication.ts';
+import { BLOB_DIR_NAME } from '../src/content/config.ts';
+import { CONTENT_EVENTS } from '../src/content/database.ts';
+import { namedBlobs, restoreContentBlobs } from '../src/content/restore-blobs.ts';
 
 const command = defineCommand({
   name: 'evidence_restore',
@@ -20,8 +25,10 @@ const command = defineCommand({
     'chain (seq 1..n, prev_sha256 links, every sha256 recomputed), and only when all verify writes',
     '<data-dir>/<service>.sqlite with the rows exactly as stored. Idempotency-Key answers still within',
     'their retention are derived from the idempotency_answers chain. Start the service on that data',
-    'directory next: its migrations derive the rest (ERP: documents and naming series). Stop the',
-    'service on the old host first: one writer per chain.',
+    'directory next: it derives the rest from the rows (ERP: documents and naming series; semantic: inbox,',
+    'graph, outbox; content: nodes, versions, permissions, renditions). For content, every blob a version names',
+    'is fetched from the object store bucket <stream>_BLOBS and checked against its digest; exit 1 when the',
+    'bucket lacks some (async replication was behind). Stop the service on the old host first: one writer per chain.',
   ].join('\n'),
   options: {
     service: { type: 'string', valueName: 'NAME', description: 'The service, as in its subjects and database file name (erp, governance, ...)' },
@@ -78,14 +85,18 @@ const command = defineCommand({
         const now = () => new Date();
         for (const chain of chains) writeReplicatedChain(sqlite, chain, { now });
         const keys = restoreIdempotencyKeys(sqlite, { now: now() });
+        // The content repository's bytes are not evidence: they come back from the object store.
+        const blobs = chains.some((chain) => chain.table === CONTENT_EVENTS.name) ? await restoreBlobs(api, sqlite, { client, stream, dataDir: values['data-dir'] }) : undefined;
         sqlite.close();
         const tables = results.map((result) => ({ ...result, repeats: chains.find((c) => c.table === result.table)!.repeats }));
-        if (json) printJson({ ok: true, service: values.service, stream, db: file, tables, idempotency_keys: keys });
+        const complete = blobs === undefined || blobs.missing.length === 0;
+        if (json) printJson({ ok: complete, service: values.service, stream, db: file, tables, idempotency_keys: keys, ...(blobs && { blobs }) });
         else {
           for (const table of tables) if (table.ok) print(`${table.table}: ${table.rows} rows, head ${table.head}`);
+          if (blobs) print(`blobs: ${blobs.fetched} fetched from ${blobs.bucket}${complete ? '' : `; ${blobs.missing.length} MISSING from the bucket (their versions' content is lost): ${blobs.missing.join(', ')}`}`);
           print(`restored ${file}${keys > 0 ? ` (${keys} Idempotency-Key answers)` : ''}: start the service with AIRLOCK_DATA_DIR=${values['data-dir']}`);
         }
-        return EXIT_OK;
+        return complete ? EXIT_OK : EXIT_FAILED;
       } catch (error) {
         if (sqlite.isOpen) sqlite.close();
         // A half-written database must not be mistaken for a restored one.
@@ -97,5 +108,14 @@ const command = defineCommand({
     }
   },
 });
+
+/** Fetches the blobs the restored content database names from the bucket its host replicated them to. */
+async function restoreBlobs(api: StreamApi, sqlite: DatabaseSync, options: { client: NatsClient; stream: string; dataDir: string }): Promise<{ bucket: string; fetched: number; missing: string[] }> {
+  const bucket = blobBucket(options.stream);
+  // No bucket at all: nothing was replicated, so every named blob is missing.
+  if ((await api.info(`OBJ_${bucket}`)) === undefined) return { bucket, fetched: 0, missing: namedBlobs(sqlite) };
+  const restored = await restoreContentBlobs(sqlite, { objects: createObjectStore(options.client, { bucket }), blobDir: join(options.dataDir, BLOB_DIR_NAME) });
+  return { bucket, ...restored };
+}
 
 await main(command);

@@ -9,7 +9,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { openDatabase } from '../../src/kernel/index.ts';
 import type { Store } from '../../src/kernel/index.ts';
 import {
-  CONTROL_MIGRATIONS, ISOLATION_DOMAIN_REFS, READBACK_TABLE, RECEIPTS_TABLE, checkSchemaIntegrity, enqueueRecords, readCompartment, reconcileOnce, tenantHash,
+  CONTROL_EVIDENCE_TABLES, CONTROL_MIGRATIONS, ISOLATION_DOMAIN_REFS, checkSchemaIntegrity, enqueueRecords, readCompartment, reconcileOnce, tenantHash,
 } from '../../src/semantic/index.ts';
 import type { CompartmentRead } from '../../src/semantic/index.ts';
 import { check } from './check-report.ts';
@@ -70,7 +70,7 @@ function compartment(tenant: string, domain: string): string {
 function openControl(path: string): Store {
   const start = Date.UTC(2026, 0, 1);
   let tick = 0;
-  return openDatabase(path, { migrations: CONTROL_MIGRATIONS, evidenceTables: [READBACK_TABLE, RECEIPTS_TABLE], now: () => new Date(start + 1000 * tick++) });
+  return openDatabase(path, { migrations: CONTROL_MIGRATIONS, evidenceTables: CONTROL_EVIDENCE_TABLES, now: () => new Date(start + 1000 * tick++) });
 }
 
 /** Runs the deterministic verification in a control database at `path` (a fresh file). */

@@ -7,6 +7,8 @@ import { readConfig } from '../kernel/index.ts';
 import type { ConfigSpec, ConfigValues, ListenAddress } from '../kernel/index.ts';
 
 export const DEFAULT_LISTEN = '127.0.0.1:18060';
+/** The blob store's directory under AIRLOCK_DATA_DIR (evidence_restore fetches blobs into it). */
+export const BLOB_DIR_NAME = 'content-blobs';
 
 export const CONTENT_SPEC = {
   CONTENT_LISTEN: { type: 'listen', default: DEFAULT_LISTEN, description: 'host:port of the listener (--listen wins)' },
@@ -58,7 +60,7 @@ export function loadContentConfig(env: NodeJS.ProcessEnv, overrides: { listen?: 
     listen: values.CONTENT_LISTEN,
     dataDir,
     databasePath: join(dataDir, 'content.sqlite'),
-    blobDir: join(dataDir, 'content-blobs'),
+    blobDir: join(dataDir, BLOB_DIR_NAME),
     publicUrl: values.CONTENT_PUBLIC_URL,
     issuer: values.CONTENT_OIDC_ISSUER,
     clientId: values.CONTENT_OIDC_CLIENT_ID,

@@ -6,6 +6,7 @@ import { defineEvidenceTable, openDatabase, statement } from '../kernel/index.ts
 import type { Migration, Store } from '../kernel/index.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { SEARCH_ROWS_MIGRATION, indexNode } from './search-index.ts';
+import { nodeRows } from './event-state.ts';
 
 export const ROOT_NODE_ID = 'company-home';
 const SYSTEM_USER = JSON.stringify({ id: 'System', displayName: 'System' });
@@ -120,7 +121,18 @@ function permissionsMigration(sqlite: DatabaseSync): void {
 
 /** Opens the database and makes sure the root folder ("Company Home") exists. */
 export async function openContentDatabase(path: string, options: { now?: () => Date } = {}): Promise<Store> {
-  const store = openDatabase(path, { migrations: MIGRATIONS, evidenceTables: [CONTENT_EVENTS], ...(options.now && { now: options.now }) });
+  const store = openContentStore(path, options);
+  await ensureRootFolder(store);
+  return store;
+}
+
+/** Opens the database as it is: a restored one derives its repository (derive-repository.ts) before ensureRootFolder(). */
+export function openContentStore(path: string, options: { now?: () => Date } = {}): Store {
+  return openDatabase(path, { migrations: MIGRATIONS, evidenceTables: [CONTENT_EVENTS], ...(options.now && { now: options.now }) });
+}
+
+/** Makes the root folder ("Company Home") on a new repository. */
+export async function ensureRootFolder(store: Store): Promise<void> {
   const exists = statement(store.sqlite, 'SELECT 1 FROM nodes WHERE id = ?').get(ROOT_NODE_ID);
   if (exists === undefined) {
     await store.write((sqlite, tx) => {
@@ -128,8 +140,7 @@ export async function openContentDatabase(path: string, options: { now?: () => D
       statement(sqlite, `INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties, owner) VALUES (?, NULL, 'Company Home', 'company home', 'cm:folder', 1, ?, ?, ?, ?, '{}', NULL)`)
         .run(ROOT_NODE_ID, at, SYSTEM_USER, at, SYSTEM_USER);
       indexNode(sqlite, { nodeId: ROOT_NODE_ID, name: 'Company Home', metadata: '', body: '' });
-      tx.append(CONTENT_EVENTS, { node_id: ROOT_NODE_ID, action: 'created', payload: { actor: 'System', name: 'Company Home', node_type: 'cm:folder' } });
+      tx.append(CONTENT_EVENTS, { node_id: ROOT_NODE_ID, action: 'created', payload: { actor: 'System', name: 'Company Home', node_type: 'cm:folder', state: { nodes: nodeRows(sqlite, [ROOT_NODE_ID]) } } });
     });
   }
-  return store;
 }

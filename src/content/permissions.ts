@@ -6,8 +6,9 @@
 
 import { statement } from '../kernel/index.ts';
 import type { DatabaseSync } from 'node:sqlite';
-import type { Transaction } from '../kernel/index.ts';
+import type { JsonValue, Transaction } from '../kernel/index.ts';
 import { CONTENT_EVENTS, ROOT_NODE_ID } from './database.ts';
+import { nodeAndGrants } from './event-state.ts';
 import type { NodeRow } from './node-entry.ts';
 import { RepositoryError } from './repository-error.ts';
 
@@ -175,7 +176,7 @@ export function setPermissions(sqlite: DatabaseSync, tx: Transaction, options: {
   }
   const inherit = body.isInheritanceEnabled ?? node.inherit_permissions === 1;
   statement(sqlite, 'UPDATE nodes SET inherit_permissions = ? WHERE id = ?').run(inherit ? 1 : 0, node.id);
-  tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'permissions-updated', payload: { actor: options.actor, isInheritanceEnabled: inherit, locallySet: (grants ?? localGrants(sqlite, node.id)).map((g) => ({ authorityId: g.authorityId, name: g.name })) } });
+  tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'permissions-updated', payload: { actor: options.actor, isInheritanceEnabled: inherit, locallySet: (grants ?? localGrants(sqlite, node.id)).map((g) => ({ authorityId: g.authorityId, name: g.name })), state: nodeAndGrants(sqlite, node.id) as JsonValue } });
 }
 
 /** Grants a role without evidence of its own (inside a unit that records the node's creation). */

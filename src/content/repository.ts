@@ -4,6 +4,7 @@
 // transaction. Content bytes are already on disk (blob-store.ts) when a version is recorded.
 
 import { statement } from '../kernel/index.ts';
+import type { JsonValue } from '../kernel/index.ts';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
@@ -12,6 +13,7 @@ import { CONTENT_EVENTS, ROOT_NODE_ID } from './database.ts';
 import { userJson } from './node-entry.ts';
 import type { NodeRow, UserRef, VersionRow } from './node-entry.ts';
 import { EVERYONE, grant } from './permissions.ts';
+import { nodeAndGrants, nodeRows } from './event-state.ts';
 import type { Permission } from './permissions.ts';
 import { RepositoryError } from './repository-error.ts';
 import { indexNode, reindexBody, reindexNameAndMetadata } from './search-index.ts';
@@ -161,9 +163,22 @@ function ensureHome(sqlite: DatabaseSync, tx: Transaction, user: UserRef): strin
 
 /** Shared Files, as Alfresco makes it: under Company Home, where every user may add content. */
 function ensureShared(sqlite: DatabaseSync, tx: Transaction): string {
+  const existing = childNamed(sqlite, ROOT_NODE_ID, SHARED);
   const id = ensureFolder(sqlite, tx, { parentId: ROOT_NODE_ID, name: SHARED, user: SYSTEM_ACTOR });
   grant(sqlite, id, EVERYONE, 'Contributor');
+  if (existing === undefined) recordSystemPermissions(sqlite, tx, id);
   return id;
+}
+
+/** The grants the repository gives its own folders, as evidence (a restore derives them). */
+function recordSystemPermissions(sqlite: DatabaseSync, tx: Transaction, id: string): void {
+  const state = nodeAndGrants(sqlite, id);
+  const row = state.nodes![0]!;
+  tx.append(CONTENT_EVENTS, {
+    node_id: id,
+    action: 'permissions-updated',
+    payload: { actor: SYSTEM_ACTOR.id, isInheritanceEnabled: row['inherit_permissions'] === 1, locallySet: state.grants![id]!.map(([authorityId, name]) => ({ authorityId, name })), state: state as JsonValue },
+  });
 }
 
 /** Folders the repository keeps for itself: Company Home, User Homes, each home, Shared. */
@@ -223,6 +238,7 @@ function ensureFolder(sqlite: DatabaseSync, tx: Transaction, options: { parentId
   if (options.isolated) {
     statement(sqlite, 'UPDATE nodes SET inherit_permissions = 0 WHERE id = ?').run(id);
     for (const [authority, role] of options.isolated) grant(sqlite, id, authority, role);
+    recordSystemPermissions(sqlite, tx, id);
   }
   return id;
 }
@@ -244,7 +260,7 @@ function insertNode(sqlite: DatabaseSync, tx: Transaction, options: { parentId: 
   statement(sqlite, 'INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
     .run(id, options.parentId, options.name, nameKey(options.name), options.folder ? 'cm:folder' : 'cm:content', options.folder ? 1 : 0, at, by, at, by, JSON.stringify(options.properties), owner);
   indexNode(sqlite, { nodeId: id, name: options.name, metadata: metadataText(options.properties), body: '' });
-  tx.append(CONTENT_EVENTS, { node_id: id, action: 'created', payload: { actor: options.user.id, parent_id: options.parentId, name: options.name, node_type: options.folder ? 'cm:folder' : 'cm:content' } });
+  tx.append(CONTENT_EVENTS, { node_id: id, action: 'created', payload: { actor: options.user.id, parent_id: options.parentId, name: options.name, node_type: options.folder ? 'cm:folder' : 'cm:content', state: { nodes: nodeRows(sqlite, [id]) } } });
   return id;
 }
 
@@ -321,12 +337,16 @@ export function addVersion(
     .run(node.id, label, major, minor, node.name, sha256, size, mimeType, options.version.comment ?? null, at, by);
   statement(sqlite, 'UPDATE nodes SET version_label = ?, modified_at = ?, modified_by = ? WHERE id = ?').run(label, at, by, node.id);
   reindexBody(sqlite, node.id, options.content.text);
+  const version = getVersion(sqlite, node.id, label);
   tx.append(CONTENT_EVENTS, {
     node_id: node.id,
     action: options.action,
-    payload: { actor: options.user.id, version: label, sha256, size, mime_type: mimeType, comment: options.version.comment ?? null, ...(options.revertedFrom && { reverted_from: options.revertedFrom }) },
+    payload: {
+      actor: options.user.id, version: label, sha256, size, mime_type: mimeType, comment: options.version.comment ?? null, ...(options.revertedFrom && { reverted_from: options.revertedFrom }),
+      state: { nodes: nodeRows(sqlite, [node.id]), version: version as unknown as Record<string, JsonValue> },
+    },
   });
-  return getVersion(sqlite, node.id, label);
+  return version;
 }
 
 function nextLabel(current: VersionRow | undefined, options: VersionOptions & { initial?: boolean }): [number, number] {
@@ -352,9 +372,9 @@ export function updateMetadata(sqlite: DatabaseSync, tx: Transaction, options: {
   const at = new Date().toISOString();
   statement(sqlite, 'UPDATE nodes SET name = ?, name_key = ?, properties = ?, modified_at = ?, modified_by = ? WHERE id = ?').run(name, nameKey(name), JSON.stringify(properties), at, userJson(options.user), node.id);
   reindexNameAndMetadata(sqlite, node.id, name, metadataText(properties));
-  tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'updated', payload: { actor: options.user.id, name, properties: options.properties ?? {} } });
+  tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'updated', payload: { actor: options.user.id, name, properties: options.properties ?? {}, state: { nodes: nodeRows(sqlite, [node.id]) } } });
 }
 
-function metadataText(properties: Record<string, string>): string {
+export function metadataText(properties: Record<string, string>): string {
   return Object.values(properties).join('\n');
 }

@@ -1,13 +1,15 @@
 // Builds the content service: the database and blob store under AIRLOCK_DATA_DIR, the OIDC
 // bridge, the route table and its authenticators, on one listener.
 
-import { createLogger, createService, secretValues, versionTruth } from '../kernel/index.ts';
+import { createLogger, createService, replicationConfigFromEnv, secretValues, versionTruth } from '../kernel/index.ts';
 import type { Logger, Service } from '../kernel/index.ts';
 import { reclaimBlobs } from './blob-reclaim.ts';
+import { replicatedBlobStore, startBlobReplication } from './blob-replication.ts';
 import { createBlobStore } from './blob-store.ts';
 import { CONTENT_SPEC } from './config.ts';
 import type { ContentConfig } from './config.ts';
-import { openContentDatabase } from './database.ts';
+import { ensureRootFolder, openContentStore } from './database.ts';
+import { deriveRepositoryFromEvidence } from './derive-repository.ts';
 import { createBridge, repositoryAuthenticator, repositoryPrefixAuthenticator, shareAuthenticator } from './oidc/bridge.ts';
 import { permissionPolicy } from './permissions.ts';
 import { ensureSystemFolders } from './repository.ts';
@@ -19,11 +21,18 @@ export const SERVICE_NAME = 'content';
 
 export async function createContentService(config: ContentConfig, options: { now?: () => number; env?: NodeJS.ProcessEnv; log?: Logger } = {}): Promise<Service> {
   const log = options.log ?? createLogger({ name: SERVICE_NAME, service: SERVICE_NAME, secrets: secretValues(CONTENT_SPEC, { CONTENT_OIDC_CLIENT_SECRET: config.clientSecret }) });
-  const store = await openContentDatabase(config.databasePath);
+  const store = openContentStore(config.databasePath);
+  const local = createBlobStore(config.blobDir);
+  const derived = await deriveRepositoryFromEvidence(store.sqlite, { blobs: local, indexTextBytes: config.indexTextBytes });
+  if (derived > 0) log.info('repository derived from restored evidence', { events: derived });
+  await ensureRootFolder(store);
   await ensureSystemFolders(store);
-  const blobs = createBlobStore(config.blobDir);
-  const reclaimed = await reclaimBlobs(store, blobs);
+  const reclaimed = await reclaimBlobs(store, local);
   if (reclaimed.removed.length + reclaimed.restored.length > 0) log.info('blobs reclaimed at start', { removed: reclaimed.removed.length, restored: reclaimed.restored.length });
+  // The settings the store's evidence replication read (AIRLOCK_EVIDENCE_*): bytes go where their evidence goes.
+  const replicationConfig = replicationConfigFromEnv(process.env);
+  const replication = replicationConfig && startBlobReplication({ store, blobs: local, config: replicationConfig, log: log.child('content.blobs') });
+  const blobs = replication ? replicatedBlobStore(local, replication) : local;
   const bridge = createBridge({ config, store, log: log.child('content.oidc'), ...(options.now && { now: options.now }) });
   const deps = { store, blobs, config, log, policy: permissionPolicy(config) };
   const repository = repositoryAuthenticator(bridge);
@@ -37,6 +46,9 @@ export async function createContentService(config: ContentConfig, options: { now
     log,
     ...(options.env && { env: options.env }),
     ...(options.now && { now: options.now }),
-    onClose: () => store.close(),
+    onClose: async () => {
+      await replication?.close();
+      await store.close();
+    },
   });
 }

@@ -12,6 +12,7 @@ import type { Store, Transaction } from '../kernel/index.ts';
 import type { BlobStore } from './blob-store.ts';
 import { CONTENT_EVENTS } from './database.ts';
 import { userJson } from './node-entry.ts';
+import { nodeRows } from './event-state.ts';
 import type { NodeRow } from './node-entry.ts';
 import { RepositoryError } from './repository-error.ts';
 import { childNamed, getNode, requireNode, systemFolderProblem } from './repository.ts';
@@ -35,7 +36,7 @@ export function archiveNode(sqlite: DatabaseSync, tx: Transaction, options: { no
   const at = new Date().toISOString();
   const archive = statement(sqlite, 'UPDATE nodes SET archived_at = ?, archived_by = ?, archiver = ?, archive_root = ? WHERE id = ?');
   for (const each of nodes) archive.run(at, userJson(options.actor), options.actor.id, node.id, each.id);
-  tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'deleted', payload: { actor: options.actor.id, parent_id: node.parent_id, name: node.name, nodes: nodes.length } });
+  tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'deleted', payload: { actor: options.actor.id, parent_id: node.parent_id, name: node.name, nodes: nodes.length, state: { nodes: nodeRows(sqlite, nodes.map((each) => each.id)) } } });
   return nodes.length;
 }
 
@@ -61,8 +62,20 @@ export function restoreNode(sqlite: DatabaseSync, tx: Transaction, options: { no
   // As Alfresco's restore: the deleter needs create on the folder now, not when they deleted.
   options.actor.require(sqlite, parent, 'create');
   if (childNamed(sqlite, parent.id, node.name)) throw new RepositoryError(409, `Cannot restore "${node.name}": its folder now holds a node of that name (rename or delete it first)`);
+  const ids = (statement(sqlite, 'SELECT id FROM nodes WHERE archive_root = ?').all(node.id) as { id: string }[]).map((row) => row.id);
   const { changes } = statement(sqlite, 'UPDATE nodes SET archived_at = NULL, archived_by = NULL, archiver = NULL, archive_root = NULL WHERE archive_root = ?').run(node.id);
-  tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'restored', payload: { actor: options.actor.id, parent_id: parent.id, name: node.name, nodes: Number(changes) } });
+  tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'restored', payload: { actor: options.actor.id, parent_id: parent.id, name: node.name, nodes: Number(changes), state: { nodes: nodeRows(sqlite, ids) } } });
+}
+
+/** Removes a node's renditions, versions, grants and index row (its row goes after, with its subtree's); the versions removed. */
+export function deleteNodeRows(sqlite: DatabaseSync, id: string): number {
+  statement(sqlite, 'DELETE FROM renditions WHERE node_id = ?').run(id);
+  const versions = Number(statement(sqlite, 'DELETE FROM versions WHERE node_id = ?').run(id).changes);
+  statement(sqlite, 'DELETE FROM permissions WHERE node_id = ?').run(id);
+  const row = statement(sqlite, 'SELECT fts_rowid FROM search_rows WHERE node_id = ?').get(id);
+  if (row) statement(sqlite, 'DELETE FROM search_index WHERE rowid = ?').run(row['fts_rowid'] as number);
+  statement(sqlite, 'DELETE FROM search_rows WHERE node_id = ?').run(id);
+  return versions;
 }
 
 /**
@@ -76,17 +89,10 @@ export function purgeRows(sqlite: DatabaseSync, tx: Transaction, options: { node
   const digests = new Set<string>();
   for (const id of ids) for (const row of statement(sqlite, 'SELECT sha256 FROM versions WHERE node_id = ?').all(id)) digests.add(String(row['sha256']));
   let versions = 0;
-  for (const id of ids) {
-    statement(sqlite, 'DELETE FROM renditions WHERE node_id = ?').run(id);
-    versions += Number(statement(sqlite, 'DELETE FROM versions WHERE node_id = ?').run(id).changes);
-    statement(sqlite, 'DELETE FROM permissions WHERE node_id = ?').run(id);
-    const row = statement(sqlite, 'SELECT fts_rowid FROM search_rows WHERE node_id = ?').get(id);
-    if (row) statement(sqlite, 'DELETE FROM search_index WHERE rowid = ?').run(row['fts_rowid'] as number);
-    statement(sqlite, 'DELETE FROM search_rows WHERE node_id = ?').run(id);
-  }
+  for (const id of ids) versions += deleteNodeRows(sqlite, id);
   statement(sqlite, 'DELETE FROM nodes WHERE archive_root = ?').run(node.id);
   const unused = [...digests].filter((sha) => statement(sqlite, 'SELECT 1 FROM versions WHERE sha256 = ? LIMIT 1').get(sha) === undefined).sort();
-  tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'purged', payload: { actor: options.actor.id, name: node.name, nodes: ids.length, versions, blobs_removed: unused } });
+  tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'purged', payload: { actor: options.actor.id, name: node.name, nodes: ids.length, versions, blobs_removed: unused, state: { removed: ids } } });
   // Last, so a failure above leaves every blob where it was; a rollback after this puts them back (purgeNode).
   const moved: string[] = [];
   try {

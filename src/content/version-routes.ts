@@ -145,8 +145,10 @@ export async function storeRenditions(deps: ContentDeps, nodeId: string, ids: re
   for (const id of ids) {
     const bytes = await renderRendition(id, node, version, { blobPath: deps.blobs.path(version.sha256), textLimit: deps.config.indexTextBytes });
     await deps.store.write((db, tx) => {
-      statement(db, 'INSERT OR REPLACE INTO renditions (node_id, rendition_id, version_label, mime_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(node.id, id, version.label, RENDITION_TYPES[id], bytes, new Date().toISOString());
-      tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'rendition-created', payload: { actor: user.id, rendition: id, version: version.label, size: bytes.length } });
+      const createdAt = new Date().toISOString();
+      statement(db, 'INSERT OR REPLACE INTO renditions (node_id, rendition_id, version_label, mime_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(node.id, id, version.label, RENDITION_TYPES[id], bytes, createdAt);
+      const rendition = { rendition_id: id, version_label: version.label, mime_type: RENDITION_TYPES[id], created_at: createdAt };
+      tx.append(CONTENT_EVENTS, { node_id: node.id, action: 'rendition-created', payload: { actor: user.id, rendition: id, version: version.label, size: bytes.length, state: { rendition } } });
     });
   }
 }

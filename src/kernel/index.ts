@@ -75,6 +75,8 @@ export type {
 } from './nats/index.ts';
 export { createStreamApi } from './nats/stream-api.ts';
 export type { StreamApi, StoredMessage, PublishOutcome } from './nats/stream-api.ts';
+export { createObjectStore, OBJECT_CHUNK_BYTES } from './nats/object-store.ts';
+export type { ObjectStore, ObjectInfo } from './nats/object-store.ts';
 
 export {
   replicationConfigFromEnv, REPLICATION_VARIABLES, evidenceSubject, evidenceMsgId, encodeEvidenceRow, decodeEvidenceRow, recomputeRowHash,

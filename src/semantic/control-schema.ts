@@ -1,51 +1,20 @@
 // The control database ($AIRLOCK_DATA_DIR/semantic.sqlite): the compartmented graph, the ingest
-// inbox and its outcomes, the projection-verification ledger, the event outbox, and the two
-// evidence tables the reconciliation worker appends to. The isolation_domain_ref columns carry a
-// CHECK constraint built from the isolation-domains contract.
+// inbox and its outcomes, the projection-verification ledger, the event outbox, the two evidence
+// tables the reconciliation worker appends to, and three that mirror the inbox, the outbox and the
+// ledger. The isolation_domain_ref columns carry a CHECK constraint built from the
+// isolation-domains contract.
 
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { defineEvidenceTable, openDatabase } from '../kernel/index.ts';
+import { openDatabase } from '../kernel/index.ts';
 import type { Migration, Store } from '../kernel/index.ts';
 import { ISOLATION_DOMAIN_REFS } from './isolation-domains.ts';
+import { deriveControlStateFromEvidence } from './derive-control-state.ts';
 import { recordTenantHash } from './tenant-hash.ts';
+import { CONTROL_EVIDENCE_TABLES } from './control-evidence.ts';
 
-/** One reconciliation run that did work: what it took, what it merged, where the cursor is. */
-export interface ReadbackPayload {
-  run_id: string;
-  batch_limit: number;
-  taken: number;
-  merged: number;
-  quarantined: number;
-  edges_hidden: number;
-  edges_restored: number;
-  /** Highest inbox seq this run decided. */
-  inbox_cursor: number;
-  /** Inbox records still waiting after this run. */
-  backlog_remaining: number;
-  started_at: string;
-  /** When the run's decisions were planned; they are committed right after. */
-  decided_at: string;
-}
-
-export type ReceiptKind = 'admission' | 'visibility_repair';
-
-export interface ReceiptPayload {
-  run_id: string;
-  kind: ReceiptKind;
-  counts: Record<string, number>;
-  items: Record<string, unknown>[];
-}
-
-export const READBACK_TABLE = defineEvidenceTable<{ run_id: 'text' }, ReadbackPayload>({
-  name: 'projection_reconciliation_readback',
-  columns: { run_id: 'text' },
-});
-
-export const RECEIPTS_TABLE = defineEvidenceTable<{ run_id: 'text'; kind: 'text' }, ReceiptPayload>({
-  name: 'projection_reconciliation_receipts',
-  columns: { run_id: 'text', kind: 'text' },
-});
+export { CONTROL_EVIDENCE_TABLES, INBOX_RECORDS_TABLE, OUTBOX_LOG_TABLE, PROJECTION_LEDGER_TABLE, READBACK_TABLE, RECEIPTS_TABLE } from './control-evidence.ts';
+export type { InboxRecordPayload, OutboxEventPayload, ProjectionLedgerPayload, ReadbackPayload, ReceiptKind, ReceiptPayload } from './control-evidence.ts';
 
 /** Tables whose schema the integrity check covers (with their indexes and constraints). */
 export const GRAPH_SCHEMA_TABLES = ['graph_nodes', 'graph_edges', 'ingest_outcomes'] as const;
@@ -153,16 +122,24 @@ UPDATE ingest_inbox SET tenant_hash = json_extract(record, '$.tenant_hash')
 export const CONTROL_SCHEMA_VERSION = CONTROL_MIGRATIONS.length;
 
 /**
- * Opens (creating and migrating if needed) the control database, with both evidence tables.
+ * Opens (creating and migrating if needed) the control database, with every evidence table; on a
+ * database restored from replicated evidence, derives the plain tables from the rows first.
  *
  * @example
  * const store = openControlDatabase('var/semantic.sqlite');
  */
 export function openControlDatabase(path: string, options: { now?: () => Date } = {}): Store {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  return openDatabase(path, {
+  const store = openDatabase(path, {
     migrations: CONTROL_MIGRATIONS,
-    evidenceTables: [READBACK_TABLE, RECEIPTS_TABLE],
+    evidenceTables: CONTROL_EVIDENCE_TABLES,
     ...(options.now && { now: options.now }),
   });
+  try {
+    deriveControlStateFromEvidence(store.sqlite);
+  } catch (error) {
+    void store.close();
+    throw error;
+  }
+  return store;
 }

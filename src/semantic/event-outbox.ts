@@ -1,11 +1,12 @@
 // Events the service emits, written to the event_outbox table inside the transaction of the
-// change they report. Channels and payload schemas come from the AsyncAPI contract
+// change they report, and mirrored with their outbox seq in the evidence table event_outbox_log. Channels and payload schemas come from the AsyncAPI contract
 // (contracts/api/semantic_asyncapi_v1.json); a payload that breaks its schema, or an event on a
 // reserved channel, is a programming error and aborts the transaction.
 
 import type { DatabaseSync } from 'node:sqlite';
 import ASYNCAPI from '../../contracts/api/semantic_asyncapi_v1.json' with { type: 'json' };
-import type { SchemaValidator } from '../kernel/index.ts';
+import type { SchemaValidator, Transaction } from '../kernel/index.ts';
+import { OUTBOX_LOG_TABLE } from './control-evidence.ts';
 import { isObject } from './_json.ts';
 import { compileSchema } from './_schema.ts';
 import { deriveId } from './digest.ts';
@@ -69,18 +70,19 @@ export function payloadValidator(address: string): SchemaValidator {
  * from the channel and `key`, so re-deciding the same thing cannot emit two different ids.
  *
  * @example
- * store.write((sqlite) => recordEvent(sqlite, 'semantic.reconciliation.run_completed', { key: [runId], at, data }));
+ * store.write((sqlite, tx) => recordEvent(sqlite, 'semantic.reconciliation.run_completed', { tx, key: [runId], at, data }));
  */
-export function recordEvent(sqlite: DatabaseSync, address: string, event: { key: readonly unknown[]; at: string; data: Record<string, unknown> }): string {
+export function recordEvent(sqlite: DatabaseSync, address: string, event: { tx: Transaction; key: readonly unknown[]; at: string; data: Record<string, unknown> }): string {
   const channel = CHANNELS.get(address);
   if (channel === undefined || channel.status !== 'current') throw new TypeError(`Cannot emit on channel "${address}": it is not a current channel of the AsyncAPI contract`);
   const eventId = deriveId('evt', [address, ...event.key]);
   const payload = { event_id: eventId, occurred_at: event.at, ...event.data };
   const { valid, errors } = payloadValidator(address).validate(payload);
   if (!valid) throw new TypeError(`Event on "${address}" breaks its AsyncAPI schema: ${errors.map((e) => e.message).join('; ')}`);
-  sqlite
+  const seq = Number(sqlite
     .prepare('INSERT INTO event_outbox (event_id, channel, message, payload, created_at) VALUES (?, ?, ?, ?, ?)')
-    .run(eventId, address, channel.message, JSON.stringify(payload), event.at);
+    .run(eventId, address, channel.message, JSON.stringify(payload), event.at).lastInsertRowid);
+  event.tx.append(OUTBOX_LOG_TABLE, { event_id: eventId, channel: address, payload: { outbox_seq: seq, message: channel.message, payload, created_at: event.at } });
   return eventId;
 }
 

@@ -6,7 +6,7 @@ export type { Admission, CdcConsumer, CdcSurface, ConsumerStatus } from './cdc-m
 export { checkConsumerTokens, readConsumerTokens } from './consumer-tokens.ts';
 export type { ConsumerToken } from './consumer-tokens.ts';
 export { ISOLATION_DOMAINS_CONTRACT, ISOLATION_DOMAIN_REFS, checkIsolationDomainsContract, isIsolationDomain } from './isolation-domains.ts';
-export { CONTROL_MIGRATIONS, CONTROL_SCHEMA_VERSION, READBACK_TABLE, RECEIPTS_TABLE, openControlDatabase } from './control-schema.ts';
+export { CONTROL_EVIDENCE_TABLES, CONTROL_MIGRATIONS, CONTROL_SCHEMA_VERSION, READBACK_TABLE, RECEIPTS_TABLE, openControlDatabase } from './control-schema.ts';
 export type { ReadbackPayload, ReceiptPayload } from './control-schema.ts';
 export { EXPECTED_CONTROL_SCHEMA, checkSchemaIntegrity, describeGraphSchema } from './schema-integrity.ts';
 export type { SchemaIntegrityReceipt } from './schema-integrity.ts';

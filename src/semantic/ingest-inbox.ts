@@ -2,10 +2,15 @@
 // takes any JSON object: admission (isolation domain, shape) is the worker's decision, so a bad
 // record is QUARANTINED with its reason rather than refused unseen.
 
+import type { DatabaseSync } from 'node:sqlite';
+import { statement } from '../kernel/index.ts';
 import type { Store } from '../kernel/index.ts';
 import { isObject } from './_json.ts';
 import { digestOf, sha256Hex } from './digest.ts';
-import { findUnfaithfulValue } from './ingest-record.ts';
+import { decideIngestRecord, findUnfaithfulValue } from './ingest-record.ts';
+import type { IngestDecision } from './ingest-record.ts';
+import { INBOX_RECORDS_TABLE } from './control-evidence.ts';
+import type { InboxRecordPayload } from './control-evidence.ts';
 import { recordTenantHash } from './tenant-hash.ts';
 
 /** Longest record line the inbox accepts. */
@@ -87,7 +92,7 @@ export interface EnqueueResult {
  */
 export function putRecords(store: Store, records: readonly string[], options: { source: string }): Promise<EnqueueResult> {
   const receivedAt = store.now().toISOString();
-  return store.write((sqlite) => {
+  return store.write((sqlite, tx) => {
     const insert = sqlite.prepare('INSERT INTO ingest_inbox (received_at, source, record, tenant_hash, record_id, content_sha256) VALUES (?, ?, ?, ?, ?, ?)');
     const known = sqlite.prepare('SELECT 1 FROM ingest_inbox WHERE tenant_hash IS ? AND record_id IS ? AND content_sha256 = ? LIMIT 1');
     const seqs: number[] = [];
@@ -98,7 +103,22 @@ export function putRecords(store: Store, records: readonly string[], options: { 
         duplicates++;
         continue;
       }
-      seqs.push(Number(insert.run(receivedAt, options.source, record, identity.tenantHash, identity.recordId, identity.contentSha256).lastInsertRowid));
+      const seq = Number(insert.run(receivedAt, options.source, record, identity.tenantHash, identity.recordId, identity.contentSha256).lastInsertRowid);
+      // The evidence keeps no raw tenant id: the decision is made now, from the record as given,
+      // so the worker and a restore both apply the same one (recordedDecisions).
+      tx.append(INBOX_RECORDS_TABLE, {
+        inbox_seq: seq,
+        payload: {
+          received_at: receivedAt,
+          source: options.source,
+          record: redactDecidedRecord(record),
+          tenant_hash: identity.tenantHash,
+          record_id: identity.recordId,
+          content_sha256: identity.contentSha256,
+          decision: decideIngestRecord(record),
+        },
+      });
+      seqs.push(seq);
     }
     return { seqs, duplicates };
   });
@@ -112,6 +132,17 @@ export function putRecords(store: Store, records: readonly string[], options: { 
  */
 export async function enqueueRecords(store: Store, records: readonly string[], options: { source: string }): Promise<number[]> {
   return (await putRecords(store, records, options)).seqs;
+}
+
+/**
+ * The admission decisions recorded when the records of inbox seqs `from` to `to` entered the
+ * inbox, by seq. A record enqueued before decisions were recorded has none: decide it from its text.
+ */
+export function recordedDecisions(sqlite: DatabaseSync, range: { from: number; to: number }): Map<number, IngestDecision> {
+  const decisions = new Map<number, IngestDecision>();
+  const rows = statement(sqlite, `SELECT inbox_seq, payload FROM ${INBOX_RECORDS_TABLE.name} WHERE inbox_seq BETWEEN ? AND ?`).all(range.from, range.to);
+  for (const row of rows) decisions.set(Number(row['inbox_seq']), (JSON.parse(String(row['payload'])) as InboxRecordPayload).decision);
+  return decisions;
 }
 
 /** The record as the inbox keeps it once decided: the raw tenant id replaced by its tenant hash. */

@@ -2,7 +2,8 @@
 // admitted ts02: case ref; the server derives the fixture tenant and namespace and returns the
 // seven receipts (state, idempotency, reconciliation, replay/rebuild, latency, cleanup,
 // residual-scan). Nothing is projected or executed. The run ledger remembers each correlation
-// id with its request hash: the same id with another body is refused.
+// id with its request hash (mirrored as evidence, projection_verification_ledger, so a restore
+// keeps it): the same id with another body is refused.
 
 import type { JsonSchema, Store } from '../kernel/index.ts';
 import { CASE_REF_PREFIX } from './config.ts';
@@ -10,6 +11,7 @@ import type { ActivationStage } from './config.ts';
 import { deriveId, digestOf } from './digest.ts';
 import { projectionEventLog, replayAndRebuild } from './projection-replay.ts';
 import { recordEvent } from './event-outbox.ts';
+import { PROJECTION_LEDGER_TABLE } from './control-evidence.ts';
 import { unavailable } from './runtime-owner-artifact.ts';
 
 export interface ProjectionRequest {
@@ -112,12 +114,14 @@ export type LedgerOutcome = 'recorded' | 'replayed' | 'conflict';
 export function recordProjectionRun(store: Store, request: ProjectionRequest, options: { stage: ActivationStage; at: string }): Promise<LedgerOutcome> {
   const requestSha = digestOf(request);
   const runId = projectionRunId(request);
-  return store.write((sqlite) => {
+  return store.write((sqlite, tx) => {
     const known = sqlite.prepare('SELECT request_sha256 FROM projection_verification_runs WHERE correlation_id = ?').get(request.correlation_id);
     if (known !== undefined) return known['request_sha256'] === requestSha ? 'replayed' : 'conflict';
     sqlite.prepare('INSERT INTO projection_verification_runs (correlation_id, request_sha256, run_id, recorded_at) VALUES (?, ?, ?, ?)')
       .run(request.correlation_id, requestSha, runId, options.at);
+    tx.append(PROJECTION_LEDGER_TABLE, { correlation_id: request.correlation_id, payload: { request_sha256: requestSha, run_id: runId, recorded_at: options.at } });
     recordEvent(sqlite, 'semantic.projection_verification.recorded', {
+      tx,
       key: [runId],
       at: options.at,
       data: { run_id: runId, correlation_id: request.correlation_id, case_ref: request.case_ref, stage: options.stage, synthetic: true, executed: false },

@@ -9,11 +9,12 @@
 
 import type { DatabaseSync } from 'node:sqlite';
 import { AirlockError, isAirlockError } from '../kernel/index.ts';
-import type { Store } from '../kernel/index.ts';
+import type { Store, Transaction } from '../kernel/index.ts';
 import { READBACK_TABLE, RECEIPTS_TABLE } from './control-schema.ts';
 import type { ReadbackPayload, ReceiptPayload } from './control-schema.ts';
 import { recordEvent } from './event-outbox.ts';
-import { redactDecidedRecord } from './ingest-inbox.ts';
+import { mergeIntoGraph } from './graph-merge.ts';
+import { recordedDecisions, redactDecidedRecord } from './ingest-inbox.ts';
 import { decideIngestRecord, quarantine } from './ingest-record.ts';
 import { checkSchemaIntegrity } from './schema-integrity.ts';
 import type { EdgeMerge, IngestDecision, NodeMerge } from './ingest-record.ts';
@@ -66,6 +67,8 @@ export async function reconcileOnce(store: Store, options: { batchSize: number; 
   const rows = sqlite.prepare('SELECT seq, record, tenant_hash, record_id, content_sha256 FROM ingest_inbox WHERE seq > ? ORDER BY seq LIMIT ?').all(cursor, options.batchSize);
   if (rows.length === 0) return undefined;
   const earlier = sqlite.prepare('SELECT seq FROM ingest_inbox WHERE tenant_hash IS ? AND record_id = ? AND seq < ? AND content_sha256 IS NOT ? ORDER BY seq LIMIT 1');
+  // Decided when each record entered the inbox; a restored inbox no longer holds the raw text to decide from.
+  const recorded = recordedDecisions(sqlite, { from: Number(rows[0]!['seq']), to: Number(rows.at(-1)!['seq']) });
   const decided = rows.map((row) => {
     const seq = Number(row['seq']);
     const recordId = row['record_id'];
@@ -73,7 +76,7 @@ export async function reconcileOnce(store: Store, options: { batchSize: number; 
     // tenant's record with that id is another record, so it can never quarantine this one.
     const clash = typeof recordId === 'string' ? earlier.get(row['tenant_hash'] ?? null, recordId, seq, row['content_sha256'] ?? null) : undefined;
     const decision = clash === undefined
-      ? decideIngestRecord(String(row['record']))
+      ? recorded.get(seq) ?? decideIngestRecord(String(row['record']))
       : quarantine('record_id_conflict', `record_id was ingested before for this tenant with other content (inbox seq ${Number(clash['seq'])})`, recordId as string);
     return { seq, decision, redacted: redactDecidedRecord(String(row['record'])) };
   });
@@ -98,7 +101,7 @@ export async function reconcileOnce(store: Store, options: { batchSize: number; 
   };
   // One unit of work: the graph changes, outcomes, events, receipts and snapshot commit together or not at all.
   await store.write((sqlite, tx) => {
-    applyPlan(sqlite, { plan, runId, at: decidedAt, snapshot });
+    applyPlan(sqlite, { tx, plan, runId, at: decidedAt, snapshot });
     tx.append(RECEIPTS_TABLE, { run_id: runId, kind: 'admission', payload: admissionReceipt(runId, decided) });
     if (plan.hidden.length + plan.restored.length > 0) {
       tx.append(RECEIPTS_TABLE, { run_id: runId, kind: 'visibility_repair', payload: repairReceipt(runId, plan) });
@@ -154,18 +157,9 @@ function planVisibility(sqlite: DatabaseSync, decided: Decided[]): Plan {
   return plan;
 }
 
-function applyPlan(sqlite: DatabaseSync, options: { plan: Plan; runId: string; at: string; snapshot: ReadbackPayload }): void {
-  const { plan, runId, at } = options;
+function applyPlan(sqlite: DatabaseSync, options: { tx: Transaction; plan: Plan; runId: string; at: string; snapshot: ReadbackPayload }): void {
+  const { tx, plan, runId, at } = options;
   const outcome = sqlite.prepare('INSERT INTO ingest_outcomes (inbox_seq, record_id, state, reason, isolation_domain_ref, run_id) VALUES (?, ?, ?, ?, ?, ?)');
-  const node = sqlite.prepare(`INSERT INTO graph_nodes (tenant_hash, isolation_domain_ref, node_id, label, properties, source_record_id, inbox_seq)
-    VALUES (?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (tenant_hash, isolation_domain_ref, node_id) DO UPDATE SET
-      label = excluded.label, properties = excluded.properties, source_record_id = excluded.source_record_id, inbox_seq = excluded.inbox_seq`);
-  const edge = sqlite.prepare(`INSERT INTO graph_edges (tenant_hash, isolation_domain_ref, edge_id, from_node, to_node, relation, properties, source_record_id, inbox_seq, visible)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (tenant_hash, isolation_domain_ref, edge_id) DO UPDATE SET
-      from_node = excluded.from_node, to_node = excluded.to_node, relation = excluded.relation, properties = excluded.properties,
-      source_record_id = excluded.source_record_id, inbox_seq = excluded.inbox_seq, visible = excluded.visible`);
   const restore = sqlite.prepare('UPDATE graph_edges SET visible = 1 WHERE tenant_hash = ? AND isolation_domain_ref = ? AND edge_id = ? AND visible = 0');
   const redact = sqlite.prepare('UPDATE ingest_inbox SET record = ? WHERE seq = ? AND record IS NOT ?');
   for (const { seq, decision, redacted } of plan.decided) {
@@ -173,6 +167,7 @@ function applyPlan(sqlite: DatabaseSync, options: { plan: Plan; runId: string; a
     if (decision.state === 'QUARANTINED') {
       outcome.run(seq, decision.recordId, 'QUARANTINED', decision.reason, null, runId);
       recordEvent(sqlite, 'semantic.ingest.record_quarantined', {
+        tx,
         key: [seq],
         at,
         data: { run_id: runId, inbox_seq: seq, record_id: decision.recordId, reason: decision.reason },
@@ -181,15 +176,12 @@ function applyPlan(sqlite: DatabaseSync, options: { plan: Plan; runId: string; a
     }
     const m = decision.merge;
     outcome.run(seq, m.recordId, 'MERGED', null, m.domain, runId);
-    if (m.kind === 'node') node.run(m.tenantHash, m.domain, m.nodeId, m.label, m.properties, m.recordId, seq);
-    else {
-      const visible = plan.edgeVisibility.get(compartmentKey(m.tenantHash, m.domain, m.edgeId)) === true;
-      edge.run(m.tenantHash, m.domain, m.edgeId, m.from, m.to, m.relation, m.properties, m.recordId, seq, visible ? 1 : 0);
-    }
+    mergeIntoGraph(sqlite, m, { inboxSeq: seq, visible: m.kind === 'edge' && plan.edgeVisibility.get(compartmentKey(m.tenantHash, m.domain, m.edgeId)) === true });
   }
   for (const id of plan.restored) restore.run(id.tenant_hash, id.isolation_domain_ref, id.edge_id);
   const { snapshot } = options;
   recordEvent(sqlite, 'semantic.reconciliation.run_completed', {
+    tx,
     key: [runId],
     at,
     data: {

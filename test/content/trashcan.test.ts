@@ -74,8 +74,13 @@ test('DELETE a folder archives it with its children; deleted-nodes lists it for 
   assert.equal((await call('ada', 'GET', `${API}/nodes/${file.id}/content`)).text, 'the wombat census');
   assert.equal((await call('ada', 'POST', SEARCH, { query: { query: 'wombat' } })).body!['list'].pagination.totalItems, 1);
   assert.equal((await call('ada', 'GET', `${API}/deleted-nodes`)).body!['list'].pagination.totalItems, 0);
-  assert.deepEqual(events('deleted').at(-1), { node_id: top.id, actor: 'ada', parent_id: 'company-home', name: 'Trash Trial', nodes: 3 });
-  assert.deepEqual(events('restored').at(-1), { node_id: top.id, actor: 'ada', parent_id: 'company-home', name: 'Trash Trial', nodes: 3 });
+  const { state: deletedState, ...deletedEvent } = events('deleted').at(-1)!;
+  assert.deepEqual(deletedEvent, { node_id: top.id, actor: 'ada', parent_id: 'company-home', name: 'Trash Trial', nodes: 3 });
+  // The rows the change left, for a restore (derive-repository.ts): the three nodes, archived under the folder.
+  assert.deepEqual(deletedState.nodes.map((n: Json) => [n['archive_root'], n['archiver']]), [[top.id, 'ada'], [top.id, 'ada'], [top.id, 'ada']]);
+  const { state: restoredState, ...restoredEvent } = events('restored').at(-1)!;
+  assert.deepEqual(restoredEvent, { node_id: top.id, actor: 'ada', parent_id: 'company-home', name: 'Trash Trial', nodes: 3 });
+  assert.deepEqual(restoredState.nodes.map((n: Json) => n['archived_at']), [null, null, null]);
 });
 
 test('restore refuses when the name is taken again (409, case-insensitively) or the folder is gone (404)', async () => {
@@ -132,7 +137,7 @@ test('purge removes the rows and the blobs no version needs; a blob another node
   assert.equal((await call('ada', 'GET', `${API}/deleted-nodes/${alone.id}`)).status, 404);
   assert.equal((await call('ada', 'POST', `${API}/deleted-nodes/${alone.id}/restore`)).status, 404);
   const purged = events('purged').at(-1)!;
-  assert.deepEqual(purged, { node_id: alone.id, actor: 'ada', name: 'c.txt', nodes: 1, versions: 1, blobs_removed: [createHash('sha256').update('bytes only c has').digest('hex')] });
+  assert.deepEqual(purged, { node_id: alone.id, actor: 'ada', name: 'c.txt', nodes: 1, versions: 1, blobs_removed: [createHash('sha256').update('bytes only c has').digest('hex')], state: { removed: [alone.id] } });
   assert.deepEqual(events('purged').at(-2)!['blobs_removed'], []);
   // permanent=true: straight through the trashcan.
   const gone = await upload('ada', box.id, 'd.txt', 'bytes of d');

@@ -51,7 +51,7 @@ test('export_host_runtime_snapshot reads every part and writes nothing but its o
   assert.equal(snapshot.database.schema_integrity.status, 'pass');
   assert.deepEqual(snapshot.database.inbox, { records: 2, undecided: 0, quarantined: 1 });
   assert.deepEqual(snapshot.database.evidence_chains.map((c: { table: string; ok: boolean; rows: number }) => [c.table, c.ok, c.rows]),
-    [['projection_reconciliation_readback', true, 1], ['projection_reconciliation_receipts', true, 1]]);
+    [['event_outbox_log', true, 2], ['ingest_inbox_records', true, 2], ['projection_reconciliation_readback', true, 1], ['projection_reconciliation_receipts', true, 1], ['projection_verification_ledger', true, 0]]);
   assert.equal(snapshot.memory_lane.source, 'configuration');
   assert.equal(snapshot.memory_lane.stage, 'S0');
   assert.equal(snapshot.memory_lane.lanes.graph.mode, 'synthetic_fixtures_only');

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/kernel/index.ts';
-import { CONTROL_MIGRATIONS, READBACK_TABLE, RECEIPTS_TABLE, enqueueRecords, openControlDatabase, readCompartment, reconcileOnce } from '../../src/semantic/index.ts';
+import { CONTROL_EVIDENCE_TABLES, CONTROL_MIGRATIONS, enqueueRecords, openControlDatabase, readCompartment, reconcileOnce } from '../../src/semantic/index.ts';
 import type { CompartmentRead } from '../../src/semantic/index.ts';
 import { verifyIsolationWalls } from '../../scripts/_semantic/isolation-walls.ts';
 import type { CompartmentReader } from '../../scripts/_semantic/isolation-walls.ts';
@@ -59,7 +59,7 @@ test('verifyIsolationWalls() fails when a read records no isolation_domain_wall 
 });
 
 test('verifyIsolationWalls() fails the CHECK constraint check on a schema without it', async (t) => {
-  const open = (path: string) => openDatabase(path, { migrations: UNCHECKED_MIGRATIONS, evidenceTables: [READBACK_TABLE, RECEIPTS_TABLE] });
+  const open = (path: string) => openDatabase(path, { migrations: UNCHECKED_MIGRATIONS, evidenceTables: CONTROL_EVIDENCE_TABLES });
   const { checks } = await verifyIsolationWalls(join(tempDir(t), 'semantic.sqlite'), { open });
   const failed = failing(checks);
   assert.deepEqual(Object.keys(failed), ['check_constraint']);
@@ -73,7 +73,7 @@ test('verifyIsolationWalls() fails the CHECK constraint check on a schema withou
 async function reconciledDatabase(path: string, migrations = CONTROL_MIGRATIONS): Promise<void> {
   const store = migrations === CONTROL_MIGRATIONS
     ? openControlDatabase(path)
-    : openDatabase(path, { migrations, evidenceTables: [READBACK_TABLE, RECEIPTS_TABLE] });
+    : openDatabase(path, { migrations, evidenceTables: CONTROL_EVIDENCE_TABLES });
   const record = (domain: string, extra: Record<string, unknown>) => JSON.stringify({ record_id: `r-${domain}-${String(extra['node_id'] ?? extra['edge_id'])}`, tenant_id: 't', isolation_domain_ref: domain, ...extra });
   await enqueueRecords(store, [
     record('payments', { kind: 'node', node_id: 'a', label: 'X' }),

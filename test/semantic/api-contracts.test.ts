@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { compileSchema, exposedSurfaces } from '../../src/kernel/index.ts';
+import type { Transaction } from '../../src/kernel/index.ts';
 import { send } from '../helpers/http.ts';
 import { CDC_CONTRACT, checkCdcMatrix } from '../../src/semantic/cdc-matrix.ts';
 import { ASYNCAPI_CONTRACT, contractChannels, recordEvent } from '../../src/semantic/event-outbox.ts';
@@ -80,9 +81,11 @@ test('the AsyncAPI contract is 3.0 with current channels that have send operatio
   const sent = Object.values(doc['operations']).map((o: any) => o.channel.$ref.replace('#/channels/', ''));
   assert.deepEqual(sent.map((key: string) => doc['channels'][key].address), channels.filter((c) => c.status === 'current').map((c) => c.address));
   const store = testStore(t);
-  assert.throws(() => recordEvent(store.sqlite, 'semantic.graph.projection_applied', { key: [1], at: '2026-01-01T00:00:00.000Z', data: {} }), /not a current channel/);
+  // Both events are refused before anything is written.
+  const tx = { append: () => assert.fail('a refused event appends no evidence') } as unknown as Transaction;
+  assert.throws(() => recordEvent(store.sqlite, 'semantic.graph.projection_applied', { tx, key: [1], at: '2026-01-01T00:00:00.000Z', data: {} }), /not a current channel/);
   assert.throws(
-    () => recordEvent(store.sqlite, 'semantic.reconciliation.run_completed', { key: [1], at: '2026-01-01T00:00:00.000Z', data: { run_id: 'r' } }),
+    () => recordEvent(store.sqlite, 'semantic.reconciliation.run_completed', { tx, key: [1], at: '2026-01-01T00:00:00.000Z', data: { run_id: 'r' } }),
     /breaks its AsyncAPI schema/,
   );
 });

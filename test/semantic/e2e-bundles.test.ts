@@ -131,7 +131,7 @@ test('bundled semantic-api, semantic-worker and semantic-ingest work together ov
   const sqlite = new DatabaseSync(join(data, 'semantic.sqlite'), { readOnly: true });
   try {
     const chains = verifyAllChains(sqlite);
-    assert.deepEqual(chains.map((c) => [c.table, c.ok]), [['projection_reconciliation_readback', true], ['projection_reconciliation_receipts', true]]);
+    assert.deepEqual(chains.map((c) => [c.table, c.ok]), [['event_outbox_log', true], ['ingest_inbox_records', true], ['projection_reconciliation_readback', true], ['projection_reconciliation_receipts', true], ['projection_verification_ledger', true]]);
     const domains = sqlite.prepare('SELECT node_id, isolation_domain_ref FROM graph_nodes ORDER BY node_id').all().map((r) => [r['node_id'], r['isolation_domain_ref']]);
     assert.deepEqual(domains, [['n1', 'payments'], ['n2', 'payments'], ['n4', 'customer_relationship']]);
   } finally {
