@@ -7,7 +7,7 @@ import { createAnnotations, mergeAnnotations, type Annotations } from './_annota
 import { compileError } from './_compile-error.ts';
 import { fuseTests, TRUE_TEST, type Compiled, type Test } from './_fused-test.ts';
 import { escapePointerToken } from './_pointer.ts';
-import { checkAll, jsonType, passes, report, subject, type Check, type RunContext } from './_run-context.ts';
+import { checkAll, jsonType, passes, report, type Check, type RunContext } from './_run-context.ts';
 import { indexNode, isObject, type NodeInfo, type Resource, type SchemaIndex } from './_schema-index.ts';
 import { vocabularyOf, type Vocabulary, type VocabularyName } from './_vocabularies.ts';
 
@@ -145,9 +145,10 @@ export function booleanTest(state: { tests: boolean }, value: boolean): Test {
 
 export function booleanCheck(value: boolean, location: string): Check {
   if (value) return TRUE_CHECK;
-  return (_data, ctx) => {
-    const which = location === '' ? 'the schema' : `the schema at "${location}"`;
-    if (ctx.record) report(ctx, location, 'false', `${subject(ctx)} is not allowed: ${which} is false`);
+  const which = location === '' ? 'the schema' : `the schema at "${location}"`;
+  const describe = (subject: string): string => `${subject} is not allowed: ${which} is false`;
+  return (data, ctx) => {
+    if (ctx.record) report(ctx, location, 'false', describe, data);
     return false;
   };
 }

@@ -183,14 +183,24 @@ interface MemberWalk {
  */
 function walkMembers(walk: MemberWalk): Test {
   const { entries, otherRequired, objectOnly, leftover } = walk;
+  const { names, list, positions } = memberOrder(entries);
   let countedRequired = 0;
-  for (const entry of entries.values()) countedRequired += entry.required;
+  for (const entry of list) countedRequired += entry.required;
   return (data) => {
     if (!isObject(data)) return !objectOnly;
     const mayInherit = inheritsEnumerables(data);
     let found = 0;
+    let next = 0;
     for (const name in data) {
-      const entry = entries.get(name);
+      let entry: MemberEntry | undefined;
+      if (names[next] === name) entry = list[next++];
+      else {
+        const position = positions.get(name);
+        if (position !== undefined) {
+          entry = list[position];
+          next = position + 1;
+        }
+      }
       if (entry === undefined) {
         if (leftover.covered(name) || (mayInherit && !Object.hasOwn(data, name))) continue;
         if (leftover.verdict === null || !holds(leftover.verdict, data[name])) return false;
@@ -204,4 +214,15 @@ function walkMembers(walk: MemberWalk): Test {
     for (let i = 0; i < otherRequired.length; i++) if (!Object.hasOwn(data, otherRequired[i] as string)) return false;
     return true;
   };
+}
+
+/**
+ * The declared members in schema order, and each one's position. Instances mostly list their
+ * members in the schema's order (one serializer wrote them), so a walk first compares the name
+ * with the one after the last it met, an identity compare of two internalized strings, and
+ * looks the name up only when that guess misses.
+ */
+function memberOrder(entries: ReadonlyMap<string, MemberEntry>): { names: readonly string[]; list: readonly MemberEntry[]; positions: ReadonlyMap<string, number> } {
+  const names = [...entries.keys()];
+  return { names, list: [...entries.values()], positions: new Map(names.map((name, i) => [name, i])) };
 }

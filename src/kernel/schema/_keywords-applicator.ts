@@ -6,7 +6,7 @@ import { compileError } from './_compile-error.ts';
 import { compileSubschema, verdictOf, type CompileState, type KeywordDef, type SchemaContext } from './_compile.ts';
 import { combineTests, type Compiled, type Test } from './_fused-test.ts';
 import { escapePointerToken } from './_pointer.ts';
-import { passes, report, subject, type Check, type RunContext } from './_run-context.ts';
+import { passes, report, type Check, type RunContext } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
 
 function compileSchemaList(value: unknown, cx: SchemaContext, at: string, keyword: string): Compiled[] {
@@ -38,6 +38,14 @@ function skippingCheck(sub: Compiled): Check {
   return (data, ctx, ann) => (ann === null && test(data)) || check(data, ctx, ann);
 }
 
+const describeAnyOf = (subject: string): string => `${subject} must match at least one schema in anyOf`;
+const describeNot = (subject: string): string => `${subject} must not match the schema in "not"`;
+const describeOneOf = (subject: string, indexes: unknown): string => {
+  const matched = indexes as number[];
+  const detail = matched.length === 0 ? 'matched none' : `matched ${matched.length} (${matched.join(', ')})`;
+  return `${subject} must match exactly one schema in oneOf: ${detail}`;
+};
+
 function compileAllOf(value: unknown, cx: SchemaContext, at: string): Compiled {
   const subs = compileSchemaList(value, cx, at, 'allOf');
   const checks = subs.map(skippingCheck);
@@ -66,7 +74,7 @@ function compileAnyOf(value: unknown, cx: SchemaContext, at: string): Compiled {
         if (ann === null) break;
       }
     }
-    if (!ok && ctx.record) report(ctx, at, 'anyOf', `${subject(ctx)} must match at least one schema in anyOf`);
+    if (!ok && ctx.record) report(ctx, at, 'anyOf', describeAnyOf, data);
     return ok;
   };
   const test: Test = (data) => {
@@ -94,8 +102,7 @@ function compileOneOf(value: unknown, cx: SchemaContext, at: string): Compiled {
       return true;
     }
     if (ctx.record) {
-      const detail = matched.length === 0 ? 'matched none' : `matched ${matched.length} (${matched.join(', ')})`;
-      report(ctx, at, 'oneOf', `${subject(ctx)} must match exactly one schema in oneOf: ${detail}`);
+      report(ctx, at, 'oneOf', describeOneOf, matched);
     }
     return false;
   };
@@ -112,7 +119,7 @@ function compileNot(value: unknown, cx: SchemaContext, at: string): Compiled {
   const verdict = verdictOf(cx.state, sub);
   const check: Check = (data, ctx) => {
     if (!verdict(data, ctx)) return true;
-    if (ctx.record) report(ctx, at, 'not', `${subject(ctx)} must not match the schema in "not"`);
+    if (ctx.record) report(ctx, at, 'not', describeNot, data);
     return false;
   };
   const { test } = sub;

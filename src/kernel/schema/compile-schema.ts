@@ -6,10 +6,10 @@ import { booleanCheck, booleanTest, compileNode, readyOrLater, type CompileState
 import { notePrototypeState, type Compiled } from './_fused-test.ts';
 import { KEYWORDS } from './_keywords.ts';
 import { METASCHEMAS } from './_metaschemas.ts';
-import { jsonType, type RunContext } from './_run-context.ts';
+import { describeError, jsonType, type FoundError, type RunContext } from './_run-context.ts';
 import { createIndex, indexDocument, isObject, ROOT_URI, type NodeInfo } from './_schema-index.ts';
 import { resolveUri, splitFragment } from './_uri.ts';
-import type { CompileOptions, SchemaValidator, ValidationResult } from './types.ts';
+import type { CompileOptions, SchemaValidator, ValidationError, ValidationResult } from './types.ts';
 
 /**
  * Compiles `schema` once; throws AirlockError 'schema_compile' naming the bad part's location
@@ -52,8 +52,25 @@ export function compileValidator(schema: unknown, options: CompileOptions & { te
       ctx.scope.length = 0;
       ctx.record = true;
       ctx.all = all;
-      const valid = check(instance, ctx, null);
-      return { valid, errors: ctx.errors };
+      if (check(instance, ctx, null)) return VALID;
+      return invalid(ctx.errors);
+    },
+  };
+}
+
+/**
+ * The answer for an invalid instance. Its errors are formatted (pointers joined, messages
+ * written) when first read, not while validating: a caller that only wants the verdict, or
+ * reads the first error, pays for nothing else. The getter is an own enumerable property, so
+ * JSON.stringify, spreading and deepEqual see `errors` as data.
+ */
+function invalid(found: readonly FoundError[]): ValidationResult {
+  let errors: readonly ValidationError[] | undefined;
+  return {
+    valid: false,
+    get errors() {
+      errors ??= found.map(describeError);
+      return errors;
     },
   };
 }
