@@ -149,7 +149,7 @@ function staticLeftoverMembers(keyword: string, value: unknown, cx: SchemaContex
     }
     return true;
   };
-  return { check: leftoverMembersCheck(keyword, sub, at, isCovered), test, shape: { kind: 'leftover', covered: isCovered, sub: sub ?? null } };
+  return { check: leftoverMembersCheck(keyword, sub, at, isCovered), test, shape: { kind: 'leftover', keyword, at, covered: isCovered, sub: sub ?? null } };
 }
 
 function compileAdditionalProperties(value: unknown, cx: SchemaContext, at: string): Compiled {
@@ -213,7 +213,7 @@ function compileRequired(value: unknown, _cx: SchemaContext, at: string): Compil
     for (let i = 0; i < names.length; i++) if (!Object.hasOwn(data, names[i] as string)) return false;
     return true;
   };
-  return { check, test, shape: { kind: 'required', names } };
+  return { check, test, shape: { kind: 'required', names, at } };
 }
 
 function compileDependentRequired(value: unknown, _cx: SchemaContext, at: string): Compiled {
