@@ -1,11 +1,11 @@
 // The check of an object schema's properties, required names, leftover keyword and
 // `type: object`, in one walk over the instance's members, the walk its test makes (see
-// _fused-test.ts). A check runs only where the test failed: the walk finds which members fail
-// and which required names are missing, and only those are checked again to say why.
+// _fused-test.ts).
 
 import { addPropSet, type Annotations } from './_annotations.ts';
-import { holds, inheritsEnumerables, type Verdict } from './_verdict.ts';
-import { preview, report, type Check, type RunContext } from './_run-context.ts';
+import { leafHolds } from './_scalar-leaf.ts';
+import { inheritsEnumerables, type Verdict } from './_verdict.ts';
+import { preview, report, type Check, type FoundError, type RunContext } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
 
 /** One declared member: its subschema, and whether the `required` keyword names it. */
@@ -32,9 +32,11 @@ const describeMissing = (subject: string, name: unknown): string => `${subject} 
 const describeUnexpected = (subject: string, name: unknown): string => `${subject} is not allowed: unexpected property ${preview(name)}`;
 
 /**
- * Errors come in one order, whatever the order of the keywords: the type, then the missing
- * required names (in the keyword's order), then the failing members (in the schema's order),
- * then the members left over (in the instance's order).
+ * One walk over the instance's members, each checked where it stands: a scalar leaf decided
+ * inline and checked only when it fails, any other subschema checked at once (its check costs
+ * what its test would when it passes, and a failing member is walked once, not twice). Errors
+ * come as the walk finds them, in the instance's order, except that the missing required names
+ * (found when the walk ends) are moved before this object's other errors.
  */
 export function objectCheck(parts: ObjectParts): Check {
   const { names, members, positions, required, leftover, typeCheck } = parts;
@@ -46,10 +48,10 @@ export function objectCheck(parts: ObjectParts): Check {
     if (!isObject(data)) return typeCheck === undefined || typeCheck(data, ctx, ann);
     if (ann !== null) noteEvaluated(ann, names.length > 0 ? nameSet : null, leftover !== undefined);
     const mayInherit = inheritsEnumerables(data);
+    const mark = ctx.errors.length;
+    let ok = true;
     let found = 0;
     let next = 0;
-    let failing: number[] | null = null;
-    let unexpected: string[] | null = null;
     for (const name in data) {
       let position: number | undefined;
       if (names[next] === name) position = next++;
@@ -60,66 +62,44 @@ export function objectCheck(parts: ObjectParts): Check {
       if (mayInherit && !Object.hasOwn(data, name)) continue;
       if (position === undefined) {
         if (leftover === undefined || leftover.covered(name)) continue;
-        if (leftover.sub === null || !holds(leftover.sub, data[name])) (unexpected ??= []).push(name);
-        continue;
+        if (leftover.sub !== null) {
+          if (memberPasses(leftover.sub, data, name, ctx)) continue;
+        } else if (ctx.record) report(ctx, leftover.at, leftover.keyword, describeUnexpected, name, name);
+      } else {
+        const member = members[position] as MemberPart;
+        found += member.required;
+        if (memberPasses(member, data, name, ctx)) continue;
       }
-      const member = members[position] as MemberPart;
-      found += member.required;
-      if (!holds(member, data[name])) (failing ??= []).push(position);
+      if (!ctx.all) return false;
+      ok = false;
     }
-    let ok = true;
-    if (found !== countedRequired || otherRequired) {
-      for (const name of required.names) {
-        if (Object.hasOwn(data, name)) continue;
-        if (ctx.record) report(ctx, required.at, 'required', describeMissing, name);
-        if (!ctx.all) return false;
-        ok = false;
-      }
+    if (found === countedRequired && !otherRequired) return ok;
+    const before = ctx.errors.length;
+    for (const name of required.names) {
+      if (Object.hasOwn(data, name)) continue;
+      if (ctx.record) report(ctx, required.at, 'required', describeMissing, name);
+      ok = false;
+      if (!ctx.all) break;
     }
-    if (failing !== null) {
-      sortPositions(failing);
-      for (const position of failing) {
-        const name = names[position] as string;
-        if (checkMember((members[position] as MemberPart).check, data, name, ctx)) continue;
-        if (!ctx.all) return false;
-        ok = false;
-      }
-    }
-    if (unexpected !== null && leftover !== undefined) {
-      for (const name of unexpected) {
-        if (leftover.sub !== null && checkMember(leftover.sub.check, data, name, ctx)) continue;
-        if (leftover.sub === null && ctx.record) report(ctx, leftover.at, leftover.keyword, describeUnexpected, name, name);
-        if (!ctx.all) return false;
-        ok = false;
-      }
-    }
+    if (before > mark) moveBefore(ctx.errors, before, mark);
     return ok;
   };
 }
 
-/**
- * Sorts the failing positions, found in the instance's order, into the schema's: an insertion
- * sort, since the list is short and mostly in order already (sort() with a comparator cost more
- * than the rest of the check).
- */
-function sortPositions(positions: number[]): void {
-  for (let i = 1; i < positions.length; i++) {
-    const position = positions[i] as number;
-    let j = i - 1;
-    while (j >= 0 && (positions[j] as number) > position) {
-      positions[j + 1] = positions[j] as number;
-      j--;
-    }
-    positions[j + 1] = position;
-  }
-}
-
-/** Runs a member's check with the instance location moved onto it. */
-function checkMember(check: Check, data: Record<string, unknown>, name: string, ctx: RunContext): boolean {
+/** A member's verdict, with its errors recorded where it stands when it fails. */
+function memberPasses(part: Verdict & { check: Check }, data: Record<string, unknown>, name: string, ctx: RunContext): boolean {
+  const value = data[name];
+  if (part.leaf !== null && leafHolds(part.leaf, value)) return true;
   ctx.path.push(name);
-  const ok = check(data[name], ctx, null);
+  const ok = part.check(value, ctx, null);
   ctx.path.pop();
   return ok;
+}
+
+/** Moves the errors from `from` to the end so that they start at `to` (the list is short). */
+function moveBefore(errors: FoundError[], from: number, to: number): void {
+  const moved = errors.splice(from);
+  errors.splice(to, 0, ...moved);
 }
 
 /** What `properties` and a leftover keyword tell unevaluatedProperties further up. */

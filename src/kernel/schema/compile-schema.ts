@@ -46,14 +46,18 @@ export function compileValidator(schema: unknown, options: CompileOptions & { te
     validate(instance: unknown) {
       calls.count++;
       notePrototypeState();
-      if (test(instance)) return VALID;
-      ctx.errors = [];
-      ctx.path.length = 0;
-      ctx.scope.length = 0;
+      // Both are empty after every call that returned; setting length costs even then.
+      if (ctx.path.length !== 0) ctx.path.length = 0;
+      if (ctx.scope.length !== 0) ctx.scope.length = 0;
       ctx.record = true;
       ctx.all = all;
-      if (check(instance, ctx, null)) return VALID;
-      return new InvalidResult(ctx.errors);
+      if (check(instance, ctx, null)) {
+        if (ctx.errors.length !== 0) ctx.errors = [];
+        return VALID;
+      }
+      const found = ctx.errors;
+      ctx.errors = [];
+      return new InvalidResult(found);
     },
   };
 }
