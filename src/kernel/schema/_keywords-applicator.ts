@@ -89,21 +89,22 @@ function compileOneOf(value: unknown, cx: SchemaContext, at: string): Compiled {
   const branches = subs.map((sub) => branchOf(cx.state, sub));
   const tests = subs.map((sub) => sub.test);
   const check: Check = (data, ctx, ann) => {
-    const matched: number[] = [];
+    // The list of matches is made only when there are two: a valid instance allocates nothing.
+    let count = 0;
+    let first = -1;
+    let matched: number[] | null = null;
     const local = ann === null ? null : createAnnotations();
     for (let i = 0; i < branches.length; i++) {
-      if ((branches[i] as Branch)(data, ctx, local)) {
-        matched.push(i);
-        if (matched.length > 1 && local === null) break;
-      }
+      if (!(branches[i] as Branch)(data, ctx, local)) continue;
+      if (count++ === 0) first = i;
+      else (matched ??= [first]).push(i);
+      if (count > 1 && local === null) break;
     }
-    if (matched.length === 1) {
+    if (count === 1) {
       if (ann !== null && local !== null) mergeAnnotations(ann, local);
       return true;
     }
-    if (ctx.record) {
-      report(ctx, at, 'oneOf', describeOneOf, matched);
-    }
+    if (ctx.record) report(ctx, at, 'oneOf', describeOneOf, matched ?? []);
     return false;
   };
   const test: Test = (data) => {

@@ -9,14 +9,16 @@ import { deepEqual, equalityKey, isScalar } from './_deep-equal.ts';
 import { keywordFromTest } from './_keyword-from-test.ts';
 import { requireNonNegativeInteger } from './_keywords-number-string.ts';
 import { report, type Check, type RunContext } from './_run-context.ts';
+import { leafHolds } from './_scalar-leaf.ts';
 
 /**
- * Checks one element with the instance location moved onto it; an element that passes its test
- * costs no more.
+ * Checks one element with the instance location moved onto it: a scalar leaf is decided inline
+ * and checked only when it fails; any other subschema is checked at once, so that a failing
+ * element is walked once (a passing one costs what its test would).
  */
 function checkElement(sub: Compiled, data: unknown[], index: number, ctx: RunContext): boolean {
   const value = data[index];
-  if (sub.test(value)) return true;
+  if (sub.leaf !== undefined && leafHolds(sub.leaf, value)) return true;
   ctx.path.push(index);
   const ok = sub.check(value, ctx, null);
   ctx.path.pop();
@@ -49,18 +51,23 @@ function compilePrefixItems(value: unknown, cx: SchemaContext, at: string): Comp
 
 const describeUnexpectedItem = (subject: string): string => `${subject} is not allowed: unexpected item`;
 
-/** Checks the elements that `isCovered` leaves out (items and unevaluatedItems). */
+/**
+ * Checks the elements that `covered` leaves out (items and unevaluatedItems): those from an
+ * index on, or those the annotations do not cover.
+ */
 function leftoverElementsCheck(
   keyword: string,
   sub: Compiled | undefined,
   at: string,
-  isCovered: (index: number, ann: Annotations | null) => boolean,
+  covered: number | ((index: number, ann: Annotations | null) => boolean),
 ): Check {
+  const start = typeof covered === 'number' ? covered : 0;
+  const isCovered = typeof covered === 'number' ? null : covered;
   return (data, ctx, ann) => {
     if (!Array.isArray(data)) return true;
     let ok = true;
-    for (let i = 0; i < data.length; i++) {
-      if (isCovered(i, ann)) continue;
+    for (let i = start; i < data.length; i++) {
+      if (isCovered !== null && isCovered(i, ann)) continue;
       if (sub !== undefined && checkElement(sub, data, i, ctx)) continue;
       if (sub === undefined && ctx.record) report(ctx, at, keyword, describeUnexpectedItem, data[i], i);
       if (!ctx.all) return false;
@@ -82,7 +89,7 @@ function compileItems(value: unknown, cx: SchemaContext, at: string): Compiled {
     for (let i = start; i < data.length; i++) if (!holds(verdict, data[i])) return false;
     return true;
   };
-  return { check: leftoverElementsCheck('items', sub, at, (index) => index < start), test };
+  return { check: leftoverElementsCheck('items', sub, at, start), test };
 }
 
 function compileUnevaluatedItems(value: unknown, cx: SchemaContext, at: string): Check {
