@@ -63,12 +63,12 @@ export function objectCheck(parts: ObjectParts): Check {
       if (position === undefined) {
         if (leftover === undefined || leftover.covered(name)) continue;
         if (leftover.sub !== null) {
-          if (memberPasses(leftover.sub, data, name, ctx)) continue;
+          if (memberPasses(leftover.sub, data[name], name, ctx)) continue;
         } else if (ctx.record) report(ctx, leftover.at, leftover.keyword, describeUnexpected, name, name);
       } else {
         const member = members[position] as MemberPart;
         found += member.required;
-        if (memberPasses(member, data, name, ctx)) continue;
+        if (memberPasses(member, data[name], name, ctx)) continue;
       }
       if (!ctx.all) return false;
       ok = false;
@@ -86,9 +86,11 @@ export function objectCheck(parts: ObjectParts): Check {
   };
 }
 
-/** A member's verdict, with its errors recorded where it stands when it fails. */
-function memberPasses(part: Verdict & { check: Check }, data: Record<string, unknown>, name: string, ctx: RunContext): boolean {
-  const value = data[name];
+/**
+ * A member's verdict, with its errors recorded where it stands when it fails. The caller reads
+ * the value inside its for-in, where V8 loads it through the enum cache.
+ */
+function memberPasses(part: Verdict & { check: Check }, value: unknown, name: string, ctx: RunContext): boolean {
   if (part.leaf !== null && leafHolds(part.leaf, value)) return true;
   ctx.path.push(name);
   const ok = part.check(value, ctx, null);
