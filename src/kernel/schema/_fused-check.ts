@@ -3,7 +3,6 @@
 // _fused-test.ts).
 
 import { addPropSet, type Annotations } from './_annotations.ts';
-import { leafHolds } from './_scalar-leaf.ts';
 import { inheritsEnumerables, type Verdict } from './_verdict.ts';
 import { preview, report, type Check, type FoundError, type RunContext } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
@@ -91,7 +90,7 @@ export function objectCheck(parts: ObjectParts): Check {
  * the value inside its for-in, where V8 loads it through the enum cache.
  */
 function memberPasses(part: Verdict & { check: Check }, value: unknown, name: string, ctx: RunContext): boolean {
-  if (part.leaf !== null && leafHolds(part.leaf, value)) return true;
+  if (part.leaf !== null && part.test(value)) return true;
   ctx.path.push(name);
   const ok = part.check(value, ctx, null);
   ctx.path.pop();

@@ -6,7 +6,7 @@
 import { objectCheck } from './_fused-check.ts';
 import { holds, inheritsEnumerables, verdictEntry, type Test, type Verdict } from './_verdict.ts';
 import type { Check } from './_run-context.ts';
-import { LEAF_KINDS, leafHolds, leafOf, type LeafShape, type ScalarLeaf } from './_scalar-leaf.ts';
+import { LEAF_KINDS, leafOf, leafTest, type LeafShape, type ScalarLeaf } from './_scalar-leaf.ts';
 import { isObject } from './_schema-index.ts';
 
 export { holds, inheritsEnumerables, notePrototypeState, verdictEntry, type Test, type Verdict } from './_verdict.ts';
@@ -75,8 +75,9 @@ export function fuseTests(keywords: readonly Compiled[]): { test: Test; leaf?: S
   const scalar = keywords.filter((keyword) => !answered.has(keyword) && keyword.shape !== undefined && LEAF_KINDS.has(keyword.shape.kind));
   if (scalar.length > 0) {
     const leaf = leafOf(scalar.map((keyword) => keyword.shape as LeafShape));
-    if (scalar.length === keywords.length) return { test: (data) => leafHolds(leaf, data), leaf };
-    tests.push((data) => leafHolds(leaf, data));
+    const test = leafTest(leaf);
+    if (scalar.length === keywords.length) return { test, leaf };
+    tests.push(test);
     for (const keyword of scalar) answered.add(keyword);
   }
   for (const keyword of keywords) if (!answered.has(keyword)) tests.push(keyword.test);

@@ -9,7 +9,6 @@ import { deepEqual, equalityKey, isScalar } from './_deep-equal.ts';
 import { keywordFromTest } from './_keyword-from-test.ts';
 import { requireNonNegativeInteger } from './_keywords-number-string.ts';
 import { report, type Check, type RunContext } from './_run-context.ts';
-import { leafHolds } from './_scalar-leaf.ts';
 
 /**
  * Checks one element with the instance location moved onto it: a scalar leaf is decided inline
@@ -18,7 +17,7 @@ import { leafHolds } from './_scalar-leaf.ts';
  */
 function checkElement(sub: Compiled, data: unknown[], index: number, ctx: RunContext): boolean {
   const value = data[index];
-  if (sub.leaf !== undefined && leafHolds(sub.leaf, value)) return true;
+  if (sub.leaf !== undefined && sub.test(value)) return true;
   ctx.path.push(index);
   const ok = sub.check(value, ctx, null);
   ctx.path.pop();

@@ -96,3 +96,43 @@ export function leafHolds(leaf: ScalarLeaf, value: unknown): boolean {
   }
   return leaf.values === null || leaf.values.has(value);
 }
+
+const STRING_ONLY = 16;
+const INTEGER_ONLY = 64;
+const NUMBER_ONLY = 32;
+
+/**
+ * The test of `leaf` as one closure chosen for what the leaf holds: the common shapes of a form
+ * field (a string with a pattern or a length, an integer or a number in bounds, a list of values)
+ * get a closure that checks only that, with the type check inlined; anything else reads the
+ * record through leafHolds(). Chosen once, at compile time.
+ */
+export function leafTest(leaf: ScalarLeaf): (value: unknown) => boolean {
+  const { types, pattern, minLength, maxLength, minimum, maximum, values } = leaf;
+  const numeric = minimum !== null || maximum !== null || leaf.exclusiveMinimum !== null || leaf.exclusiveMaximum !== null || leaf.multipleOf !== null;
+  if (types === STRING_ONLY && values === null && leaf.format === null) {
+    // Numeric keywords never apply to a string.
+    const lengths = minLength > 0 || maxLength !== Infinity;
+    if (pattern === null) return lengths ? (value) => typeof value === 'string' && lengthWithin(value, minLength, maxLength) : (value) => typeof value === 'string';
+    if (!lengths) return (value) => typeof value === 'string' && pattern.test(value);
+    return (value) => typeof value === 'string' && lengthWithin(value, minLength, maxLength) && pattern.test(value);
+  }
+  if (types === ANY_TYPE && values !== null && pattern === null && leaf.format === null && !numeric && minLength === 0 && maxLength === Infinity) {
+    return (value) => values.has(value);
+  }
+  if ((types === INTEGER_ONLY || types === NUMBER_ONLY) && values === null && leaf.exclusiveMinimum === null && leaf.exclusiveMaximum === null) {
+    const low = minimum ?? -Infinity;
+    const high = maximum ?? Infinity;
+    const { multipleOf } = leaf;
+    if (types === INTEGER_ONLY && multipleOf === null) return (value) => typeof value === 'number' && Number.isInteger(value) && value >= low && value <= high;
+    if (types === NUMBER_ONLY && multipleOf === null) return (value) => typeof value === 'number' && value >= low && value <= high;
+    if (types === NUMBER_ONLY && multipleOf !== null) return (value) => typeof value === 'number' && value >= low && value <= high && multipleOf(value);
+  }
+  return (value) => leafHolds(leaf, value);
+}
+
+/** minLength and maxLength in code points; most strings need no count (see leafHolds). */
+function lengthWithin(text: string, min: number, max: number): boolean {
+  if (text.length > max && codePointLength(text) > max) return false;
+  return !(text.length < 2 * min && codePointLength(text) < min);
+}

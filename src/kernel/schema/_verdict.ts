@@ -2,7 +2,7 @@
 // leaf-or-test pair that V8 inlines at the call, and whether an object's for-in may meet
 // inherited names. Below both _fused-test.ts (tests) and _fused-check.ts (checks).
 
-import { leafHolds, type ScalarLeaf } from './_scalar-leaf.ts';
+import type { ScalarLeaf } from './_scalar-leaf.ts';
 
 /** A subschema's verdict alone: no errors, no annotations, no instance location to keep. */
 export type Test = (data: unknown) => boolean;
@@ -17,9 +17,9 @@ export function verdictEntry(sub: { test: Test; leaf?: ScalarLeaf }): Verdict {
   return { test: sub.test, leaf: sub.leaf ?? null };
 }
 
-/** The verdict of `verdict`'s subschema on `value`; V8 inlines it where it is called. */
+/** The verdict of `verdict`'s subschema on `value` (a leaf's test is a closure chosen for it, see leafTest). */
 export function holds(verdict: Verdict, value: unknown): boolean {
-  return verdict.leaf !== null ? leafHolds(verdict.leaf, value) : verdict.test(value);
+  return verdict.test(value);
 }
 
 /**
