@@ -5,7 +5,7 @@
 
 import { objectCheck } from './_fused-check.ts';
 import { holds, inheritsEnumerables, verdictEntry, type Test, type Verdict } from './_verdict.ts';
-import type { Check } from './_run-context.ts';
+import { checkAll, type Check } from './_run-context.ts';
 import { LEAF_KINDS, leafOf, leafTest, type LeafShape, type ScalarLeaf } from './_scalar-leaf.ts';
 import { isObject } from './_schema-index.ts';
 
@@ -96,15 +96,23 @@ interface MemberEntry extends Verdict {
  */
 export function fuseChecks(keywords: readonly Compiled[]): Check[] {
   const object = objectKeywords(keywords);
-  if (object === undefined) return keywords.map((keyword) => keyword.check);
-  const answered = new Set(object.answers);
+  const groups: { answers: ReadonlySet<Compiled>; check: Check }[] = [];
+  if (object !== undefined) groups.push({ answers: new Set(object.answers), check: object.check });
+  const scalar = keywords.filter((keyword) => object?.answers.includes(keyword) !== true && keyword.shape !== undefined && LEAF_KINDS.has(keyword.shape.kind));
+  // Scalar keywords beside others: one leaf test, and their own checks only when it fails.
+  if (scalar.length > 1 && scalar.length < keywords.length) {
+    const test = leafTest(leafOf(scalar.map((keyword) => keyword.shape as LeafShape)));
+    const each = scalar.map((keyword) => keyword.check);
+    groups.push({ answers: new Set(scalar), check: (data, ctx, ann) => test(data) || checkAll(each, data, ctx, ann) });
+  }
   const checks: Check[] = [];
-  let placed = false;
+  const placed = new Set<Check>();
   for (const keyword of keywords) {
-    if (!answered.has(keyword)) checks.push(keyword.check);
-    else if (!placed) {
-      checks.push(object.check);
-      placed = true;
+    const group = groups.find((candidate) => candidate.answers.has(keyword));
+    if (group === undefined) checks.push(keyword.check);
+    else if (!placed.has(group.check)) {
+      checks.push(group.check);
+      placed.add(group.check);
     }
   }
   return checks;

@@ -139,11 +139,12 @@ function compileContainsBound(value: unknown, _cx: SchemaContext, at: string): u
   return undefined;
 }
 
-function itemCount(keyword: string, phrase: string, holds: (count: number, limit: number) => boolean): KeywordDef['compile'] {
+function itemCount(keyword: 'minItems' | 'maxItems', phrase: string, holds: (count: number, limit: number) => boolean): KeywordDef['compile'] {
   return (value, _cx, at) => {
     const limit = requireNonNegativeInteger(value, at);
     const test: Test = (data) => !Array.isArray(data) || holds(data.length, limit);
-    return keywordFromTest(test, { at, keyword, describe: (subject, data) => `${subject} must have ${phrase} ${limit} items, got ${(data as unknown[]).length}` });
+    const describe = (subject: string, data: unknown): string => `${subject} must have ${phrase} ${limit} items, got ${(data as unknown[]).length}`;
+    return keywordFromTest(test, { at, keyword, describe, shape: { kind: keyword, limit } });
   };
 }
 
