@@ -43,6 +43,7 @@ export function objectCheck(parts: ObjectParts): Check {
   let countedRequired = 0;
   for (const member of members) countedRequired += member.required;
   const otherRequired = required.names.length > countedRequired;
+  const count = names.length;
   return (data, ctx, ann) => {
     if (!isObject(data)) return typeCheck === undefined || typeCheck(data, ctx, ann);
     if (ann !== null) noteEvaluated(ann, names.length > 0 ? nameSet : null, leftover !== undefined);
@@ -53,7 +54,9 @@ export function objectCheck(parts: ObjectParts): Check {
     let next = 0;
     for (const name in data) {
       let position: number | undefined;
-      if (names[next] === name) position = next++;
+      // Bounded, so that the compare only ever sees two property names (internalized strings,
+      // which V8 then compares by identity) and never undefined.
+      if (next < count && names[next] === name) position = next++;
       else {
         position = positions.get(name);
         if (position !== undefined) next = position + 1;

@@ -199,6 +199,7 @@ function walkMembers(walk: MemberWalk): Test {
   const { names, list, positions } = memberOrder(entries);
   let countedRequired = 0;
   for (const entry of list) countedRequired += entry.required;
+  const count = names.length;
   return (data) => {
     if (!isObject(data)) return !objectOnly;
     const mayInherit = inheritsEnumerables(data);
@@ -206,7 +207,7 @@ function walkMembers(walk: MemberWalk): Test {
     let next = 0;
     for (const name in data) {
       let entry: MemberEntry | undefined;
-      if (names[next] === name) entry = list[next++];
+      if (next < count && names[next] === name) entry = list[next++];
       else {
         const position = positions.get(name);
         if (position !== undefined) {
