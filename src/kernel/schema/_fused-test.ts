@@ -123,9 +123,10 @@ function objectKeywords(keywords: readonly Compiled[]): { test: Test; check: Che
   const types = keywords.flatMap((keyword) => (keyword.shape?.kind === 'type' ? keyword.shape.types : []));
   const objectOnly = types.length === 1 && types[0] === 'object';
   const members = keywords.find((keyword) => keyword.shape?.kind === 'members');
-  if (members === undefined) return undefined;
-  const memberSubs = (members.shape as Shaped<'members'>).subs;
   const leftovers = keywords.filter((keyword) => keyword.shape?.kind === 'leftover');
+  // An object with properties, or with a leftover keyword alone (a map of strings, say).
+  if (members === undefined && leftovers.length !== 1) return undefined;
+  const memberSubs = members === undefined ? new Map<string, Compiled>() : (members.shape as Shaped<'members'>).subs;
   // With both additionalProperties and unevaluatedProperties, each keeps its own test.
   const leftoverShape = leftovers.length === 1 ? (leftovers[0]?.shape as Shaped<'leftover'>) : undefined;
   const leftover = leftoverShape === undefined ? undefined : { covered: leftoverShape.covered, verdict: leftoverShape.sub === null ? null : verdictEntry(leftoverShape.sub) };
