@@ -128,6 +128,21 @@ describe('compileSchema().validate() errors', () => {
     assert.equal(validate('ok').valid, true);
     assert.equal(first.errors.length, 1);
   });
+
+  it('validate() formats errors when they are first read, each result its own, and JSON.stringify includes them', () => {
+    const { validate } = compileSchema(ORDER);
+    const first = validate({ id: 7, items: [] });
+    const second = validate({ id: 'o-1', items: [{ name: 'a', qty: 0 }], extra: true });
+    assert.deepEqual(second.errors.map((e) => [e.instancePath, e.keyword]), [['/items/0/qty', 'minimum'], ['/extra', 'unevaluatedProperties']]);
+    assert.deepEqual(first.errors, [
+      { instancePath: '/id', schemaPath: '/properties/id/type', keyword: 'type', message: 'Value at "/id" must be a string, got number' },
+    ]);
+    assert.equal(first.errors, first.errors, 'read twice, the same list');
+    assert.deepEqual(JSON.parse(JSON.stringify(first)), { valid: false, errors: first.errors });
+    const { valid, errors } = second;
+    assert.equal(valid, false);
+    assert.equal(errors[1]?.message, 'Value at "/extra" is not allowed: unexpected property "extra"');
+  });
 });
 
 describe('compileSchema() uniqueItems on large instances', () => {

@@ -5,10 +5,11 @@
 
 import { createAnnotations, mergeAnnotations, type Annotations } from './_annotations.ts';
 import { compileError } from './_compile-error.ts';
-import { fuseTests, TRUE_TEST, type Compiled, type Test } from './_fused-test.ts';
+import { fuseChecks, fuseTests, TRUE_TEST, type Compiled } from './_fused-test.ts';
 import { escapePointerToken } from './_pointer.ts';
-import { checkAll, jsonType, passes, report, subject, type Check, type RunContext } from './_run-context.ts';
+import { checkAll, jsonType, passes, report, type Check, type RunContext } from './_run-context.ts';
 import { indexNode, isObject, type NodeInfo, type Resource, type SchemaIndex } from './_schema-index.ts';
+import type { Test } from './_verdict.ts';
 import { vocabularyOf, type Vocabulary, type VocabularyName } from './_vocabularies.ts';
 
 /** A compiled subschema; `check` and `test` are replaced once compilation of the subschema completes. */
@@ -123,7 +124,7 @@ export function compileNode(state: CompileState, node: Record<string, unknown>, 
   }
   // Keywords decided at compile time still run after the others, so errors come in one order.
   const checks = [...early, ...decided];
-  const check = combineChecks(checks.map((c) => c.check), late);
+  const check = combineChecks(fuseChecks(checks), late);
   // With tests on no $dynamicRef resolves dynamically (else compileSchema compiles again without
   // tests), so the dynamic scope need not be kept.
   holder.check = info.resource.root === node && !state.tests ? scopedCheck(state.flags, info.resource, check) : check;
@@ -145,9 +146,10 @@ export function booleanTest(state: { tests: boolean }, value: boolean): Test {
 
 export function booleanCheck(value: boolean, location: string): Check {
   if (value) return TRUE_CHECK;
-  return (_data, ctx) => {
-    const which = location === '' ? 'the schema' : `the schema at "${location}"`;
-    if (ctx.record) report(ctx, location, 'false', `${subject(ctx)} is not allowed: ${which} is false`);
+  const which = location === '' ? 'the schema' : `the schema at "${location}"`;
+  const describe = (subject: string): string => `${subject} is not allowed: ${which} is false`;
+  return (data, ctx) => {
+    if (ctx.record) report(ctx, location, 'false', describe, data);
     return false;
   };
 }

@@ -3,12 +3,13 @@
 // required names and leftover members in one pass over its members. Fewer closure calls
 // between an instance and its verdict is most of what validation costs.
 
-import type { Check } from './_run-context.ts';
-import { LEAF_KINDS, leafHolds, leafOf, type LeafShape, type ScalarLeaf } from './_scalar-leaf.ts';
+import { objectCheck } from './_fused-check.ts';
+import { holds, inheritsEnumerables, verdictEntry, type Test, type Verdict } from './_verdict.ts';
+import { checkAll, type Check } from './_run-context.ts';
+import { LEAF_KINDS, leafOf, leafTest, type LeafShape, type ScalarLeaf } from './_scalar-leaf.ts';
 import { isObject } from './_schema-index.ts';
 
-/** A subschema's verdict alone: no errors, no annotations, no instance location to keep. */
-export type Test = (data: unknown) => boolean;
+export { holds, inheritsEnumerables, notePrototypeState, verdictEntry, type Test, type Verdict } from './_verdict.ts';
 
 /** What a keyword's test does, told to the node so it can answer several keywords at once. */
 export type KeywordShape =
@@ -19,8 +20,8 @@ export type KeywordShape =
    * additionalProperties, or unevaluatedProperties decided at compile time: members not
    * covered must pass `sub` (none may be there when null).
    */
-  | { kind: 'leftover'; covered: (name: string) => boolean; sub: Compiled | null }
-  | { kind: 'required'; names: readonly string[] };
+  | { kind: 'leftover'; keyword: string; at: string; covered: (name: string) => boolean; sub: Compiled | null }
+  | { kind: 'required'; names: readonly string[]; at: string };
 
 /**
  * A subschema compiled twice over: `check` reports errors and annotations, `test` only decides.
@@ -36,44 +37,7 @@ export interface Compiled {
   leaf?: ScalarLeaf;
 }
 
-/** A subschema's verdict: through its leaf when it has one (no closure call), else its test. */
-export interface Verdict {
-  test: Test;
-  leaf: ScalarLeaf | null;
-}
-
-export function verdictEntry(sub: Compiled): Verdict {
-  return { test: sub.test, leaf: sub.leaf ?? null };
-}
-
-/** The verdict of `verdict`'s subschema on `value`; V8 inlines it where it is called. */
-export function holds(verdict: Verdict, value: unknown): boolean {
-  return verdict.leaf !== null ? leafHolds(verdict.leaf, value) : verdict.test(value);
-}
-
 export const TRUE_TEST: Test = () => true;
-
-/**
- * Whether Object.prototype has an enumerable property (it never should; prototype pollution
- * adds one). Asked once per validation by notePrototypeState(), not once per object.
- */
-let pollutedObjectPrototype = false;
-
-/** Looks at Object.prototype again; validate() calls it before each instance. */
-export function notePrototypeState(): void {
-  pollutedObjectPrototype = false;
-  for (const _name in Object.prototype) pollutedObjectPrototype = true;
-}
-
-/**
- * Whether `for (const name in data)` may visit inherited names: not for an object made by
- * JSON.parse or a literal while Object.prototype is clean. Knowing this once per object spares
- * the loop an own-property lookup per member, which costs as much again as the rest of it.
- */
-export function inheritsEnumerables(data: object): boolean {
-  const prototype: unknown = Object.getPrototypeOf(data);
-  return prototype === Object.prototype ? pollutedObjectPrototype : prototype !== null;
-}
 
 /** All of `tests` in one: short lists unrolled, so that no loop stands between the calls. */
 export function combineTests(tests: readonly Test[]): Test {
@@ -101,10 +65,9 @@ function shapesOf<K extends KeywordShape['kind']>(keywords: readonly Compiled[],
 export function fuseTests(keywords: readonly Compiled[]): { test: Test; leaf?: ScalarLeaf } {
   const [only] = keywords;
   if (keywords.length === 1 && only?.leaf !== undefined) return { test: only.test, leaf: only.leaf };
-  const types = keywords.flatMap((keyword) => (keyword.shape?.kind === 'type' ? keyword.shape.types : []));
   const answered = new Set<Compiled>();
   const tests: Test[] = [];
-  const object = objectTest(keywords, types.length === 1 && types[0] === 'object');
+  const object = objectKeywords(keywords);
   if (object !== undefined) {
     tests.push(object.test);
     for (const keyword of object.answers) answered.add(keyword);
@@ -112,8 +75,9 @@ export function fuseTests(keywords: readonly Compiled[]): { test: Test; leaf?: S
   const scalar = keywords.filter((keyword) => !answered.has(keyword) && keyword.shape !== undefined && LEAF_KINDS.has(keyword.shape.kind));
   if (scalar.length > 0) {
     const leaf = leafOf(scalar.map((keyword) => keyword.shape as LeafShape));
-    if (scalar.length === keywords.length) return { test: (data) => leafHolds(leaf, data), leaf };
-    tests.push((data) => leafHolds(leaf, data));
+    const test = leafTest(leaf);
+    if (scalar.length === keywords.length) return { test, leaf };
+    tests.push(test);
     for (const keyword of scalar) answered.add(keyword);
   }
   for (const keyword of keywords) if (!answered.has(keyword)) tests.push(keyword.test);
@@ -125,12 +89,44 @@ interface MemberEntry extends Verdict {
   required: number;
 }
 
-/** properties, required, one leftover keyword and `type: object` in one test. */
-function objectTest(keywords: readonly Compiled[], objectOnly: boolean): { test: Test; answers: Compiled[] } | undefined {
+/**
+ * The checks of a schema object whose keywords compiled to `keywords`: those of properties,
+ * required, one leftover keyword and `type: object` become one (objectCheck), which stands
+ * where the first of them stood.
+ */
+export function fuseChecks(keywords: readonly Compiled[]): Check[] {
+  const object = objectKeywords(keywords);
+  const groups: { answers: ReadonlySet<Compiled>; check: Check }[] = [];
+  if (object !== undefined) groups.push({ answers: new Set(object.answers), check: object.check });
+  const scalar = keywords.filter((keyword) => object?.answers.includes(keyword) !== true && keyword.shape !== undefined && LEAF_KINDS.has(keyword.shape.kind));
+  // Scalar keywords beside others: one leaf test, and their own checks only when it fails.
+  if (scalar.length > 1 && scalar.length < keywords.length) {
+    const test = leafTest(leafOf(scalar.map((keyword) => keyword.shape as LeafShape)));
+    const each = scalar.map((keyword) => keyword.check);
+    groups.push({ answers: new Set(scalar), check: (data, ctx, ann) => test(data) || checkAll(each, data, ctx, ann) });
+  }
+  const checks: Check[] = [];
+  const placed = new Set<Check>();
+  for (const keyword of keywords) {
+    const group = groups.find((candidate) => candidate.answers.has(keyword));
+    if (group === undefined) checks.push(keyword.check);
+    else if (!placed.has(group.check)) {
+      checks.push(group.check);
+      placed.add(group.check);
+    }
+  }
+  return checks;
+}
+
+/** properties, required, one leftover keyword and `type: object` as one test and one check. */
+function objectKeywords(keywords: readonly Compiled[]): { test: Test; check: Check; answers: Compiled[] } | undefined {
+  const types = keywords.flatMap((keyword) => (keyword.shape?.kind === 'type' ? keyword.shape.types : []));
+  const objectOnly = types.length === 1 && types[0] === 'object';
   const members = keywords.find((keyword) => keyword.shape?.kind === 'members');
-  if (members === undefined) return undefined;
-  const memberSubs = (members.shape as Shaped<'members'>).subs;
   const leftovers = keywords.filter((keyword) => keyword.shape?.kind === 'leftover');
+  // An object with properties, or with a leftover keyword alone (a map of strings, say).
+  if (members === undefined && leftovers.length !== 1) return undefined;
+  const memberSubs = members === undefined ? new Map<string, Compiled>() : (members.shape as Shaped<'members'>).subs;
   // With both additionalProperties and unevaluatedProperties, each keeps its own test.
   const leftoverShape = leftovers.length === 1 ? (leftovers[0]?.shape as Shaped<'leftover'>) : undefined;
   const leftover = leftoverShape === undefined ? undefined : { covered: leftoverShape.covered, verdict: leftoverShape.sub === null ? null : verdictEntry(leftoverShape.sub) };
@@ -143,7 +139,25 @@ function objectTest(keywords: readonly Compiled[], objectOnly: boolean): { test:
   const entries = new Map<string, MemberEntry>([...memberSubs].map(([name, sub]) => [name, { ...verdictEntry(sub), required: required.has(name) ? 1 : 0 }]));
   const otherRequired = [...required].filter((name) => !memberSubs.has(name));
   const test = leftover === undefined ? lookUpMembers(entries, otherRequired, objectOnly) : walkMembers({ entries, otherRequired, objectOnly, leftover });
-  return { test, answers };
+  const { names, positions } = memberOrder(entries);
+  const requiredShape = shapesOf(keywords, 'required')[0];
+  const check = objectCheck({
+    names,
+    members: names.map((name) => {
+      const sub = memberSubs.get(name) as Compiled;
+      return { ...verdictEntry(sub), check: sub.check, required: required.has(name) ? 1 : 0 };
+    }),
+    positions,
+    required: { names: requiredShape?.names ?? [], at: requiredShape?.at ?? '' },
+    leftover: leftoverShape === undefined || leftover === undefined ? undefined : {
+      keyword: leftoverShape.keyword,
+      at: leftoverShape.at,
+      covered: leftoverShape.covered,
+      sub: leftoverShape.sub === null ? null : { ...verdictEntry(leftoverShape.sub), check: leftoverShape.sub.check },
+    },
+    typeCheck: objectOnly ? answers.find((keyword) => keyword.shape?.kind === 'type')?.check : undefined,
+  });
+  return { test, check, answers };
 }
 
 /**
@@ -183,14 +197,25 @@ interface MemberWalk {
  */
 function walkMembers(walk: MemberWalk): Test {
   const { entries, otherRequired, objectOnly, leftover } = walk;
+  const { names, list, positions } = memberOrder(entries);
   let countedRequired = 0;
-  for (const entry of entries.values()) countedRequired += entry.required;
+  for (const entry of list) countedRequired += entry.required;
+  const count = names.length;
   return (data) => {
     if (!isObject(data)) return !objectOnly;
     const mayInherit = inheritsEnumerables(data);
     let found = 0;
+    let next = 0;
     for (const name in data) {
-      const entry = entries.get(name);
+      let entry: MemberEntry | undefined;
+      if (next < count && names[next] === name) entry = list[next++];
+      else {
+        const position = positions.get(name);
+        if (position !== undefined) {
+          entry = list[position];
+          next = position + 1;
+        }
+      }
       if (entry === undefined) {
         if (leftover.covered(name) || (mayInherit && !Object.hasOwn(data, name))) continue;
         if (leftover.verdict === null || !holds(leftover.verdict, data[name])) return false;
@@ -204,4 +229,15 @@ function walkMembers(walk: MemberWalk): Test {
     for (let i = 0; i < otherRequired.length; i++) if (!Object.hasOwn(data, otherRequired[i] as string)) return false;
     return true;
   };
+}
+
+/**
+ * The declared members in schema order, and each one's position. Instances mostly list their
+ * members in the schema's order (one serializer wrote them), so a walk first compares the name
+ * with the one after the last it met, an identity compare of two internalized strings, and
+ * looks the name up only when that guess misses.
+ */
+function memberOrder(entries: ReadonlyMap<string, MemberEntry>): { names: readonly string[]; list: readonly MemberEntry[]; positions: ReadonlyMap<string, number> } {
+  const names = [...entries.keys()];
+  return { names, list: [...entries.values()], positions: new Map(names.map((name, i) => [name, i])) };
 }

@@ -4,14 +4,14 @@
 
 import type { Compiled, KeywordShape, Test } from './_fused-test.ts';
 import type { LeafShape } from './_scalar-leaf.ts';
-import { report, type Check, type RunContext } from './_run-context.ts';
+import { report, type Check, type Describe } from './_run-context.ts';
 
 export interface KeywordMessage {
   /** The keyword's schema location. */
   at: string;
   keyword: string;
   /** What was wrong with `data`, in the voice of report(). */
-  describe: (data: unknown, ctx: RunContext) => string;
+  describe: Describe;
 }
 
 /** A keyword decided by `test`; on failure its check reports `describe`'s message. */
@@ -19,7 +19,7 @@ export function keywordFromTest(test: Test, message: KeywordMessage & { shape?: 
   const { at, keyword, describe, shape } = message;
   const check: Check = (data, ctx) => {
     if (test(data)) return true;
-    if (ctx.record) report(ctx, at, keyword, describe(data, ctx));
+    if (ctx.record) report(ctx, at, keyword, describe, data);
     return false;
   };
   return shape === undefined ? { check, test } : { check, test, shape };

@@ -6,7 +6,7 @@ import { compileError } from './_compile-error.ts';
 import { compileSubschema, verdictOf, type CompileState, type KeywordDef, type SchemaContext } from './_compile.ts';
 import { combineTests, type Compiled, type Test } from './_fused-test.ts';
 import { escapePointerToken } from './_pointer.ts';
-import { passes, report, subject, type Check, type RunContext } from './_run-context.ts';
+import { passes, report, type Check, type RunContext } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
 
 function compileSchemaList(value: unknown, cx: SchemaContext, at: string, keyword: string): Compiled[] {
@@ -38,6 +38,14 @@ function skippingCheck(sub: Compiled): Check {
   return (data, ctx, ann) => (ann === null && test(data)) || check(data, ctx, ann);
 }
 
+const describeAnyOf = (subject: string): string => `${subject} must match at least one schema in anyOf`;
+const describeNot = (subject: string): string => `${subject} must not match the schema in "not"`;
+const describeOneOf = (subject: string, indexes: unknown): string => {
+  const matched = indexes as number[];
+  const detail = matched.length === 0 ? 'matched none' : `matched ${matched.length} (${matched.join(', ')})`;
+  return `${subject} must match exactly one schema in oneOf: ${detail}`;
+};
+
 function compileAllOf(value: unknown, cx: SchemaContext, at: string): Compiled {
   const subs = compileSchemaList(value, cx, at, 'allOf');
   const checks = subs.map(skippingCheck);
@@ -66,7 +74,7 @@ function compileAnyOf(value: unknown, cx: SchemaContext, at: string): Compiled {
         if (ann === null) break;
       }
     }
-    if (!ok && ctx.record) report(ctx, at, 'anyOf', `${subject(ctx)} must match at least one schema in anyOf`);
+    if (!ok && ctx.record) report(ctx, at, 'anyOf', describeAnyOf, data);
     return ok;
   };
   const test: Test = (data) => {
@@ -81,22 +89,22 @@ function compileOneOf(value: unknown, cx: SchemaContext, at: string): Compiled {
   const branches = subs.map((sub) => branchOf(cx.state, sub));
   const tests = subs.map((sub) => sub.test);
   const check: Check = (data, ctx, ann) => {
-    const matched: number[] = [];
+    // The list of matches is made only when there are two: a valid instance allocates nothing.
+    let count = 0;
+    let first = -1;
+    let matched: number[] | null = null;
     const local = ann === null ? null : createAnnotations();
     for (let i = 0; i < branches.length; i++) {
-      if ((branches[i] as Branch)(data, ctx, local)) {
-        matched.push(i);
-        if (matched.length > 1 && local === null) break;
-      }
+      if (!(branches[i] as Branch)(data, ctx, local)) continue;
+      if (count++ === 0) first = i;
+      else (matched ??= [first]).push(i);
+      if (count > 1 && local === null) break;
     }
-    if (matched.length === 1) {
+    if (count === 1) {
       if (ann !== null && local !== null) mergeAnnotations(ann, local);
       return true;
     }
-    if (ctx.record) {
-      const detail = matched.length === 0 ? 'matched none' : `matched ${matched.length} (${matched.join(', ')})`;
-      report(ctx, at, 'oneOf', `${subject(ctx)} must match exactly one schema in oneOf: ${detail}`);
-    }
+    if (ctx.record) report(ctx, at, 'oneOf', describeOneOf, matched ?? []);
     return false;
   };
   const test: Test = (data) => {
@@ -112,7 +120,7 @@ function compileNot(value: unknown, cx: SchemaContext, at: string): Compiled {
   const verdict = verdictOf(cx.state, sub);
   const check: Check = (data, ctx) => {
     if (!verdict(data, ctx)) return true;
-    if (ctx.record) report(ctx, at, 'not', `${subject(ctx)} must not match the schema in "not"`);
+    if (ctx.record) report(ctx, at, 'not', describeNot, data);
     return false;
   };
   const { test } = sub;

@@ -8,15 +8,16 @@ import { holds, verdictEntry, type Compiled, type Test } from './_fused-test.ts'
 import { deepEqual, equalityKey, isScalar } from './_deep-equal.ts';
 import { keywordFromTest } from './_keyword-from-test.ts';
 import { requireNonNegativeInteger } from './_keywords-number-string.ts';
-import { report, subject, type Check, type RunContext } from './_run-context.ts';
+import { report, type Check, type RunContext } from './_run-context.ts';
 
 /**
- * Checks one element with the instance location moved onto it; an element that passes its test
- * costs no more.
+ * Checks one element with the instance location moved onto it: a scalar leaf is decided inline
+ * and checked only when it fails; any other subschema is checked at once, so that a failing
+ * element is walked once (a passing one costs what its test would).
  */
 function checkElement(sub: Compiled, data: unknown[], index: number, ctx: RunContext): boolean {
   const value = data[index];
-  if (sub.test(value)) return true;
+  if (sub.leaf !== undefined && sub.test(value)) return true;
   ctx.path.push(index);
   const ok = sub.check(value, ctx, null);
   ctx.path.pop();
@@ -47,20 +48,27 @@ function compilePrefixItems(value: unknown, cx: SchemaContext, at: string): Comp
   return { check, test };
 }
 
-/** Checks the elements that `isCovered` leaves out (items and unevaluatedItems). */
+const describeUnexpectedItem = (subject: string): string => `${subject} is not allowed: unexpected item`;
+
+/**
+ * Checks the elements that `covered` leaves out (items and unevaluatedItems): those from an
+ * index on, or those the annotations do not cover.
+ */
 function leftoverElementsCheck(
   keyword: string,
   sub: Compiled | undefined,
   at: string,
-  isCovered: (index: number, ann: Annotations | null) => boolean,
+  covered: number | ((index: number, ann: Annotations | null) => boolean),
 ): Check {
+  const start = typeof covered === 'number' ? covered : 0;
+  const isCovered = typeof covered === 'number' ? null : covered;
   return (data, ctx, ann) => {
     if (!Array.isArray(data)) return true;
     let ok = true;
-    for (let i = 0; i < data.length; i++) {
-      if (isCovered(i, ann)) continue;
+    for (let i = start; i < data.length; i++) {
+      if (isCovered !== null && isCovered(i, ann)) continue;
       if (sub !== undefined && checkElement(sub, data, i, ctx)) continue;
-      if (sub === undefined && ctx.record) report(ctx, at, keyword, `${subject(ctx, i)} is not allowed: unexpected item`, i);
+      if (sub === undefined && ctx.record) report(ctx, at, keyword, describeUnexpectedItem, data[i], i);
       if (!ctx.all) return false;
       ok = false;
     }
@@ -80,7 +88,7 @@ function compileItems(value: unknown, cx: SchemaContext, at: string): Compiled {
     for (let i = start; i < data.length; i++) if (!holds(verdict, data[i])) return false;
     return true;
   };
-  return { check: leftoverElementsCheck('items', sub, at, (index) => index < start), test };
+  return { check: leftoverElementsCheck('items', sub, at, start), test };
 }
 
 function compileUnevaluatedItems(value: unknown, cx: SchemaContext, at: string): Check {
@@ -99,6 +107,8 @@ function compileContains(value: unknown, cx: SchemaContext, at: string): Check {
   const max = maxValue === undefined ? Infinity : requireNonNegativeInteger(maxValue, `${cx.info.location}/maxContains`);
   const minAt = minValue === undefined ? at : `${cx.info.location}/minContains`;
   const maxAt = `${cx.info.location}/maxContains`;
+  const describeTooFew = (subject: string, count: unknown): string => `${subject} must contain at least ${min} matching item${min === 1 ? '' : 's'}, found ${String(count)}`;
+  const describeTooMany = (subject: string, count: unknown): string => `${subject} must contain at most ${max} matching item${max === 1 ? '' : 's'}, found ${String(count)}`;
   return (data, ctx, ann) => {
     if (!Array.isArray(data)) return true;
     let count = 0;
@@ -113,11 +123,11 @@ function compileContains(value: unknown, cx: SchemaContext, at: string): Check {
       else if (count >= min && max === Infinity) return true;
     }
     if (count < min) {
-      if (ctx.record) report(ctx, minAt, minValue === undefined ? 'contains' : 'minContains', `${subject(ctx)} must contain at least ${min} matching item${min === 1 ? '' : 's'}, found ${count}`);
+      if (ctx.record) report(ctx, minAt, minValue === undefined ? 'contains' : 'minContains', describeTooFew, count);
       return false;
     }
     if (count > max) {
-      if (ctx.record) report(ctx, maxAt, 'maxContains', `${subject(ctx)} must contain at most ${max} matching item${max === 1 ? '' : 's'}, found ${count}`);
+      if (ctx.record) report(ctx, maxAt, 'maxContains', describeTooMany, count);
       return false;
     }
     return true;
@@ -129,11 +139,12 @@ function compileContainsBound(value: unknown, _cx: SchemaContext, at: string): u
   return undefined;
 }
 
-function itemCount(keyword: string, phrase: string, holds: (count: number, limit: number) => boolean): KeywordDef['compile'] {
+function itemCount(keyword: 'minItems' | 'maxItems', phrase: string, holds: (count: number, limit: number) => boolean): KeywordDef['compile'] {
   return (value, _cx, at) => {
     const limit = requireNonNegativeInteger(value, at);
     const test: Test = (data) => !Array.isArray(data) || holds(data.length, limit);
-    return keywordFromTest(test, { at, keyword, describe: (data, ctx) => `${subject(ctx)} must have ${phrase} ${limit} items, got ${(data as unknown[]).length}` });
+    const describe = (subject: string, data: unknown): string => `${subject} must have ${phrase} ${limit} items, got ${(data as unknown[]).length}`;
+    return keywordFromTest(test, { at, keyword, describe, shape: { kind: keyword, limit } });
   };
 }
 
@@ -165,6 +176,11 @@ function findDuplicate(data: unknown[]): [number, number] | undefined {
   return undefined;
 }
 
+const describeDuplicate = (subject: string, pair: unknown): string => {
+  const [first, second] = pair as [number, number];
+  return `${subject} must have unique items: items ${first} and ${second} are equal`;
+};
+
 function compileUniqueItems(value: unknown, cx: SchemaContext, at: string): Compiled | undefined {
   if (typeof value !== 'boolean') throw compileError(at, 'must be a boolean');
   if (!value) return undefined;
@@ -184,7 +200,7 @@ function compileUniqueItems(value: unknown, cx: SchemaContext, at: string): Comp
     if (!Array.isArray(data)) return true;
     const duplicate = duplicateIn(data);
     if (duplicate === undefined) return true;
-    if (ctx.record) report(ctx, at, 'uniqueItems', `${subject(ctx)} must have unique items: items ${duplicate[0]} and ${duplicate[1]} are equal`);
+    if (ctx.record) report(ctx, at, 'uniqueItems', describeDuplicate, duplicate);
     return false;
   };
   return { check, test: (data) => !Array.isArray(data) || duplicateIn(data) === undefined };

@@ -6,7 +6,7 @@ import type { KeywordDef, SchemaContext } from './_compile.ts';
 import type { Compiled } from './_fused-test.ts';
 import { stringKeyword } from './_keyword-from-test.ts';
 import { FORMATS } from './_formats.ts';
-import { jsonType, preview, subject, type RunContext } from './_run-context.ts';
+import { jsonType, preview } from './_run-context.ts';
 
 function compileFormat(value: unknown, cx: SchemaContext, at: string): Compiled | undefined {
   const { vocabulary } = cx;
@@ -16,7 +16,7 @@ function compileFormat(value: unknown, cx: SchemaContext, at: string): Compiled 
   const isValid = FORMATS.get(value);
   // Asserting a format we cannot check would pass everything: refuse instead.
   if (isValid === undefined) throw compileError(at, `format "${value}" cannot be asserted: supported formats are ${[...FORMATS.keys()].join(', ')}`);
-  const describe = (data: unknown, ctx: RunContext): string => `${subject(ctx)} must be a valid ${value}, got ${preview(data)}`;
+  const describe = (subject: string, data: unknown): string => `${subject} must be a valid ${value}, got ${preview(data)}`;
   return stringKeyword(isValid, { at, keyword: 'format', describe, shape: { kind: 'format', holds: isValid } });
 }
 

@@ -6,7 +6,7 @@ import type { KeywordDef, SchemaContext } from './_compile.ts';
 import type { Compiled } from './_fused-test.ts';
 import { numberKeyword, stringKeyword } from './_keyword-from-test.ts';
 import { codePointLength, multipleOfTest } from './_numbers.ts';
-import { jsonType, preview, subject, type RunContext } from './_run-context.ts';
+import { jsonType, preview } from './_run-context.ts';
 
 export function requireNonNegativeInteger(value: unknown, at: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
@@ -39,7 +39,7 @@ function compileMultipleOf(value: unknown, _cx: unknown, at: string): Compiled {
   const divisor = requireNumber(value, at);
   if (divisor <= 0) throw compileError(at, `must be greater than 0, got ${divisor}`);
   const isMultiple = multipleOfTest(divisor);
-  const describe = (data: unknown, ctx: RunContext): string => `${subject(ctx)} must be a multiple of ${divisor}, got ${String(data)}`;
+  const describe = (subject: string, data: unknown): string => `${subject} must be a multiple of ${divisor}, got ${String(data)}`;
   return numberKeyword(isMultiple, { at, keyword: 'multipleOf', describe, shape: { kind: 'multipleOf', holds: isMultiple } });
 }
 
@@ -49,7 +49,7 @@ type BoundKeyword = 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaxim
 function bound(keyword: BoundKeyword, phrase: string, holds: Comparison): KeywordDef['compile'] {
   return (value, _cx, at) => {
     const limit = requireNumber(value, at);
-    const describe = (data: unknown, ctx: RunContext): string => `${subject(ctx)} must be ${phrase} ${limit}, got ${String(data)}`;
+    const describe = (subject: string, data: unknown): string => `${subject} must be ${phrase} ${limit}, got ${String(data)}`;
     return numberKeyword((data) => holds(data, limit), { at, keyword, describe, shape: { kind: keyword, limit } });
   };
 }
@@ -60,7 +60,7 @@ function compileMaxLength(value: unknown, _cx: unknown, at: string): Compiled {
   return stringKeyword((text) => text.length <= max || codePointLength(text) <= max, {
     at,
     keyword: 'maxLength',
-    describe: (data, ctx) => `${subject(ctx)} must be at most ${max} characters long, got ${codePointLength(data as string)}`,
+    describe: (subject, data) => `${subject} must be at most ${max} characters long, got ${codePointLength(data as string)}`,
     shape: { kind: 'maxLength', limit: max },
   });
 }
@@ -70,7 +70,7 @@ function compileMinLength(value: unknown, _cx: unknown, at: string): Compiled {
   return stringKeyword((text) => text.length >= 2 * min || codePointLength(text) >= min, {
     at,
     keyword: 'minLength',
-    describe: (data, ctx) => `${subject(ctx)} must be at least ${min} characters long, got ${codePointLength(data as string)}`,
+    describe: (subject, data) => `${subject} must be at least ${min} characters long, got ${codePointLength(data as string)}`,
     shape: { kind: 'minLength', limit: min },
   });
 }
@@ -80,7 +80,7 @@ function compilePatternKeyword(value: unknown, cx: SchemaContext, at: string): C
   return stringKeyword((text) => regex.test(text), {
     at,
     keyword: 'pattern',
-    describe: (data, ctx) => `${subject(ctx)} must match pattern ${preview(value)}, got ${preview(data)}`,
+    describe: (subject, data) => `${subject} must match pattern ${preview(value)}, got ${preview(data)}`,
     shape: { kind: 'pattern', regex },
   });
 }

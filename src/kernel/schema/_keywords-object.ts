@@ -10,7 +10,7 @@ import { keywordFromTest } from './_keyword-from-test.ts';
 import { compilePattern, requireNonNegativeInteger } from './_keywords-number-string.ts';
 import { escapePointerToken } from './_pointer.ts';
 import { coversAll, ownCoverage, reachableCoverage, type PropertyCoverage } from './_property-coverage.ts';
-import { preview, report, subject, type Check, type RunContext } from './_run-context.ts';
+import { preview, report, type Check, type RunContext } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
 
 /**
@@ -107,6 +107,8 @@ function coveredBy(coverage: PropertyCoverage, cx: SchemaContext): (name: string
   };
 }
 
+const describeUnexpected = (subject: string, name: unknown): string => `${subject} is not allowed: unexpected property ${preview(name)}`;
+
 /**
  * Checks every member that `isCovered` leaves out against `value` (additionalProperties and
  * unevaluatedProperties); `false` gets a message naming the unexpected property.
@@ -124,7 +126,7 @@ function leftoverMembersCheck(
       if (isCovered(name, ann)) continue;
       if (sub !== undefined && checkMember(sub, data, name, ctx)) continue;
       if (sub === undefined && ctx.record) {
-        report(ctx, at, keyword, `${subject(ctx, name)} is not allowed: unexpected property ${preview(name)}`, name);
+        report(ctx, at, keyword, describeUnexpected, name, name);
       }
       if (!ctx.all) return false;
       ok = false;
@@ -147,7 +149,7 @@ function staticLeftoverMembers(keyword: string, value: unknown, cx: SchemaContex
     }
     return true;
   };
-  return { check: leftoverMembersCheck(keyword, sub, at, isCovered), test, shape: { kind: 'leftover', covered: isCovered, sub: sub ?? null } };
+  return { check: leftoverMembersCheck(keyword, sub, at, isCovered), test, shape: { kind: 'leftover', keyword, at, covered: isCovered, sub: sub ?? null } };
 }
 
 function compileAdditionalProperties(value: unknown, cx: SchemaContext, at: string): Compiled {
@@ -170,12 +172,13 @@ function compileUnevaluatedProperties(value: unknown, cx: SchemaContext, at: str
 function compilePropertyNames(value: unknown, cx: SchemaContext, at: string): Compiled {
   const sub = compileSubschema(cx, value, '/propertyNames');
   const verdict = verdictOf(cx.state, sub);
+  const describe = (subject: string, name: unknown): string => `${subject} has an invalid property name ${preview(name)}`;
   const check: Check = (data, ctx) => {
     if (!isObject(data)) return true;
     let ok = true;
     for (const name of Object.keys(data)) {
       if (verdict(name, ctx)) continue;
-      if (ctx.record) report(ctx, at, 'propertyNames', `${subject(ctx)} has an invalid property name ${preview(name)}`);
+      if (ctx.record) report(ctx, at, 'propertyNames', describe, name);
       if (!ctx.all) return false;
       ok = false;
     }
@@ -190,6 +193,8 @@ function requireStringList(value: unknown, at: string): string[] {
   return value;
 }
 
+const describeMissing = (subject: string, name: unknown): string => `${subject} is missing required property ${preview(name)}`;
+
 function compileRequired(value: unknown, _cx: SchemaContext, at: string): Compiled {
   const names = requireStringList(value, at);
   const check: Check = (data, ctx) => {
@@ -197,7 +202,7 @@ function compileRequired(value: unknown, _cx: SchemaContext, at: string): Compil
     let ok = true;
     for (const name of names) {
       if (Object.hasOwn(data, name)) continue;
-      if (ctx.record) report(ctx, at, 'required', `${subject(ctx)} is missing required property ${preview(name)}`);
+      if (ctx.record) report(ctx, at, 'required', describeMissing, name);
       if (!ctx.all) return false;
       ok = false;
     }
@@ -208,7 +213,7 @@ function compileRequired(value: unknown, _cx: SchemaContext, at: string): Compil
     for (let i = 0; i < names.length; i++) if (!Object.hasOwn(data, names[i] as string)) return false;
     return true;
   };
-  return { check, test, shape: { kind: 'required', names } };
+  return { check, test, shape: { kind: 'required', names, at } };
 }
 
 function compileDependentRequired(value: unknown, _cx: SchemaContext, at: string): Compiled {
@@ -221,7 +226,7 @@ function compileDependentRequired(value: unknown, _cx: SchemaContext, at: string
       if (!Object.hasOwn(data, trigger)) continue;
       for (const name of names) {
         if (Object.hasOwn(data, name)) continue;
-        if (ctx.record) report(ctx, at, 'dependentRequired', `${subject(ctx)} must have property ${preview(name)} when it has ${preview(trigger)}`);
+        if (ctx.record) report(ctx, at, 'dependentRequired', (subject) => `${subject} must have property ${preview(name)} when it has ${preview(trigger)}`, data);
         if (!ctx.all) return false;
         ok = false;
       }
@@ -236,7 +241,7 @@ function memberCount(keyword: string, phrase: string, holds: (count: number, lim
   return (value, _cx, at) => {
     const limit = requireNonNegativeInteger(value, at);
     const test: Test = (data) => !isObject(data) || holds(Object.keys(data).length, limit);
-    return keywordFromTest(test, { at, keyword, describe: (data, ctx) => `${subject(ctx)} must have ${phrase} ${limit} properties, got ${Object.keys(data as object).length}` });
+    return keywordFromTest(test, { at, keyword, describe: (subject, data) => `${subject} must have ${phrase} ${limit} properties, got ${Object.keys(data as object).length}` });
   };
 }
 

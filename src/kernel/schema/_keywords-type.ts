@@ -4,7 +4,7 @@ import { compileError } from './_compile-error.ts';
 import type { KeywordDef } from './_compile.ts';
 import type { Compiled } from './_fused-test.ts';
 import { deepEqual, isScalar } from './_deep-equal.ts';
-import { jsonType, preview, report, subject, type Check } from './_run-context.ts';
+import { jsonType, preview, report, type Check } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
 
 const TYPE_TESTS: Record<string, (value: unknown) => boolean> = {
@@ -34,9 +34,10 @@ function compileType(value: unknown, _cx: unknown, at: string): Compiled {
   const expected = types.length === 1 ? ARTICLES[types[0] as string] : `one of types ${types.join(', ')}`;
   const [single] = tests;
   const matches = tests.length === 1 && single !== undefined ? single : (data: unknown) => tests.some((test) => test(data));
+  const describe = (subject: string, data: unknown): string => `${subject} must be ${expected}, got ${jsonType(data)}`;
   const check: Check = (data, ctx) => {
     if (matches(data)) return true;
-    if (ctx.record) report(ctx, at, 'type', `${subject(ctx)} must be ${expected}, got ${jsonType(data)}`);
+    if (ctx.record) report(ctx, at, 'type', describe, data);
     return false;
   };
   return { check, test: matches, shape: { kind: 'type', types } };
@@ -48,9 +49,10 @@ function compileEnum(value: unknown, _cx: unknown, at: string): Compiled {
   const structured = value.filter((item) => !isScalar(item));
   const listed = value.slice(0, 10).map(preview).join(', ') + (value.length > 10 ? ', ...' : '');
   const test = (data: unknown): boolean => (isScalar(data) ? scalars.has(data) : structured.some((item) => deepEqual(item, data)));
+  const describe = (subject: string, data: unknown): string => `${subject} must be one of ${listed}, got ${preview(data)}`;
   const check: Check = (data, ctx) => {
     if (test(data)) return true;
-    if (ctx.record) report(ctx, at, 'enum', `${subject(ctx)} must be one of ${listed}, got ${preview(data)}`);
+    if (ctx.record) report(ctx, at, 'enum', describe, data);
     return false;
   };
   return structured.length === 0 ? { check, test, shape: { kind: 'values', values: scalars } } : { check, test };
@@ -58,9 +60,10 @@ function compileEnum(value: unknown, _cx: unknown, at: string): Compiled {
 
 function compileConst(value: unknown, _cx: unknown, at: string): Compiled {
   const test = isScalar(value) ? (data: unknown) => data === value : (data: unknown) => deepEqual(value, data);
+  const describe = (subject: string, data: unknown): string => `${subject} must be ${preview(value)}, got ${preview(data)}`;
   const check: Check = (data, ctx) => {
     if (test(data)) return true;
-    if (ctx.record) report(ctx, at, 'const', `${subject(ctx)} must be ${preview(value)}, got ${preview(data)}`);
+    if (ctx.record) report(ctx, at, 'const', describe, data);
     return false;
   };
   return isScalar(value) ? { check, test, shape: { kind: 'values', values: new Set([value]) } } : { check, test };

@@ -3,20 +3,27 @@
 
 import type { Annotations } from './_annotations.ts';
 import { formatPointer } from './_pointer.ts';
-import type { Check, RunContext } from './_schema-types.ts';
+import type { Check, Describe, FoundError, RunContext } from './_schema-types.ts';
+import type { ValidationError } from './types.ts';
 
-export type { Check, RunContext } from './_schema-types.ts';
+export type { Check, Describe, FoundError, RunContext } from './_schema-types.ts';
 
-/** `Value at "/a/0"`, or `Value at the root`: the subject of every message. */
-export function subject(ctx: RunContext, extra?: string | number): string {
-  if (ctx.path.length === 0 && extra === undefined) return 'Value at the root';
-  const pointer = formatPointer(ctx.path) + (extra === undefined ? '' : formatPointer([extra]));
-  return `Value at "${pointer}"`;
+/**
+ * Records a failure of `keyword` (standing at `schemaPath`) at the current instance location,
+ * plus `extra` when the failure is about one member or item. Nothing is formatted here: the
+ * location is kept as its tokens and the message as `describe` with the value it reads, and
+ * both become text only when someone reads the result's errors (describeError).
+ */
+export function report(ctx: RunContext, schemaPath: string, keyword: string, describe: Describe, data: unknown, extra?: string | number): void {
+  ctx.errors.push({ path: ctx.path.slice(), extra, schemaPath, keyword, describe, data });
 }
 
-export function report(ctx: RunContext, schemaPath: string, keyword: string, message: string, extra?: string | number): void {
-  const instancePath = formatPointer(ctx.path) + (extra === undefined ? '' : formatPointer([extra]));
-  ctx.errors.push({ instancePath, schemaPath, keyword, message });
+/** A recorded failure as the ValidationError callers read. */
+export function describeError(found: FoundError): ValidationError {
+  const instancePath = formatPointer(found.path) + (found.extra === undefined ? '' : formatPointer([found.extra]));
+  // `Value at "/a/0"`, or `Value at the root`: the subject of every message.
+  const subject = instancePath === '' ? 'Value at the root' : `Value at "${instancePath}"`;
+  return { instancePath, schemaPath: found.schemaPath, keyword: found.keyword, message: found.describe(subject, found.data) };
 }
 
 /** Runs `check` for its verdict alone: no errors recorded, stops at the first failure. */

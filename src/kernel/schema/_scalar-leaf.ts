@@ -14,7 +14,7 @@ const ANY_TYPE = 127;
 export type LeafShape =
   | { kind: 'type'; types: readonly string[] }
   | { kind: 'pattern'; regex: RegExp }
-  | { kind: 'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum'; limit: number }
+  | { kind: 'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum' | 'minItems' | 'maxItems'; limit: number }
   | { kind: 'multipleOf'; holds: (value: number) => boolean }
   | { kind: 'format'; holds: (text: string) => boolean }
   /** enum, or const, when every value is a scalar (compared with ===, as a Set does). */
@@ -33,17 +33,20 @@ export interface ScalarLeaf {
   multipleOf: ((value: number) => boolean) | null;
   format: ((text: string) => boolean) | null;
   values: ReadonlySet<unknown> | null;
+  /** An array's length bounds: an array field's count limits are read beside its type. */
+  minItems: number;
+  maxItems: number;
 }
 
 export const LEAF_KINDS: ReadonlySet<string> = new Set([
-  'type', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'format', 'values',
+  'type', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'format', 'values', 'minItems', 'maxItems',
 ]);
 
 /** The leaf of a subschema whose keywords are exactly `shapes` (one per keyword). */
 export function leafOf(shapes: readonly LeafShape[]): ScalarLeaf {
   const leaf: ScalarLeaf = {
     types: ANY_TYPE, pattern: null, minLength: 0, maxLength: Infinity, minimum: null, maximum: null,
-    exclusiveMinimum: null, exclusiveMaximum: null, multipleOf: null, format: null, values: null,
+    exclusiveMinimum: null, exclusiveMaximum: null, multipleOf: null, format: null, values: null, minItems: 0, maxItems: Infinity,
   };
   for (const shape of shapes) {
     switch (shape.kind) {
@@ -92,7 +95,54 @@ export function leafHolds(leaf: ScalarLeaf, value: unknown): boolean {
       if ((leaf.types & 2) === 0) return false;
       break;
     default:
-      if (leaf.types !== ANY_TYPE && (leaf.types & (value === null ? 1 : Array.isArray(value) ? 8 : typeof value === 'object' ? 4 : 0)) === 0) return false;
+      if (Array.isArray(value)) {
+        if ((leaf.types & 8) === 0 || value.length < leaf.minItems || value.length > leaf.maxItems) return false;
+      } else if (leaf.types !== ANY_TYPE && (leaf.types & (value === null ? 1 : typeof value === 'object' ? 4 : 0)) === 0) return false;
   }
   return leaf.values === null || leaf.values.has(value);
+}
+
+const STRING_ONLY = 16;
+const INTEGER_ONLY = 64;
+const NUMBER_ONLY = 32;
+const ARRAY_ONLY = 8;
+
+/**
+ * The test of `leaf` as one closure chosen for what the leaf holds: the common shapes of a form
+ * field (a string with a pattern or a length, an integer or a number in bounds, a list of values)
+ * get a closure that checks only that, with the type check inlined; anything else reads the
+ * record through leafHolds(). Chosen once, at compile time.
+ */
+export function leafTest(leaf: ScalarLeaf): (value: unknown) => boolean {
+  const { types, pattern, minLength, maxLength, minimum, maximum, values } = leaf;
+  const numeric = minimum !== null || maximum !== null || leaf.exclusiveMinimum !== null || leaf.exclusiveMaximum !== null || leaf.multipleOf !== null;
+  if (types === STRING_ONLY && values === null && leaf.format === null) {
+    // Numeric keywords never apply to a string.
+    const lengths = minLength > 0 || maxLength !== Infinity;
+    if (pattern === null) return lengths ? (value) => typeof value === 'string' && lengthWithin(value, minLength, maxLength) : (value) => typeof value === 'string';
+    if (!lengths) return (value) => typeof value === 'string' && pattern.test(value);
+    return (value) => typeof value === 'string' && lengthWithin(value, minLength, maxLength) && pattern.test(value);
+  }
+  if (types === ARRAY_ONLY && values === null) {
+    const { minItems, maxItems } = leaf;
+    return (value) => Array.isArray(value) && value.length >= minItems && value.length <= maxItems;
+  }
+  if (types === ANY_TYPE && values !== null && pattern === null && leaf.format === null && !numeric && minLength === 0 && maxLength === Infinity) {
+    return (value) => values.has(value);
+  }
+  if ((types === INTEGER_ONLY || types === NUMBER_ONLY) && values === null && leaf.exclusiveMinimum === null && leaf.exclusiveMaximum === null) {
+    const low = minimum ?? -Infinity;
+    const high = maximum ?? Infinity;
+    const { multipleOf } = leaf;
+    if (types === INTEGER_ONLY && multipleOf === null) return (value) => typeof value === 'number' && Number.isInteger(value) && value >= low && value <= high;
+    if (types === NUMBER_ONLY && multipleOf === null) return (value) => typeof value === 'number' && value >= low && value <= high;
+    if (types === NUMBER_ONLY && multipleOf !== null) return (value) => typeof value === 'number' && value >= low && value <= high && multipleOf(value);
+  }
+  return (value) => leafHolds(leaf, value);
+}
+
+/** minLength and maxLength in code points; most strings need no count (see leafHolds). */
+function lengthWithin(text: string, min: number, max: number): boolean {
+  if (text.length > max && codePointLength(text) > max) return false;
+  return !(text.length < 2 * min && codePointLength(text) < min);
 }

@@ -4,7 +4,6 @@
 // use them, instead of in those files importing each other in a circle.
 
 import type { Annotations } from './_annotations.ts';
-import type { ValidationError } from './types.ts';
 
 export type VocabularyName =
   | 'core'
@@ -35,8 +34,23 @@ export interface Resource {
 /** One compiled schema or keyword: true when `data` passes. */
 export type Check = (data: unknown, ctx: RunContext, ann: Annotations | null) => boolean;
 
+/** A failure's message from its subject (`Value at "/a/0"`) and the value it is about. */
+export type Describe = (subject: string, data: unknown) => string;
+
+/** A failure as a check finds it; formatted only when the errors are read (describeError). */
+export interface FoundError {
+  /** Tokens of the instance location, a copy taken when the failure was found. */
+  path: (string | number)[];
+  /** The member or item the failure is about, beyond `path` (unexpected properties and items). */
+  extra: string | number | undefined;
+  schemaPath: string;
+  keyword: string;
+  describe: Describe;
+  data: unknown;
+}
+
 export interface RunContext {
-  errors: ValidationError[];
+  errors: FoundError[];
   /** Tokens of the current instance location; pushed and popped as checks descend. */
   path: (string | number)[];
   /** Record errors (false inside anyOf branches, not, contains: only the verdict counts there). */

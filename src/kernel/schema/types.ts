@@ -17,8 +17,11 @@ export interface ValidationError {
 
 export interface ValidationResult {
   valid: boolean;
-  /** Empty when valid; read-only, since every valid result shares one empty list. */
-  errors: readonly ValidationError[];
+  /**
+   * Empty when valid; read-only, since every valid result shares one empty list. An invalid
+   * result formats its errors when this is first read (a getter; JSON.stringify includes it).
+   */
+  readonly errors: readonly ValidationError[];
 }
 
 export interface CompileOptions {
