@@ -12,8 +12,9 @@ import { databaseBytes, idleCpuMsPerSecond, readinessUnderLoad, startService, ti
 import type { Latency } from './scale/measure.ts';
 import type { ScaleProfile } from './scale/profile.ts';
 import { erpProfile } from './scale/profiles/erp.ts';
+import { governanceProfile } from './scale/profiles/governance.ts';
 
-const PROFILES: Record<string, () => ScaleProfile> = { erp: erpProfile };
+const PROFILES: Record<string, () => ScaleProfile> = { erp: erpProfile, governance: governanceProfile };
 
 export interface SizeRecord {
   service: string;
@@ -57,11 +58,13 @@ const command = defineCommand({
       const dataDir = values['data-dir'] === undefined ? mkdtempSync(join(tmpdir(), `airlock-scale-${name}-`)) : join(values['data-dir'], name);
       try {
         for (const rows of sizes) {
+          await profile.setup?.();
           const record = await measureAt(profile, dataDir, { rows, readMs, grow, bundle: values.bundle === true });
           records.push(record);
           if (!json) print(describe(record));
         }
       } finally {
+        await profile.teardown?.();
         if (values['data-dir'] === undefined) rmSync(dataDir, { recursive: true, force: true });
       }
     }
