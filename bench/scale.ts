@@ -11,10 +11,11 @@ import { defineCommand, EXIT_OK, main, usageError, wholeNumberOption } from '../
 import { databaseBytes, idleCpuMsPerSecond, readinessUnderLoad, startService, timeRoute, verifyRate } from './scale/measure.ts';
 import type { Latency } from './scale/measure.ts';
 import type { ScaleProfile } from './scale/profile.ts';
+import { contentProfile } from './scale/profiles/content.ts';
 import { erpProfile } from './scale/profiles/erp.ts';
 import { governanceProfile } from './scale/profiles/governance.ts';
 
-const PROFILES: Record<string, () => ScaleProfile> = { erp: erpProfile, governance: governanceProfile };
+const PROFILES: Record<string, () => ScaleProfile> = { erp: erpProfile, governance: governanceProfile, content: contentProfile };
 
 export interface SizeRecord {
   service: string;
