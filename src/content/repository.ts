@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Store, Transaction } from '../kernel/index.ts';
+import { boundedTotal } from './bounded-total.ts';
+import type { BoundedTotal } from './bounded-total.ts';
 import { CONTENT_EVENTS, ROOT_NODE_ID } from './database.ts';
 import { userJson } from './node-entry.ts';
 import type { NodeRow, UserRef, VersionRow } from './node-entry.ts';
@@ -104,7 +106,7 @@ export interface ChildrenQuery {
   orderBy?: string;
 }
 
-export function listChildren(sqlite: DatabaseSync, parentId: string, query: ChildrenQuery): { rows: NodeRow[]; total: number } {
+export function listChildren(sqlite: DatabaseSync, parentId: string, query: ChildrenQuery): { rows: NodeRow[] } & BoundedTotal {
   const conditions = ['n.parent_id = ?', 'n.archived_at IS NULL'];
   const args: (string | number)[] = [parentId];
   if (query.viewer) {
@@ -117,10 +119,12 @@ export function listChildren(sqlite: DatabaseSync, parentId: string, query: Chil
     args.push(...query.where.args);
   }
   const where = conditions.join(' AND ');
-  const total = Number(statement(sqlite, `SELECT count(*) AS n FROM nodes n WHERE ${where}`).get(...args)?.['n']);
-  const rows = statement(sqlite, `SELECT n.* FROM nodes n WHERE ${where} ORDER BY ${query.orderBy ?? 'n.is_folder DESC, n.name COLLATE NOCASE'}, n.id LIMIT ? OFFSET ?`)
+  const { total, exact } = boundedTotal(sqlite, `FROM nodes n WHERE ${where}`, args, query);
+  // The id breaks ties in the direction of the last term, so an index on (parent_id, <column>, id) serves the order both ways.
+  const order = query.orderBy ?? 'n.is_folder DESC, n.name COLLATE NOCASE ASC';
+  const rows = statement(sqlite, `SELECT n.* FROM nodes n WHERE ${where} ORDER BY ${order}, n.id ${order.endsWith('DESC') ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`)
     .all(...args, query.maxItems, query.skipCount) as unknown as NodeRow[];
-  return { rows, total };
+  return { rows, total, exact };
 }
 
 /** The id of a live child of `parentId` whose name is `name` (case-insensitively, NFC). */
