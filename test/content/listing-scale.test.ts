@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { Store } from '../../src/kernel/index.ts';
 import { COUNT_WINDOW } from '../../src/content/bounded-total.ts';
 import { listEnvelope } from '../../src/content/alfresco-shapes.ts';
@@ -17,24 +16,7 @@ import { listChildren } from '../../src/content/repository.ts';
 import { indexNode } from '../../src/content/search-index.ts';
 import { SEARCH_WINDOW, searchNodes } from '../../src/content/search.ts';
 import { TAGGED_NODES_SQL } from '../../src/content/transcript-references.ts';
-
-type Counted = StatementSync & { resetStats(): void; stat(counter: 'vmStep'): number };
-
-/** Every statement the connection prepares, so a path's steps can be summed whatever statements it runs. */
-function stepCounter(sqlite: DatabaseSync): <T>(run: () => T) => { result: T; steps: number } {
-  const prepared: Counted[] = [];
-  const prepare = sqlite.prepare.bind(sqlite);
-  sqlite.prepare = (sql: string) => {
-    const made = prepare(sql) as Counted;
-    prepared.push(made);
-    return made;
-  };
-  return (run) => {
-    for (const s of prepared) s.resetStats();
-    const result = run();
-    return { result, steps: prepared.reduce((sum, s) => sum + s.stat('vmStep'), 0) };
-  };
-}
+import { stepCounter } from '../helpers/sqlite-steps.ts';
 
 let store: Store;
 let steps: ReturnType<typeof stepCounter>;
