@@ -81,8 +81,8 @@ async function measureAt(profile: ScaleProfile, dataDir: string, options: { rows
   const { rows, readMs } = options;
   const growStarted = performance.now();
   let grown;
+  mkdirSync(dataDir, { recursive: true });
   if (options.grow === 'direct' && profile.growDirect !== undefined) {
-    mkdirSync(dataDir, { recursive: true });
     grown = await profile.growDirect(dataDir, rows);
   } else {
     const writer = await startService(profile, dataDir);
