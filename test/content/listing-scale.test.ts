@@ -17,9 +17,10 @@ import { indexNode } from '../../src/content/search-index.ts';
 import { SEARCH_WINDOW, searchNodes } from '../../src/content/search.ts';
 import { TAGGED_NODES_SQL } from '../../src/content/transcript-references.ts';
 import { stepCounter } from '../helpers/sqlite-steps.ts';
+import type { StepCounter } from '../helpers/sqlite-steps.ts';
 
 let store: Store;
-let steps: ReturnType<typeof stepCounter>;
+let steps: StepCounter;
 const FOLDER = 'folder-inbox';
 const BASE = Date.UTC(2026, 0, 1);
 

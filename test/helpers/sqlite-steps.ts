@@ -8,8 +8,15 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 // StatementSync's step counter (sqlite3_stmt_status) is in Node 26 but not yet in @types/node.
 type Counted = StatementSync & { resetStats(): void; stat(counter: 'vmStep'): number };
 
+export interface StepCounter {
+  /** Runs `run` and sums the steps every statement took meanwhile. */
+  <T>(run: () => T): { result: T; steps: number };
+  /** The same around an asynchronous run (a request to a service in this process). */
+  during<T>(run: () => Promise<T>): Promise<{ result: T; steps: number }>;
+}
+
 /** Wraps `sqlite.prepare`; call before the code under test prepares its statements. */
-export function stepCounter(sqlite: DatabaseSync): <T>(run: () => T) => { result: T; steps: number } {
+export function stepCounter(sqlite: DatabaseSync): StepCounter {
   const prepared: Counted[] = [];
   const prepare = sqlite.prepare.bind(sqlite);
   sqlite.prepare = (sql: string) => {
@@ -17,9 +24,19 @@ export function stepCounter(sqlite: DatabaseSync): <T>(run: () => T) => { result
     prepared.push(made);
     return made;
   };
-  return (run) => {
+  const reset = () => {
     for (const s of prepared) s.resetStats();
-    const result = run();
-    return { result, steps: prepared.reduce((sum, s) => sum + s.stat('vmStep'), 0) };
   };
+  const total = () => prepared.reduce((sum, s) => sum + s.stat('vmStep'), 0);
+  const counter = <T>(run: () => T) => {
+    reset();
+    const result = run();
+    return { result, steps: total() };
+  };
+  counter.during = async <T>(run: () => Promise<T>) => {
+    reset();
+    const result = await run();
+    return { result, steps: total() };
+  };
+  return counter;
 }
