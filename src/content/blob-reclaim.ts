@@ -11,6 +11,7 @@ import { statement } from '../kernel/index.ts';
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Store } from '../kernel/index.ts';
+import { JOURNAL_TEXT } from './blob-store.ts';
 import type { BlobStore } from './blob-store.ts';
 import { CONTENT_EVENTS } from './database.ts';
 import { restoreBlob } from './trashcan.ts';
@@ -48,7 +49,7 @@ export async function reclaimBlobs(store: Store, blobs: BlobStore): Promise<{ re
       blobs.remove(sha);
       removed.push(sha);
     }
-    writeFileSync(blobs.journalFile, 'Every blob that could be an orphan is named by a tmp/placing-* entry (docs/content.md, Storage)\n', { mode: 0o600 });
+    writeFileSync(blobs.journalFile, JOURNAL_TEXT, { mode: 0o600 });
   }
   if (removed.length + restored.length > 0) {
     await store.write((_sqlite, tx) => {

@@ -3,7 +3,7 @@
 // is held whole in memory; a stream over the size limit is cut and its temporary file removed.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
@@ -59,6 +59,9 @@ export interface BlobStore {
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
+const JOURNAL_FILE = 'journaled';
+/** What the journal file says to an operator who finds it. */
+export const JOURNAL_TEXT = 'Every blob that could be an orphan is named by a tmp/placing-* entry (docs/content.md, Trashcan)\n';
 /** Bytes one upload may have queued for the disk before the socket is paused (fs default: 16 KiB). */
 export const WRITE_BUFFER_BYTES = 256 * 1024;
 
@@ -69,7 +72,10 @@ export function createBlobStore(root: string, options: { syncDirectory?: (path: 
   // Whatever else tmp/ holds at start is a partial upload of a process that died (SIGKILL, power
   // loss): no row names it and nobody will finish it, so it would only fill the disk. A blob a
   // purge moved aside (purge-<sha>) stays for the start's reclaim (blob-reclaim.ts) to judge.
+  const fresh = !existsSync(root);
   mkdirSync(tmp, { recursive: true, mode: 0o700 });
+  // A new store has no blob to judge: its journal names every orphan from the start.
+  if (fresh) writeFileSync(join(root, JOURNAL_FILE), JOURNAL_TEXT, { mode: 0o600 });
   for (const entry of readdirSync(tmp)) if (!entry.startsWith('purge-') && !entry.startsWith('placing-')) rmSync(join(tmp, entry), { recursive: true, force: true });
   const pathOf = (sha256: string) => {
     if (!SHA256.test(sha256)) throw new TypeError(`Not a SHA-256 hex digest: "${sha256}"`);
@@ -95,7 +101,7 @@ export function createBlobStore(root: string, options: { syncDirectory?: (path: 
       const sha256 = /^placing-([0-9a-f]{64})-/.exec(entry)?.[1];
       return sha256 === undefined ? [] : [{ sha256, marker: join(tmp, entry) }];
     }),
-    journalFile: join(root, 'journaled'),
+    journalFile: join(root, JOURNAL_FILE),
     open: (sha256, range) => createReadStream(pathOf(sha256), range && { start: range.start, end: range.end }),
     async has(sha256) {
       try {

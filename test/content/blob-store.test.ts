@@ -1,7 +1,7 @@
 // The blob store on disk: what a killed upload left in tmp/ is gone when the store opens again.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
@@ -60,5 +60,17 @@ test('finish() makes the blob durable in its directory after the rename, and new
     assert.deepEqual(synced[1], { dir: join(root, aa, bb), entries: [first] });
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('createBlobStore() starts a new store with its journal file, so its first start walks no blobs; an existing directory without it gets none', () => {
+  const parent = mkdtempSync(join(tmpdir(), 'airlock-blobs-'));
+  try {
+    const fresh = createBlobStore(join(parent, 'new'));
+    assert.equal(existsSync(fresh.journalFile), true);
+    const old = createBlobStore(parent);
+    assert.equal(existsSync(old.journalFile), false, 'blobs made before the journal are walked once by the start');
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
   }
 });
