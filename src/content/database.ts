@@ -93,6 +93,8 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX nodes_assistant_kind ON nodes (json_extract(properties, '$."assistant:kind"')) WHERE is_folder = 0 AND archived_at IS NULL;
     `,
   },
+  // A file's versions page newest first from an index: its primary key orders labels as text ("10.0" before "2.0").
+  { name: 'versions by number', up: 'CREATE INDEX versions_by_number ON versions (node_id, major, minor);' },
 ];
 
 /**

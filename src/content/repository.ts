@@ -88,6 +88,13 @@ export function listVersions(sqlite: DatabaseSync, nodeId: string): VersionRow[]
   return statement(sqlite, 'SELECT * FROM versions WHERE node_id = ? ORDER BY major DESC, minor DESC').all(nodeId) as unknown as VersionRow[];
 }
 
+/** One page of a file's versions, newest first, from the (node_id, major, minor) index, with a bounded total (bounded-total.ts). */
+export function listVersionPage(sqlite: DatabaseSync, nodeId: string, paging: { skipCount: number; maxItems: number }): { rows: VersionRow[] } & BoundedTotal {
+  const { total, exact } = boundedTotal(sqlite, 'FROM versions WHERE node_id = ?', [nodeId], paging);
+  const rows = statement(sqlite, 'SELECT * FROM versions WHERE node_id = ? ORDER BY major DESC, minor DESC LIMIT ? OFFSET ?').all(nodeId, paging.maxItems, paging.skipCount) as unknown as VersionRow[];
+  return { rows, total, exact };
+}
+
 export function getVersion(sqlite: DatabaseSync, nodeId: string, label: string): VersionRow {
   const version = statement(sqlite, 'SELECT * FROM versions WHERE node_id = ? AND label = ?').get(nodeId, label) as VersionRow | undefined;
   if (!version) throw new RepositoryError(404, `The entity with id: "${label}" was not found for node "${nodeId}"`);

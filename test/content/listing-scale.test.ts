@@ -12,7 +12,7 @@ import { COUNT_WINDOW } from '../../src/content/bounded-total.ts';
 import { listEnvelope } from '../../src/content/alfresco-shapes.ts';
 import { ROOT_NODE_ID, openContentDatabase } from '../../src/content/database.ts';
 import { readOrderBy } from '../../src/content/listing-query.ts';
-import { listChildren } from '../../src/content/repository.ts';
+import { listChildren, listVersionPage } from '../../src/content/repository.ts';
 import { indexNode } from '../../src/content/search-index.ts';
 import { SEARCH_WINDOW, searchNodes } from '../../src/content/search.ts';
 import { TAGGED_NODES_SQL } from '../../src/content/transcript-references.ts';
@@ -96,4 +96,21 @@ test('the transcript references read their nodes through the assistant:kind inde
   const second = steps(() => store.sqlite.prepare(TAGGED_NODES_SQL).all());
   assert.equal(first.result.length, 2);
   assert.equal(second.steps, first.steps);
+});
+
+test('a file\'s versions page newest first from an index: the same steps at 5x and 10x the window of versions', () => {
+  const insert = store.sqlite.prepare(`INSERT INTO versions (node_id, label, major, minor, name, sha256, size, mime_type, comment, created_at, created_by) VALUES ('node-0', ?, ?, ?, 'doc-0.txt', '${'0'.repeat(64)}', 1, 'text/plain', NULL, '', '{}')`);
+  const add = (from: number, to: number) => {
+    store.sqlite.exec('BEGIN');
+    for (let i = from; i < to; i++) insert.run(`${Math.floor(i / 10) + 1}.${i % 10}`, Math.floor(i / 10) + 1, i % 10);
+    store.sqlite.exec('COMMIT');
+  };
+  const page = () => steps(() => listVersionPage(store.sqlite, 'node-0', { skipCount: 0, maxItems: 25 }));
+  add(0, LARGE);
+  const first = page();
+  add(LARGE, LARGE * 2);
+  const second = page();
+  assert.equal(second.steps, first.steps, `${first.steps} steps at ${LARGE} versions, ${second.steps} at ${LARGE * 2}`);
+  assert.deepEqual([second.result.total, second.result.exact], [COUNT_WINDOW + 25, false]);
+  assert.deepEqual(second.result.rows.slice(0, 2).map((v) => v.label), [`${LARGE / 5}.9`, `${LARGE / 5}.8`], 'newest first, by number not by text');
 });
