@@ -11,9 +11,11 @@ import { defineCommand, EXIT_OK, main, usageError, wholeNumberOption } from '../
 import { databaseBytes, idleCpuMsPerSecond, readinessUnderLoad, startService, timeRoute, verifyRate } from './scale/measure.ts';
 import type { Latency } from './scale/measure.ts';
 import type { ScaleProfile } from './scale/profile.ts';
+import { contentProfile } from './scale/profiles/content.ts';
 import { erpProfile } from './scale/profiles/erp.ts';
+import { governanceProfile } from './scale/profiles/governance.ts';
 
-const PROFILES: Record<string, () => ScaleProfile> = { erp: erpProfile };
+const PROFILES: Record<string, () => ScaleProfile> = { erp: erpProfile, governance: governanceProfile, content: contentProfile };
 
 export interface SizeRecord {
   service: string;
@@ -57,11 +59,13 @@ const command = defineCommand({
       const dataDir = values['data-dir'] === undefined ? mkdtempSync(join(tmpdir(), `airlock-scale-${name}-`)) : join(values['data-dir'], name);
       try {
         for (const rows of sizes) {
+          await profile.setup?.();
           const record = await measureAt(profile, dataDir, { rows, readMs, grow, bundle: values.bundle === true });
           records.push(record);
           if (!json) print(describe(record));
         }
       } finally {
+        await profile.teardown?.();
         if (values['data-dir'] === undefined) rmSync(dataDir, { recursive: true, force: true });
       }
     }
@@ -77,8 +81,8 @@ async function measureAt(profile: ScaleProfile, dataDir: string, options: { rows
   const { rows, readMs } = options;
   const growStarted = performance.now();
   let grown;
+  mkdirSync(dataDir, { recursive: true });
   if (options.grow === 'direct' && profile.growDirect !== undefined) {
-    mkdirSync(dataDir, { recursive: true });
     grown = await profile.growDirect(dataDir, rows);
   } else {
     const writer = await startService(profile, dataDir);

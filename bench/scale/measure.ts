@@ -33,6 +33,7 @@ export function startService(profile: ScaleProfile, dataDir: string, options: { 
     child.once('exit', onExit);
     lines.on('line', (line) => {
       if (!line.includes('"listening"')) return;
+      if (profile.listener !== undefined && (JSON.parse(line) as { listener?: string }).listener !== profile.listener) return;
       const startupMs = performance.now() - started;
       child.off('exit', onExit);
       lines.close();

@@ -27,6 +27,14 @@ export interface ScaleProfile {
   /** Its bundle under dist/bin/ (`npm run build`), started instead with --bundle. */
   bundle: string;
   env(dataDir: string): Record<string, string>;
+  /** The listener whose listening line gives the URL the reads go to (the first line when absent). */
+  listener?: string;
+  /**
+   * Called before each size is grown and measured, and `teardown` once at the end: peers the
+   * service needs (an OpenID provider), fresh credentials, free ports.
+   */
+  setup?(): Promise<void>;
+  teardown?(): Promise<void>;
   /** The database file under the data directory. */
   database(dataDir: string): string;
   /** Sends requests through the service's write path until it holds `target` business events. */

@@ -77,7 +77,13 @@ export function compileAfts(node: AftsNode): CompiledAfts {
         if (!negated) positive.push(fts);
         const spec = JSON.stringify({ terms: at.terms.map(termPattern), phrase: at.phrase });
         args.push(fts);
-        let sql = `r.fts_rowid IN (SELECT rowid FROM search_index WHERE search_index MATCH ?${exactTerms ? ` AND afts_match(${FTS_TEXT[at.field]}, ?)` : ''})`;
+        // Bounded by the window `c` of search.ts either way. A positive word's rows from the
+        // oldest candidate on are all candidates, so its IN set holds at most the window; a
+        // negated word may be in any number of those rows, so it is asked of each candidate.
+        const exact = exactTerms ? ` AND afts_match(${FTS_TEXT[at.field]}, ?)` : '';
+        let sql = negated
+          ? `EXISTS (SELECT 1 FROM search_index WHERE search_index MATCH ? AND search_index.rowid = r.fts_rowid${exact})`
+          : `r.fts_rowid IN (SELECT rowid FROM search_index WHERE search_index MATCH ? AND rowid >= (SELECT min(fts_rowid) FROM c)${exact})`;
         if (exactTerms) args.push(spec);
         if (at.field === 'cm:title' || at.field === 'cm:description') {
           sql += ` AND afts_match(json_extract(n.properties, ?), ?)`;

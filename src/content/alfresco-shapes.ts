@@ -87,14 +87,16 @@ export function readPaging(skip: unknown, max: unknown): Paging | string {
 }
 
 /** Alfresco's list envelope over one page of entries. */
-export function listEnvelope(entries: readonly unknown[], options: { paging: Paging; totalItems: number; extra?: Record<string, unknown> }): Record<string, unknown> {
+export function listEnvelope(entries: readonly unknown[], options: { paging: Paging; totalItems: number; totalExact?: boolean; extra?: Record<string, unknown> }): Record<string, unknown> {
   const { paging, totalItems } = options;
   return {
     list: {
       pagination: {
         count: entries.length,
+        // An inexact total counted a window past this page, so it alone still tells whether more follow.
         hasMoreItems: paging.skipCount + entries.length < totalItems,
-        totalItems,
+        // Alfresco: "The API might not be able to determine this value, in which case this property will not be present."
+        ...(options.totalExact !== false && { totalItems }),
         skipCount: paging.skipCount,
         maxItems: paging.maxItems,
       },

@@ -2,12 +2,16 @@
 // never leave content on disk for good. They come from a process that died between storing a
 // blob and committing its version, or during a purge. A blob a purge moved aside goes back in
 // place when a version still names it (the purge's unit rolled back), else it is removed. One
-// evidence row records what was reclaimed.
+// evidence row records what was reclaimed. Only the blobs the journal names (blob-store.ts:
+// placed but not settled) are judged, so a start costs the uploads a crash interrupted, not
+// every blob (issue 24); a store without its journal file (made before the journal) is walked
+// whole once.
 
 import { statement } from '../kernel/index.ts';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Store } from '../kernel/index.ts';
+import { JOURNAL_TEXT } from './blob-store.ts';
 import type { BlobStore } from './blob-store.ts';
 import { CONTENT_EVENTS } from './database.ts';
 import { restoreBlob } from './trashcan.ts';
@@ -32,10 +36,20 @@ export async function reclaimBlobs(store: Store, blobs: BlobStore): Promise<{ re
       removed.push(sha);
     }
   }
-  for (const sha of [...blobs.digests()]) {
-    if (used(sha)) continue;
-    blobs.remove(sha);
-    removed.push(sha);
+  for (const { sha256, marker } of blobs.placed()) {
+    if (!used(sha256) && existsSync(blobs.path(sha256))) {
+      blobs.remove(sha256);
+      if (!removed.includes(sha256)) removed.push(sha256);
+    }
+    rmSync(marker, { force: true });
+  }
+  if (!existsSync(blobs.journalFile)) {
+    for (const sha of [...blobs.digests()]) {
+      if (used(sha) || removed.includes(sha)) continue;
+      blobs.remove(sha);
+      removed.push(sha);
+    }
+    writeFileSync(blobs.journalFile, JOURNAL_TEXT, { mode: 0o600 });
   }
   if (removed.length + restored.length > 0) {
     await store.write((_sqlite, tx) => {

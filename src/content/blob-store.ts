@@ -3,8 +3,8 @@
 // is held whole in memory; a stream over the size limit is cut and its temporary file removed.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -12,6 +12,8 @@ import type { Readable } from 'node:stream';
 export interface StoredBlob {
   sha256: string;
   size: number;
+  /** The journal entry that names the blob until the version naming it commits (settle() removes it). */
+  marker?: string;
 }
 
 export interface BlobWriter {
@@ -45,9 +47,21 @@ export interface BlobStore {
   digests(): Iterable<string>;
   /** Deletes a blob no version names. */
   remove(sha256: string): void;
+  /** After the version that names `blob` committed: its journal entry goes (a crash before that leaves it for the start's reclaim). */
+  settle(blob: StoredBlob): void;
+  /**
+   * The journal entries in tmp/ (placing-<sha256>-<id>): blobs placed by finish() whose
+   * versions may not have committed. The start's reclaim judges them instead of every blob.
+   */
+  placed(): { sha256: string; marker: string }[];
+  /** Present once every blob on disk was judged: from then on the journal names every blob that could be an orphan. */
+  readonly journalFile: string;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
+const JOURNAL_FILE = 'journaled';
+/** What the journal file says to an operator who finds it. */
+export const JOURNAL_TEXT = 'Every blob that could be an orphan is named by a tmp/placing-* entry (docs/content.md, Trashcan)\n';
 /** Bytes one upload may have queued for the disk before the socket is paused (fs default: 16 KiB). */
 export const WRITE_BUFFER_BYTES = 256 * 1024;
 
@@ -58,8 +72,11 @@ export function createBlobStore(root: string, options: { syncDirectory?: (path: 
   // Whatever else tmp/ holds at start is a partial upload of a process that died (SIGKILL, power
   // loss): no row names it and nobody will finish it, so it would only fill the disk. A blob a
   // purge moved aside (purge-<sha>) stays for the start's reclaim (blob-reclaim.ts) to judge.
+  const fresh = !existsSync(root);
   mkdirSync(tmp, { recursive: true, mode: 0o700 });
-  for (const entry of readdirSync(tmp)) if (!entry.startsWith('purge-')) rmSync(join(tmp, entry), { recursive: true, force: true });
+  // A new store has no blob to judge: its journal names every orphan from the start.
+  if (fresh) writeFileSync(join(root, JOURNAL_FILE), JOURNAL_TEXT, { mode: 0o600 });
+  for (const entry of readdirSync(tmp)) if (!entry.startsWith('purge-') && !entry.startsWith('placing-')) rmSync(join(tmp, entry), { recursive: true, force: true });
   const pathOf = (sha256: string) => {
     if (!SHA256.test(sha256)) throw new TypeError(`Not a SHA-256 hex digest: "${sha256}"`);
     return join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
@@ -77,6 +94,14 @@ export function createBlobStore(root: string, options: { syncDirectory?: (path: 
       }
     },
     remove: (sha256) => rmSync(pathOf(sha256), { force: true }),
+    settle: (blob) => {
+      if (blob.marker !== undefined) rmSync(blob.marker, { force: true });
+    },
+    placed: () => readdirSync(tmp).flatMap((entry) => {
+      const sha256 = /^placing-([0-9a-f]{64})-/.exec(entry)?.[1];
+      return sha256 === undefined ? [] : [{ sha256, marker: join(tmp, entry) }];
+    }),
+    journalFile: join(root, JOURNAL_FILE),
     open: (sha256, range) => createReadStream(pathOf(sha256), range && { start: range.start, end: range.end }),
     async has(sha256) {
       try {
@@ -111,6 +136,12 @@ export function createBlobStore(root: string, options: { syncDirectory?: (path: 
           if (failure) throw failure;
           const sha256 = hash.digest('hex');
           const target = pathOf(sha256);
+          // The journal entry, durable before the blob is: a crash between the rename below and
+          // the commit of the version that names the blob leaves it, and the next start judges
+          // that one blob instead of walking every blob on disk (issue 24).
+          const marker = join(tmp, `placing-${sha256}-${randomUUID()}`);
+          await writeFile(marker, '', { mode: 0o600 });
+          await syncDirectory(tmp);
           const created = mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
           // A directory made just now is an entry in its parent: make those entries durable too
           // (`created` is the first one mkdir made: <aa> or <aa>/<bb>).
@@ -123,7 +154,7 @@ export function createBlobStore(root: string, options: { syncDirectory?: (path: 
           // The rename is an entry in the blob's directory: without this fsync a power loss could
           // take the blob back while the version row that names it (committed next) survives.
           await syncDirectory(dirname(target));
-          return { sha256, size };
+          return { sha256, size, marker };
         },
         async abort() {
           file.destroy();

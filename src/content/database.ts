@@ -82,6 +82,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX versions_sha256 ON versions (sha256);
     `,
   },
+  {
+    // Issue 24: a folder's page in its default order (folders first, by name) or by creation or
+    // change time comes from an index, never from sorting every child; the transcript references
+    // find their nodes by property, not by reading every node.
+    name: 'listing and transcript indexes',
+    up: `
+      CREATE INDEX nodes_children_by_name ON nodes (parent_id, is_folder DESC, name COLLATE NOCASE, id) WHERE archived_at IS NULL;
+      CREATE INDEX nodes_children_by_created ON nodes (parent_id, created_at, id) WHERE archived_at IS NULL;
+      CREATE INDEX nodes_children_by_modified ON nodes (parent_id, modified_at, id) WHERE archived_at IS NULL;
+      CREATE INDEX nodes_assistant_kind ON nodes (json_extract(properties, '$."assistant:kind"')) WHERE is_folder = 0 AND archived_at IS NULL;
+    `,
+  },
+  // A file's versions page newest first from an index: its primary key orders labels as text ("10.0" before "2.0").
+  { name: 'versions by number', up: 'CREATE INDEX versions_by_number ON versions (node_id, major, minor);' },
 ];
 
 /**

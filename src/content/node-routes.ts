@@ -86,8 +86,8 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
     const folder = requireFolder(deps.store.sqlite, id);
     actor.require(deps.store.sqlite, folder, 'read');
     const paging = pagingOf(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
-    const { rows, total } = listChildren(deps.store.sqlite, id, { ...paging, viewer: listingViewer(deps, actor, folder), ...(orderBy && { orderBy }), ...(where && { where }) });
-    return { status: 200, body: listEnvelope(rows.map((row) => entryFor(deps, row, actor, view)), { paging, totalItems: total }) };
+    const { rows, total, exact } = listChildren(deps.store.sqlite, id, { ...paging, viewer: listingViewer(deps, actor, folder), ...(orderBy && { orderBy }), ...(where && { where }) });
+    return { status: 200, body: listEnvelope(rows.map((row) => entryFor(deps, row, actor, view)), { paging, totalItems: total, totalExact: exact }) };
   });
 
   const createChild = alfrescoHandler(async (context) => {
@@ -138,6 +138,7 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
       if (name !== undefined && name !== node.name) updateMetadata(sqlite, tx, { nodeId: id, name, properties: undefined, user: actor });
       addVersion(sqlite, tx, { nodeId: id, content: { ...blob, mimeType, text, blobPath: deps.blobs.path(blob.sha256) }, version: { majorVersion, comment }, user: actor, action: 'content-updated' });
     });
+    deps.blobs.settle(blob);
     return nodeReply(deps, id, 200, { actor, view });
   });
 

@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Store, Transaction } from '../kernel/index.ts';
+import { boundedTotal } from './bounded-total.ts';
+import type { BoundedTotal } from './bounded-total.ts';
 import { CONTENT_EVENTS, ROOT_NODE_ID } from './database.ts';
 import { userJson } from './node-entry.ts';
 import type { NodeRow, UserRef, VersionRow } from './node-entry.ts';
@@ -88,6 +90,13 @@ export function listVersions(sqlite: DatabaseSync, nodeId: string): VersionRow[]
   return statement(sqlite, 'SELECT * FROM versions WHERE node_id = ? ORDER BY major DESC, minor DESC').all(nodeId) as unknown as VersionRow[];
 }
 
+/** One page of a file's versions, newest first, from the (node_id, major, minor) index, with a bounded total (bounded-total.ts). */
+export function listVersionPage(sqlite: DatabaseSync, nodeId: string, paging: { skipCount: number; maxItems: number }): { rows: VersionRow[] } & BoundedTotal {
+  const { total, exact } = boundedTotal(sqlite, 'FROM versions WHERE node_id = ?', [nodeId], paging);
+  const rows = statement(sqlite, 'SELECT * FROM versions WHERE node_id = ? ORDER BY major DESC, minor DESC LIMIT ? OFFSET ?').all(nodeId, paging.maxItems, paging.skipCount) as unknown as VersionRow[];
+  return { rows, total, exact };
+}
+
 export function getVersion(sqlite: DatabaseSync, nodeId: string, label: string): VersionRow {
   const version = statement(sqlite, 'SELECT * FROM versions WHERE node_id = ? AND label = ?').get(nodeId, label) as VersionRow | undefined;
   if (!version) throw new RepositoryError(404, `The entity with id: "${label}" was not found for node "${nodeId}"`);
@@ -106,7 +115,7 @@ export interface ChildrenQuery {
   orderBy?: string;
 }
 
-export function listChildren(sqlite: DatabaseSync, parentId: string, query: ChildrenQuery): { rows: NodeRow[]; total: number } {
+export function listChildren(sqlite: DatabaseSync, parentId: string, query: ChildrenQuery): { rows: NodeRow[] } & BoundedTotal {
   const conditions = ['n.parent_id = ?', 'n.archived_at IS NULL'];
   const args: (string | number)[] = [parentId];
   if (query.viewer) {
@@ -119,10 +128,12 @@ export function listChildren(sqlite: DatabaseSync, parentId: string, query: Chil
     args.push(...query.where.args);
   }
   const where = conditions.join(' AND ');
-  const total = Number(statement(sqlite, `SELECT count(*) AS n FROM nodes n WHERE ${where}`).get(...args)?.['n']);
-  const rows = statement(sqlite, `SELECT n.* FROM nodes n WHERE ${where} ORDER BY ${query.orderBy ?? 'n.is_folder DESC, n.name COLLATE NOCASE'}, n.id LIMIT ? OFFSET ?`)
+  const { total, exact } = boundedTotal(sqlite, `FROM nodes n WHERE ${where}`, args, query);
+  // The id breaks ties in the direction of the last term, so an index on (parent_id, <column>, id) serves the order both ways.
+  const order = query.orderBy ?? 'n.is_folder DESC, n.name COLLATE NOCASE ASC';
+  const rows = statement(sqlite, `SELECT n.* FROM nodes n WHERE ${where} ORDER BY ${order}, n.id ${order.endsWith('DESC') ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`)
     .all(...args, query.maxItems, query.skipCount) as unknown as NodeRow[];
-  return { rows, total };
+  return { rows, total, exact };
 }
 
 /** The id of a live child of `parentId` whose name is `name` (case-insensitively, NFC). */

@@ -74,9 +74,9 @@ export function searchRoutes(deps: ContentDeps): Route[] {
     const view = entryView(body.include, body.fields);
     const actor = principalOf(context);
     const readable = readableBy(deps.store.sqlite, deps.policy, actor);
-    const { rows, total } = searchNodes(deps.store.sqlite, { query: body.query.query, paging, filterQueries: (body.filterQueries ?? []).map((f) => f.query), sort: body.sort ?? [], readable });
+    const { rows, total, exact } = searchNodes(deps.store.sqlite, { query: body.query.query, paging, filterQueries: (body.filterQueries ?? []).map((f) => f.query), sort: body.sort ?? [], readable });
     const entries = rows.map(({ node, score }) => entryFor(deps, node, actor, view, { search: { score } }));
-    return { status: 200, body: listEnvelope(entries, { paging, totalItems: total, extra: { context: {} } }) };
+    return { status: 200, body: listEnvelope(entries, { paging, totalItems: total, totalExact: exact, extra: { context: {} } }) };
   });
   return [
     {

@@ -32,8 +32,17 @@ export const SORT_FIELDS: Readonly<Record<string, string>> = {
   'cm:modified': 'n.modified_at', 'modifiedAt': 'n.modified_at',
 };
 
-/** One page of matching nodes with their scores (bm25, higher is better), and the total. */
-export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): { rows: { node: NodeRow; score: number }[]; total: number } {
+/**
+ * Candidates one query ranks: the newest index rows (highest rowid, i.e. the latest created
+ * nodes) that hold the query's words. A word in a million documents costs this many rows, not a
+ * million (issue 24), as Alfresco bounds a query's permission checks
+ * (system.acl.maxPermissionChecks): ranking, filters and the read check apply inside the window,
+ * and a query that fills it answers without totalItems.
+ */
+export const SEARCH_WINDOW = 1000;
+
+/** One page of matching nodes with their scores (bm25, higher is better), the total within the window, and whether it is exact. */
+export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): { rows: { node: NodeRow; score: number }[]; total: number; exact: boolean } {
   const query = [request.query, ...(request.filterQueries ?? [])].map(parseAfts);
   const compiled = compileAfts(query.length === 1 ? query[0]! : { kind: 'and', nodes: query });
   registerAftsMatch(sqlite);
@@ -43,39 +52,33 @@ export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): { row
     'score DESC',
     'n.id',
   ].join(', ');
-  // The candidates are the rows the index finds for the positive words (with their bm25 score);
-  // the whole query then decides which of them are hits.
-  // Only what the read check needs for every hit; the page's whole rows are read afterwards.
-  const hits = statement(sqlite, `SELECT n.id, n.parent_id, n.owner, n.inherit_permissions, c.score AS score
-    FROM (SELECT rowid AS fts_rowid, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score FROM search_index WHERE search_index MATCH ?) c
-    JOIN search_rows r ON r.fts_rowid = c.fts_rowid JOIN nodes n ON n.id = r.node_id
-    WHERE n.archived_at IS NULL AND ${compiled.where} ORDER BY ${order}`).iterate(compiled.candidates, ...compiled.args);
+  // The candidates are the newest SEARCH_WINDOW rows the index finds for the positive words
+  // (with their bm25 score); the whole query then decides which of them are hits. Only what the
+  // read check needs for every hit; the page's whole rows are read afterwards.
+  const hits = statement(sqlite, `WITH c AS MATERIALIZED (SELECT rowid AS fts_rowid, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score FROM search_index WHERE search_index MATCH ? ORDER BY rowid DESC LIMIT ?)
+    SELECT n.id, n.parent_id, n.owner, n.inherit_permissions, c.score AS score, (SELECT count(*) FROM c) AS candidates
+    FROM c JOIN search_rows r ON r.fts_rowid = c.fts_rowid JOIN nodes n ON n.id = r.node_id
+    WHERE n.archived_at IS NULL AND ${compiled.where} ORDER BY ${order}`).iterate(compiled.candidates, SEARCH_WINDOW, ...compiled.args);
   const page = pageOfReadable(hits as Iterable<Record<string, unknown>>, request);
   const full = statement(sqlite, 'SELECT * FROM nodes WHERE id = ?');
-  return { total: page.total, rows: page.rows.map(({ node, score }) => ({ node: full.get(node.id) as unknown as NodeRow, score })) };
+  return { total: page.total, exact: page.candidates < SEARCH_WINDOW, rows: page.rows.map(({ node, score }) => ({ node: full.get(node.id) as unknown as NodeRow, score })) };
 }
 
-/**
- * Hits the caller may not read are skipped, not counted. Counting stops MAX_COUNTED_HITS hits
- * past the page, so one query never walks an unbounded result set; the total is then a lower
- * bound and hasMoreItems stays true (Alfresco's totals are estimates too).
- */
-export const MAX_COUNTED_HITS = 10_000;
-
-function pageOfReadable(hits: Iterable<Record<string, unknown>>, request: SearchRequest): { rows: { node: NodeRow; score: number }[]; total: number } {
+/** Hits the caller may not read are skipped, not counted. */
+function pageOfReadable(hits: Iterable<Record<string, unknown>>, request: SearchRequest): { rows: { node: NodeRow; score: number }[]; total: number; candidates: number } {
   const { skipCount, maxItems } = request.paging;
   const rows: { node: NodeRow; score: number }[] = [];
   let total = 0;
-  let scanned = 0;
-  for (const { score, ...row } of hits) {
+  let candidates = 0;
+  for (const { score, candidates: inWindow, ...row } of hits) {
+    candidates = Number(inWindow);
     // The hit's id, parent_id, owner and inherit_permissions: all the read check looks at.
     const node = row as unknown as NodeRow;
     if (request.readable && !request.readable(node)) continue;
     if (total >= skipCount && rows.length < maxItems) rows.push({ node, score: Number(score) });
     total += 1;
-    if (rows.length === maxItems && ++scanned > MAX_COUNTED_HITS) break;
   }
-  return { rows, total };
+  return { rows, total, candidates };
 }
 
 /** Readiness of search: the index answers a query. */

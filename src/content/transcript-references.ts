@@ -17,6 +17,9 @@ import { readableBy } from './permissions.ts';
 import { readinessProblems } from './probes.ts';
 import { currentVersion } from './repository.ts';
 
+/** Transcripts and summaries, found through the index on assistant:kind (issue 24), never by reading every node. */
+export const TAGGED_NODES_SQL = `SELECT * FROM nodes WHERE is_folder = 0 AND archived_at IS NULL AND json_extract(properties, '$."assistant:kind"') IN ('transcript', 'summary') ORDER BY created_at, id`;
+
 export const TRANSCRIPT_REFERENCES_PATH = '/repository/service/assistant/transcript-summary-references.json';
 
 function reference(node: NodeRow, version: VersionRow | undefined): Record<string, unknown> {
@@ -40,8 +43,7 @@ export function transcriptRoutes(deps: ContentDeps): Route[] {
     if (!ownerIssueRef) reasons.push('owner_issue_ref_unconfigured: set CONTENT_OWNER_ISSUE_REF');
     if (!blockedProgramRef) reasons.push('blocked_program_ref_unconfigured: set CONTENT_BLOCKED_PROGRAM_REF');
     reasons.push(...readinessProblems(deps).map((p) => `repository_not_ready: ${p}`));
-    const tagged = statement(sqlite, `SELECT * FROM nodes WHERE is_folder = 0 AND archived_at IS NULL AND json_extract(properties, '$."assistant:kind"') IN ('transcript', 'summary') ORDER BY created_at, id`)
-      .all() as unknown as NodeRow[];
+    const tagged = statement(sqlite, TAGGED_NODES_SQL).all() as unknown as NodeRow[];
     const visible = tagged.filter(readable);
     const transcripts = new Map<string, { ref: Record<string, unknown>; summaries: Record<string, unknown>[] }>();
     for (const node of visible) {

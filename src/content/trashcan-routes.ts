@@ -36,8 +36,8 @@ export function trashcanRoutes(deps: ContentDeps): Route[] {
     const actor = actorOf(deps, context);
     const paging = pagingOf(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
     const view = viewOf(context);
-    const { rows, total } = listArchived(sqlite, actor, paging);
-    return { status: 200, body: listEnvelope(rows.map((row) => deletedEntry(deps, row, actor, view)), { paging, totalItems: total }) };
+    const { rows, total, exact } = listArchived(sqlite, actor, paging);
+    return { status: 200, body: listEnvelope(rows.map((row) => deletedEntry(deps, row, actor, view)), { paging, totalItems: total, totalExact: exact }) };
   });
   const one = alfrescoHandler((context) => {
     const actor = actorOf(deps, context);

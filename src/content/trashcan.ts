@@ -10,6 +10,8 @@ import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Store, Transaction } from '../kernel/index.ts';
 import type { BlobStore } from './blob-store.ts';
+import { boundedTotal } from './bounded-total.ts';
+import type { BoundedTotal } from './bounded-total.ts';
 import { CONTENT_EVENTS } from './database.ts';
 import { userJson } from './node-entry.ts';
 import { nodeRows } from './event-state.ts';
@@ -47,11 +49,11 @@ export function requireArchived(sqlite: DatabaseSync, id: string, actor: Actor):
   return node;
 }
 
-export function listArchived(sqlite: DatabaseSync, actor: Actor, paging: { skipCount: number; maxItems: number }): { rows: NodeRow[]; total: number } {
+export function listArchived(sqlite: DatabaseSync, actor: Actor, paging: { skipCount: number; maxItems: number }): { rows: NodeRow[] } & BoundedTotal {
   const where = 'archive_root = id AND archiver = ?';
-  const total = Number(statement(sqlite, `SELECT count(*) AS n FROM nodes WHERE ${where}`).get(actor.id)?.['n']);
+  const { total, exact } = boundedTotal(sqlite, `FROM nodes WHERE ${where}`, [actor.id], paging);
   const rows = statement(sqlite, `SELECT * FROM nodes WHERE ${where} ORDER BY archived_at DESC, id LIMIT ? OFFSET ?`).all(actor.id, paging.maxItems, paging.skipCount) as unknown as NodeRow[];
-  return { rows, total };
+  return { rows, total, exact };
 }
 
 /** POST deleted-nodes/{id}/restore: back where it was, unless that folder is gone (404), the actor may not add to it now (403) or the name is taken there now (409). */

@@ -87,7 +87,7 @@ export async function uploadFile(
     const mimeType = mediaTypeFor(name, declaredType);
     const text = await indexedText(deps.blobs, blob.sha256, mimeType, deps.indexTextBytes);
     const properties = Object.fromEntries([...fields].filter(([key]) => PROPERTY.test(key)));
-    const stored = await deps.store.write((sqlite, tx) =>
+    const created = await deps.store.write((sqlite, tx) =>
       createFile(sqlite, tx, {
         parentId: request.parentId,
         name,
@@ -100,7 +100,8 @@ export async function uploadFile(
         user: request.user,
       }),
     );
-    return { ...stored, renditions };
+    deps.blobs.settle(blob);
+    return { ...created, renditions };
   } catch (error) {
     await writer?.abort();
     throw translateUploadError(error);

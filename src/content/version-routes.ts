@@ -11,7 +11,7 @@ import { versionEntry } from './node-entry.ts';
 import { RENDITION_IDS, RENDITION_TYPES, indexedText, isRenditionId, renderRendition } from './renditions.ts';
 import type { RenditionId } from './renditions.ts';
 import type { NodeRow, UserRef, VersionRow } from './node-entry.ts';
-import { RepositoryError, addVersion, currentVersion, getVersion, listVersions, nodeFor, requireNode, resolveNodeId } from './repository.ts';
+import { RepositoryError, addVersion, currentVersion, getVersion, listVersionPage, nodeFor, requireNode, resolveNodeId } from './repository.ts';
 import type { Actor, VersionOptions } from './repository.ts';
 
 const PARAMS = {
@@ -43,9 +43,8 @@ export function versionRoutes(deps: ContentDeps): Route[] {
   const list = alfrescoHandler(async (context) => {
     const node = await fileNode(context.params['nodeId']!, actorOf(deps, context));
     const paging = pagingOf(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
-    const all = listVersions(sqlite, node.id);
-    const page = all.slice(paging.skipCount, paging.skipCount + paging.maxItems);
-    return { status: 200, body: listEnvelope(page.map(versionEntry), { paging, totalItems: all.length }) };
+    const { rows, total, exact } = listVersionPage(sqlite, node.id, paging);
+    return { status: 200, body: listEnvelope(rows.map(versionEntry), { paging, totalItems: total, totalExact: exact }) };
   });
   const one = alfrescoHandler(async (context) => {
     const node = await fileNode(context.params['nodeId']!, actorOf(deps, context));

@@ -1,9 +1,9 @@
 // The blob store on disk: what a killed upload left in tmp/ is gone when the store opens again.
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { createBlobStore } from '../../src/content/blob-store.ts';
 
@@ -13,11 +13,16 @@ test('createBlobStore() removes the partial files a killed upload left in tmp/, 
     const first = createBlobStore(root);
     const writer = first.create(1024);
     await writer.write(Buffer.from('kept'));
-    const { sha256 } = await writer.finish();
+    const stored = await writer.finish();
+    const { sha256 } = stored;
     // What SIGKILL in the middle of an upload leaves behind: a partial file no row names.
     mkdirSync(join(root, 'tmp'), { recursive: true });
     writeFileSync(join(root, 'tmp', 'b8c1e6d2-partial'), Buffer.alloc(4096));
+    // The journal entry of a blob whose version may not have committed stays for the start's reclaim.
     const reopened = createBlobStore(root);
+    assert.deepEqual(readdirSync(join(root, 'tmp')), [basename(stored.marker!)]);
+    assert.deepEqual(reopened.placed(), [{ sha256, marker: stored.marker }]);
+    reopened.settle(stored);
     assert.deepEqual(readdirSync(join(root, 'tmp')), []);
     assert.equal(await reopened.has(sha256), true);
   } finally {
@@ -39,7 +44,10 @@ test('finish() makes the blob durable in its directory after the rename, and new
     };
     const first = await put('first blob');
     const [aa, bb] = [first.slice(0, 2), first.slice(2, 4)];
-    // A new <aa>/<bb>: root learns <aa>, <aa> learns <bb>, and <bb> is synced once the blob is in it.
+    // The journal entry is durable first; then a new <aa>/<bb>: root learns <aa>, <aa> learns <bb>, and <bb> is synced once the blob is in it.
+    const journal = synced.shift()!;
+    assert.equal(journal.dir, join(root, 'tmp'));
+    assert.ok(journal.entries.some((entry) => entry.startsWith(`placing-${first}-`)), journal.entries.join(' '));
     assert.deepEqual(synced, [
       { dir: root, entries: [aa, 'tmp'].sort() },
       { dir: join(root, aa), entries: [bb] },
@@ -48,8 +56,21 @@ test('finish() makes the blob durable in its directory after the rename, and new
     synced.length = 0;
     // The same bytes again: the directories exist, only the blob's directory is synced.
     assert.equal(await put('first blob'), first);
-    assert.deepEqual(synced, [{ dir: join(root, aa, bb), entries: [first] }]);
+    assert.deepEqual(synced.map((entry) => entry.dir), [join(root, 'tmp'), join(root, aa, bb)]);
+    assert.deepEqual(synced[1], { dir: join(root, aa, bb), entries: [first] });
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('createBlobStore() starts a new store with its journal file, so its first start walks no blobs; an existing directory without it gets none', () => {
+  const parent = mkdtempSync(join(tmpdir(), 'airlock-blobs-'));
+  try {
+    const fresh = createBlobStore(join(parent, 'new'));
+    assert.equal(existsSync(fresh.journalFile), true);
+    const old = createBlobStore(parent);
+    assert.equal(existsSync(old.journalFile), false, 'blobs made before the journal are walked once by the start');
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
   }
 });

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { verifyChain } from '../../src/kernel/index.ts';
@@ -165,10 +165,15 @@ test('delete needs the delete permission (owner or Coordinator) and the write sc
 test('at start, blobs no version names are removed and a blob a purge had moved aside is put back; one evidence row says so', async () => {
   const kept = await upload('ada', '-my-', 'kept.txt', 'bytes a version still names');
   assert.ok(kept.id);
-  // A crash after the blob was stored but before its version committed:
+  const tmp = join(h.dataDir, 'content-blobs', 'tmp');
+  assert.deepEqual(readdirSync(tmp).filter((entry) => entry.startsWith('placing-')), [], 'a committed upload leaves no journal entry');
+  // A crash after the blob was stored but before its version committed: the blob, and the journal entry naming it.
   const orphan = blobFile('orphaned by a crash');
   mkdirSync(dirname(orphan), { recursive: true });
   writeFileSync(orphan, 'orphaned by a crash');
+  writeFileSync(join(tmp, `placing-${orphan.slice(-64)}-1`), '');
+  // A journal entry whose version did commit (its removal was lost): the blob stays.
+  writeFileSync(join(tmp, `placing-${blobFile('bytes a version still names').slice(-64)}-2`), '');
   // A crash in a purge whose unit never committed: the blob is aside, the version still names it.
   const aside = blobFile('bytes a version still names');
   const sha = aside.slice(-64);
@@ -181,6 +186,7 @@ test('at start, blobs no version names are removed and a blob a purge had moved 
   assert.equal(row['removed'], 1);
   assert.deepEqual(row['removed_sha256'], [orphan.slice(-64)]);
   assert.deepEqual(row['restored_sha256'], [sha]);
+  assert.deepEqual(readdirSync(tmp), [], 'the journal entries were judged and removed');
   const sqlite = new DatabaseSync(join(h.dataDir, 'content.sqlite'), { readOnly: true });
   try {
     assert.equal(verifyChain(sqlite, CONTENT_EVENTS).ok, true);
@@ -220,4 +226,19 @@ test('share UI: delete asks first, then moves to the trashcan page, where restor
   const homeId = (home.json() as { entry: { id: string } }).entry.id;
   assert.doesNotMatch((await browser.get(`${h.base}/share/folder/${homeId}`)).text, /id="delete-link"/, 'a home offers no delete link, though its user is its Coordinator');
   assert.equal((await browser.get(`${h.base}/share/node/${homeId}/delete`)).status, 403);
+});
+
+test('at start, only the blobs the journal names are judged: a blob on disk that it does not name is not looked at (the store was walked whole once)', async () => {
+  // A blob no version names but no journal entry either: not a crash of this store's uploads, so
+  // not searched for; walking every blob would cost each start seconds at a million blobs.
+  const stray = blobFile('never journaled');
+  mkdirSync(dirname(stray), { recursive: true });
+  writeFileSync(stray, 'never journaled');
+  await h.restart();
+  assert.ok(existsSync(stray), 'the start walked the blobs');
+  // Without the journal file (a store made before the journal), the one walk finds it.
+  rmSync(join(h.dataDir, 'content-blobs', 'journaled'));
+  await h.restart();
+  assert.ok(!existsSync(stray));
+  assert.ok(existsSync(join(h.dataDir, 'content-blobs', 'journaled')));
 });

@@ -158,12 +158,12 @@ function newVersionForm(action: string, viewer: Viewer): Safe {
 <button type="submit" id="version-go">Upload version</button></fieldset></form>`;
 }
 
-export function searchPage(sqlite: DatabaseSync, init: { query: string; rows: NodeRow[]; total: number; skip: number; viewer: Viewer }): Reply {
+export function searchPage(sqlite: DatabaseSync, init: { query: string; rows: NodeRow[]; total: number; exact: boolean; skip: number; viewer: Viewer }): Reply {
   const next = init.skip + init.rows.length < init.total ? html`<p><a href="/share/search?q=${encodeURIComponent(init.query)}&amp;skip=${init.skip + PAGE_SIZE}">Next page</a></p>` : html``;
   return page({
     title: 'Search',
     user: init.viewer,
-    body: html`${searchForm(init.query)}<p id="search-count">${init.total} ${init.total === 1 ? 'result' : 'results'} for “${init.query}”.</p>
+    body: html`${searchForm(init.query)}<p id="search-count">${init.exact ? '' : 'More than '}${init.total} ${init.total === 1 ? 'result' : 'results'} for “${init.query}”.</p>
 <table id="results"><thead><tr><th>Name</th><th>Type</th><th>Size</th><th>Version</th><th>Modified (UTC)</th></tr></thead><tbody>${init.rows.map((n) => nodeRow(sqlite, n))}</tbody></table>${next}`,
   });
 }

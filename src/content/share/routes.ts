@@ -73,8 +73,8 @@ export function shareRoutes(deps: ContentDeps): Route[] {
     const query = (context.query.get('q') ?? '').slice(0, 4096);
     const skip = skipOf(context);
     const viewer = viewerOf(deps, context);
-    const { rows, total } = query.trim() === '' ? { rows: [], total: 0 } : searchNodes(sqlite, { query, paging: { skipCount: skip, maxItems: PAGE_SIZE }, readable: viewer.readable });
-    return searchPage(sqlite, { query, rows: rows.map((r) => r.node), total, skip, viewer });
+    const { rows, total, exact } = query.trim() === '' ? { rows: [], total: 0, exact: true } : searchNodes(sqlite, { query, paging: { skipCount: skip, maxItems: PAGE_SIZE }, readable: viewer.readable });
+    return searchPage(sqlite, { query, rows: rows.map((r) => r.node), total, exact, skip, viewer });
   });
   const upload = shareHandler(deps, async (context): Promise<Reply> => {
     const parent = requireFolder(sqlite, context.params['nodeId']!);

@@ -11,7 +11,7 @@ import { failClosed } from '../routing/read-route.ts';
 import type { GovernanceRuntime } from '../runtime.ts';
 import { signCompactJws } from './jws.ts';
 import { materializedAdmissions } from './materialized-admissions.ts';
-import { decide, rowsOf } from './projection.ts';
+import { decide, latestProjection, projectedScopeKeys, rowsOf } from './projection.ts';
 import type { ProjectionRow } from './projection.ts';
 
 export const ISSUER = 'urn:airlock:governance';
@@ -35,10 +35,7 @@ const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const jtiOf = (row: ProjectionRow) => `adm_${row.sha256.slice(0, 32)}`;
 
 function scopeKeys(runtime: GovernanceRuntime): string[] {
-  return runtime.store.sqlite
-    .prepare(`SELECT DISTINCT scope_key FROM ${identityProjections.name} WHERE surface = 'mail_management' AND scope_key <> '(none)' ORDER BY scope_key`)
-    .all()
-    .map((r) => String(r['scope_key']));
+  return projectedScopeKeys(runtime.store.sqlite, 'mail_management');
 }
 
 /** GET /api/v1/identity/mail-admission/admissions: one signed admission per scope allowed now. */
@@ -48,7 +45,7 @@ export function admissionsReply(runtime: GovernanceRuntime): Reply {
   const key = runtime.signingKey;
   const now = runtime.now();
   const admissions = scopeKeys(runtime).flatMap((scopeKey) => {
-    const decision = decide(rowsOf(runtime, 'mail_management', scopeKey), now);
+    const decision = decide(latestProjection(runtime.store.sqlite, 'mail_management', scopeKey), now);
     if (decision.decision !== 'allow') return [];
     const row = decision.row!;
     const administrator = row.payload.observation['administrator'] as { subject_id: string };

@@ -5,7 +5,7 @@
 // withdraws the scope. Every write leaves a row, refused ones included; the decision is folded
 // from the rows of the scope, and expires with the projection. Default: deny.
 
-import { json, problem, readRows, writeReply } from '../../kernel/index.ts';
+import { json, problem, readRows, statement, writeReply } from '../../kernel/index.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import type { EvidenceRow, JsonValue, Reply, RequestContext, Transaction } from '../../kernel/index.ts';
 import { identityProjections } from '../database.ts';
@@ -70,6 +70,31 @@ function policyOf(runtime: GovernanceRuntime, spec: SurfaceSpec): Policy {
 
 export function rowsOf(runtime: GovernanceRuntime, surface: Surface, key: string): ProjectionRow[] {
   return readRows(runtime.store.sqlite, identityProjections, { where: { surface, scope_key: key } }) as unknown as ProjectionRow[];
+}
+
+// The reads that decide a scope now (issue 24): a producer refreshes each scope's truth at least
+// hourly, so identity_projections grows without end while the scopes stay few. A decision needs
+// only the scope's latest row that was not refused, found backwards through the scope_key index;
+// the scopes are found by skipping through that index one key at a time. Neither reads the history.
+
+const LATEST_SQL = `SELECT * FROM ${identityProjections.name} INDEXED BY identity_projections_scope_key WHERE scope_key = ? AND surface = ? AND json_extract(payload, '$.effect') <> 'refused' ORDER BY seq DESC LIMIT 1`;
+const NEXT_KEY_SQL = `SELECT min(scope_key) AS key FROM ${identityProjections.name} WHERE scope_key > ?`;
+const HAS_SURFACE_SQL = `SELECT 1 FROM ${identityProjections.name} INDEXED BY identity_projections_scope_key WHERE scope_key = ? AND surface = ? LIMIT 1`;
+
+/** The scope's latest projected or withdrawn row (what decide() looks at), as a list of at most one. */
+export function latestProjection(sqlite: DatabaseSync, surface: string, key: string): ProjectionRow[] {
+  const row = statement(sqlite, LATEST_SQL).get(key, surface);
+  return row === undefined ? [] : [{ ...row, payload: JSON.parse(String(row['payload'])) } as unknown as ProjectionRow];
+}
+
+/** The scope keys of `surface` but the refused "(none)", in order: one index seek per key. */
+export function projectedScopeKeys(sqlite: DatabaseSync, surface: string): string[] {
+  const keys: string[] = [];
+  // '' sorts before every key; "(none)" is the key of a refusal without a scope.
+  for (let key = String(statement(sqlite, NEXT_KEY_SQL).get('')?.['key'] ?? ''); key !== ''; key = String(statement(sqlite, NEXT_KEY_SQL).get(key)?.['key'] ?? '')) {
+    if (key !== '(none)' && statement(sqlite, HAS_SURFACE_SQL).get(key, surface) !== undefined) keys.push(key);
+  }
+  return keys;
 }
 
 /** POST .../projection: record one observation and say what it did to the scope. */
@@ -151,7 +176,7 @@ export function decisionRead(spec: SurfaceSpec): (runtime: GovernanceRuntime, co
         extensions: { surface: spec.surface, decision: 'deny', reason: scope.reason },
       });
     }
-    const decision = decide(rowsOf(runtime, spec.surface, scope.key), runtime.now());
+    const decision = decide(latestProjection(runtime.store.sqlite, spec.surface, scope.key), runtime.now());
     const row = decision.row;
     return json({
       surface: spec.surface,

@@ -77,16 +77,17 @@ const GENESIS_POSITION: WalkPosition = { expectedSeq: 1, prev: GENESIS_SHA256, r
  * a status read): each call verifies only the rows appended since the previous call, linked to
  * the head that call verified, so its cost follows the new rows, not the history. A chain found
  * broken stays reported broken. What it cannot see is a row changed after it was verified: the
- * offline verify_evidence_chain walks every row.
+ * offline verify_evidence_chain walks every row. `from: 'head'` starts each table at its last row
+ * (see headPosition) instead of walking the history on the first call.
  */
-export function createChainWatch(sqlite: DatabaseSync): { verifyAll(): ChainVerification[] } {
+export function createChainWatch(sqlite: DatabaseSync, options: { from?: 'genesis' | 'head' } = {}): { verifyAll(): ChainVerification[] } {
   const positions = new Map<string, WalkPosition | ChainVerification>();
   return {
     verifyAll() {
       return listEvidenceTables(sqlite).map((table) => {
-        const known = positions.get(table.name) ?? GENESIS_POSITION;
-        if ('ok' in known) return known;
         if (!exists(sqlite, table)) return { ok: false, table: table.name, seq: null, reason: 'table is registered but missing' };
+        const known = positions.get(table.name) ?? (options.from === 'head' ? headPosition(sqlite, table.name) : GENESIS_POSITION);
+        if ('ok' in known) return known;
         const report = verifyChunk(sqlite, { table: table.name, columns: Object.keys(table.columns), bounds: [known.expectedSeq, Number.MAX_SAFE_INTEGER] });
         const result = joinReports(sqlite, table, [report], known);
         positions.set(table.name, result.ok ? { expectedSeq: known.expectedSeq + result.rows - known.rows, prev: result.head, rows: result.rows } : result);
@@ -94,6 +95,22 @@ export function createChainWatch(sqlite: DatabaseSync): { verifyAll(): ChainVeri
       });
     },
   };
+}
+
+/**
+ * Where a watch that starts at the head begins: at the last row, linked to the hash of the one
+ * before it. The first call then checks that row and its link, not the history (which
+ * verify_evidence_chain walks offline): a process start costs one row per table, whatever the
+ * table holds.
+ */
+function headPosition(sqlite: DatabaseSync, name: string): WalkPosition {
+  const last = sqlite.prepare(`SELECT seq FROM ${name} ORDER BY seq DESC LIMIT 1`).get();
+  if (last === undefined || Number(last['seq']) <= 1) return GENESIS_POSITION;
+  const seq = Number(last['seq']);
+  const before = sqlite.prepare(`SELECT sha256 FROM ${name} WHERE seq = ?`).get(seq - 1);
+  // No row seq - 1: start at the last one that exists, where the walk then reports the gap.
+  if (before === undefined) return GENESIS_POSITION;
+  return { expectedSeq: seq, prev: String(before['sha256']), rows: seq - 1 };
 }
 
 function exists(sqlite: DatabaseSync, table: RegisteredTable): boolean {
