@@ -7,21 +7,19 @@
 // Two things differ from a newcomer's run, both rewritten in the example text and nowhere else:
 // the stack listens on free ports (the default ones may be taken on a shared machine), and its
 // data directory (where ./var/dev-secrets.json lives) is a temporary one; bundles come from a
-// build into a temporary folder, as `npm run build` would make them.
+// build into a temporary folder (test/helpers/shared-build.ts), as `npm run build` would make them.
 //
 // A suite, not a test file: test/contracts/live-stack.test.ts runs it on the stack it shares with
 // the other suites that need the whole stack (one start instead of one per suite).
 
-import { describe, test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { globSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { LiveStack } from '../contracts/_live-stack.ts';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -80,10 +78,8 @@ export function docsExamples(live: () => LiveStack): void {
   describe('docs examples: every shell example of README and docs/', () => {
     before(async () => {
       stack = live();
-      bin = mkdtempSync(join(tmpdir(), 'airlock-docs-dist-'));
-      await build({ outdir: bin });
+      bin = await sharedBuild();
     }, { timeout: 180_000 });
-    after(() => rmSync(bin, { recursive: true, force: true }));
 
     test('every shell example of README and docs runs as written (or says why it cannot here)', async () => {
       const all = examples();

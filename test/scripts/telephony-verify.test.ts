@@ -14,15 +14,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 import { rootEnv, tempRoot } from '../governance/_fixtures.ts';
 import type { TempRoot } from '../governance/_fixtures.ts';
 import { agentRuntimeDouble, ARI_PASSWORD, ARI_USER, guiDouble, telephonyDouble } from './_telephony-doubles.ts';
 import type { Double } from './_telephony-doubles.ts';
 import { startEndlessServer } from '../helpers/endless-server.ts';
 
-const outdir = mkdtempSync(join(tmpdir(), 'airlock-telephony-dist-'));
+let outdir = '';
 const CREDENTIALS = { TELEPHONY_ARI_CREDENTIALS: `${ARI_USER}:${ARI_PASSWORD}` };
 const cleanup: (() => unknown)[] = [];
 let governance: string;
@@ -62,13 +61,12 @@ async function closedPort(): Promise<number> {
 }
 
 before(async () => {
-  await build({ outdir });
+  outdir = await sharedBuild();
   [governance, agent, telephony, gui] = await Promise.all([startGovernance(tempRoot()), agentRuntimeDouble(), telephonyDouble(), guiDouble()]);
   cleanup.push(() => agent.close(), () => telephony.close(), () => gui.close());
 });
 after(async () => {
   for (const step of cleanup.reverse()) await step();
-  rmSync(outdir, { recursive: true, force: true });
 });
 
 test('telephony_verify passes against the governance bundle and good doubles', async () => {
