@@ -44,6 +44,12 @@ function freePort(): Promise<number> {
   });
 }
 
+/** npm test's compile cache, passed on: eleven services load their sources faster from it. */
+export function compileCache(): Record<string, string> {
+  const dir = process.env['NODE_COMPILE_CACHE'];
+  return dir ? { NODE_COMPILE_CACHE: dir } : {};
+}
+
 export async function startLiveStack(extraEnv: Record<string, string> = {}): Promise<LiveStack> {
   const contract = JSON.parse(readFileSync(join(ROOT, 'configs', 'stack-contract.json'), 'utf8')) as { services: { executables: { listeners: { env: string }[] }[] }[] };
   const moved = Object.fromEntries(contract.services.flatMap((s) => s.executables.flatMap((e) => e.listeners.map((l) => [l.env, '127.0.0.1:0']))));
@@ -51,6 +57,7 @@ export async function startLiveStack(extraEnv: Record<string, string> = {}): Pro
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-live-contract-'));
   const env = {
     PATH: `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}`,
+    ...compileCache(),
     AIRLOCK_DATA_DIR: dataDir,
     ...moved,
     CONTENT_LISTEN: `127.0.0.1:${content}`,

@@ -10,11 +10,12 @@ import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
 import { tempDir } from '../kernel/fixtures/store-fixtures.ts';
+import { compileCache } from '../contracts/_live-stack.ts';
 import { START, LISTENERS, LAST_LINE, PATH, listeningUrls, allRefused } from './_start-stack.ts';
 
 /** Every listener of the stack contract moved to a free port: none may answer on its default. */
 function stackEnv(dir: string): Record<string, string> {
-  return { PATH, AIRLOCK_DATA_DIR: dir, AIRLOCK_ACCESS_LOG: '0', ...Object.fromEntries(LISTENERS.map((l) => [l.env, '127.0.0.1:0'])) };
+  return { PATH, AIRLOCK_DATA_DIR: dir, AIRLOCK_ACCESS_LOG: '0', ...compileCache(), ...Object.fromEntries(LISTENERS.map((l) => [l.env, '127.0.0.1:0'])) };
 }
 
 /** Reads stdout until the summary's last line; returns every line and the pid it names. */
