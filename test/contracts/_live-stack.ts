@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { compileCache } from '../helpers/compile-cache.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const START = join(ROOT, 'scripts', 'start.ts');
@@ -42,12 +43,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-/** npm test's compile cache, passed on: eleven services load their sources faster from it. */
-export function compileCache(): Record<string, string> {
-  const dir = process.env['NODE_COMPILE_CACHE'];
-  return dir ? { NODE_COMPILE_CACHE: dir } : {};
 }
 
 export async function startLiveStack(extraEnv: Record<string, string> = {}): Promise<LiveStack> {

@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
 import { tempDir } from '../kernel/fixtures/store-fixtures.ts';
-import { compileCache } from '../contracts/_live-stack.ts';
+import { compileCache } from '../helpers/compile-cache.ts';
 import { START, LISTENERS, LAST_LINE, PATH, listeningUrls, allRefused } from './_start-stack.ts';
 
 /** Every listener of the stack contract moved to a free port: none may answer on its default. */
