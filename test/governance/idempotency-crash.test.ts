@@ -17,6 +17,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { sendJson } from '../helpers/http.ts';
 import { REPO, rootEnv, tempRoot } from './_fixtures.ts';
 import { AUTH, LANE_TOKENS, GIT_HOST_SECRET } from './_service.ts';
+import { compileCache } from '../helpers/compile-cache.ts';
 
 const MAIN = join(REPO, 'src', 'governance', 'main.ts');
 const KILLS = 4;
@@ -43,7 +44,7 @@ function start(root: string, dataDir: string): Promise<{ child: ChildProcess; wo
   const child = spawn(process.execPath, [MAIN, '--role', 'control-api'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      PATH: process.env['PATH'] ?? '',
+      PATH: process.env['PATH'] ?? '', ...compileCache(),
       ...rootEnv(root),
       AIRLOCK_DATA_DIR: dataDir,
       GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0',
