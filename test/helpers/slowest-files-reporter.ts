@@ -17,6 +17,7 @@ export default async function* slowestFiles(source: AsyncIterable<{ type: string
   const started = Date.now();
   const files: { file: string; seconds: number; tests: number }[] = [];
   const begun = new Map<string, number>();
+  let reported = false;
   for await (const event of source) {
     if (event.type === 'test:dequeue') {
       const { file } = event.data as Dequeue;
@@ -24,14 +25,23 @@ export default async function* slowestFiles(source: AsyncIterable<{ type: string
       if (file !== undefined && !begun.has(file)) begun.set(file, Date.now());
     } else if (event.type === 'test:summary') {
       const { file, counts } = event.data as Summary;
-      if (file === undefined) continue;
-      files.push({ file: relative(process.cwd(), file), seconds: (Date.now() - (begun.get(file) ?? started)) / 1000, tests: counts.tests });
+      if (file !== undefined) files.push({ file: relative(process.cwd(), file), seconds: (Date.now() - (begun.get(file) ?? started)) / 1000, tests: counts.tests });
+      else if (!reported) yield* table(files, (Date.now() - started) / 1000);
+      reported ||= file === undefined;
+    } else if (event.type === 'test:plan' && (event.data as Dequeue).file === undefined && !reported) {
+      // The run's own plan comes after every file and before the run's summary, which a second
+      // reporter may never see: --test-force-exit ends the process once the first has it.
+      reported = true;
+      yield* table(files, (Date.now() - started) / 1000);
     }
   }
+}
+
+function* table(files: { file: string; seconds: number; tests: number }[], wallSeconds: number): Generator<string> {
   files.sort((a, b) => b.seconds - a.seconds);
   const path = process.env['TEST_DURATIONS_FILE'];
-  if (path) writeFileSync(path, `${JSON.stringify({ wallSeconds: (Date.now() - started) / 1000, files }, null, 1)}\n`);
-  yield `\nslowest ${Math.min(SHOWN, files.length)} of ${files.length} test files (each file's own wall time; the run took ${((Date.now() - started) / 1000).toFixed(1)} s):\n`;
+  if (path) writeFileSync(path, `${JSON.stringify({ wallSeconds, files }, null, 1)}\n`);
+  yield `\nslowest ${Math.min(SHOWN, files.length)} of ${files.length} test files (each file's own wall time; the run took ${wallSeconds.toFixed(1)} s):\n`;
   for (const { file, seconds, tests } of files.slice(0, SHOWN)) {
     yield `${seconds.toFixed(1).padStart(7)} s  ${String(tests).padStart(4)} tests  ${file}\n`;
   }
