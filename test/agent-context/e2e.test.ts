@@ -11,8 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 import { send, sendJson } from '../helpers/http.ts';
 import { rootEnv } from '../governance/_fixtures.ts';
 import { OPERATOR_TOKEN } from '../governance/_service.ts';
@@ -28,12 +27,11 @@ async function start(bundle: string, env: Record<string, string>, args: string[]
 }
 
 test('agent-context-api and governance-api bundles together', { timeout: 60_000 }, async () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'airlock-agent-context-dist-'));
+  const outdir = await sharedBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-agent-context-data-'));
   const root = stackRoot();
   const children: ChildProcess[] = [];
   try {
-    await build({ outdir });
     const bin = (name: string) => join(outdir, 'bin', `${name}.mjs`);
     assert.equal(spawnSync(process.execPath, [bin('agent-context-api'), '--help']).status, 0);
     const unconfigured = spawnSync(process.execPath, [bin('agent-context-api'), '--listen', '127.0.0.1:0'], { env: { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dataDir, GOVERNANCE_URL: 'http://10.1.2.3:18011' }, encoding: 'utf8' });
@@ -69,7 +67,6 @@ test('agent-context-api and governance-api bundles together', { timeout: 60_000 
   } finally {
     for (const child of children) child.kill('SIGKILL');
     root.cleanup();
-    rmSync(outdir, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -10,8 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 import { API, SEARCH, freePort } from './_service.ts';
 
 async function start(bundle: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
@@ -27,11 +26,10 @@ async function start(bundle: string, env: Record<string, string>): Promise<{ chi
 }
 
 test('bundles: content-dev-oidc and content-api log in, upload, search, probe, log out, then 401', { timeout: 120_000 }, async () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'airlock-content-dist-'));
+  const outdir = await sharedBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-content-e2e-'));
   const children: ChildProcess[] = [];
   try {
-    await build({ outdir });
     const api = join(outdir, 'bin', 'content-api.mjs');
     const dev = join(outdir, 'bin', 'content-dev-oidc.mjs');
     for (const bundle of [api, dev]) assert.equal(spawnSync(process.execPath, [bundle, '--help']).status, 0);
@@ -80,7 +78,6 @@ test('bundles: content-dev-oidc and content-api log in, upload, search, probe, l
     assert.equal(await content.exited, 0);
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    rmSync(outdir, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -1,6 +1,7 @@
 // The whole dev stack (scripts/start.ts) on free ports for a contract test: every listener's bound
 // URL by service and listener, and the secrets its dev defaults generated. Content's listener and
 // its development OpenID provider get ports chosen here, because each names the other's URL.
+// test/contracts/live-stack.test.ts starts one and runs every suite that needs it on that one.
 
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -9,6 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { compileCache } from '../helpers/compile-cache.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const START = join(ROOT, 'scripts', 'start.ts');
@@ -23,6 +25,11 @@ export interface LiveStack {
   stderr: readonly string[];
   /** Every line the stack wrote on stdout so far. */
   stdout: readonly string[];
+  /** The pid of `node scripts/start.ts`, as `npm start` runs it. */
+  pid: number;
+  /** Its exit code, once it has exited. */
+  exited: Promise<number | null>;
+  /** Ends the stack if it still runs (SIGTERM) and removes its data directory. */
   stop(): Promise<void>;
 }
 
@@ -45,6 +52,7 @@ export async function startLiveStack(extraEnv: Record<string, string> = {}): Pro
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-live-contract-'));
   const env = {
     PATH: `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}`,
+    ...compileCache(),
     AIRLOCK_DATA_DIR: dataDir,
     ...moved,
     CONTENT_LISTEN: `127.0.0.1:${content}`,
@@ -54,7 +62,7 @@ export async function startLiveStack(extraEnv: Record<string, string> = {}): Pro
     ...extraEnv,
   };
   const child: ChildProcess = spawn(process.execPath, [START], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const urls = new Map<string, string>();
   const stderr: string[] = [];
   const stdout: string[] = [];
@@ -76,7 +84,7 @@ export async function startLiveStack(extraEnv: Record<string, string> = {}): Pro
   });
   const secrets = JSON.parse(readFileSync(join(dataDir, 'dev-secrets.json'), 'utf8')) as Record<string, Record<string, unknown>>;
   return {
-    urls, secrets, dataDir, stderr, stdout,
+    urls, secrets, dataDir, stderr, stdout, pid: child.pid!, exited,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

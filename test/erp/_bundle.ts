@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { compileCache } from '../helpers/compile-cache.ts';
 
 export interface RunningBundle {
   url: string;
@@ -14,7 +15,7 @@ export interface RunningBundle {
 }
 
 export async function startBundle(bundle: string, env: Record<string, string>): Promise<RunningBundle> {
-  const child = spawn(process.execPath, [bundle, '--listen', '127.0.0.1:0'], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bundle, '--listen', '127.0.0.1:0'], { env: { PATH: process.env['PATH'] ?? '', ...compileCache(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -13,8 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 import { send } from '../helpers/http.ts';
 import { TOKEN, callMethod, erpEnv, postHouse } from './_service.ts';
 
@@ -35,7 +34,7 @@ async function jobStatus(url: string, job: string, wanted: string): Promise<Reco
 }
 
 test('erp-api bundle dispatches to an agent runtime over HTTP: retries, dead letters, kill safety', { timeout: 180_000 }, async () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'airlock-erp-dist-'));
+  const outdir = await sharedBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-erp-data-'));
   const answers: (number | 'hang')[] = [500, 500, 200];
   let received = 0;
@@ -49,7 +48,6 @@ test('erp-api bundle dispatches to an agent runtime over HTTP: retries, dead let
   });
   await new Promise<void>((resolve) => runtime.listen(0, '127.0.0.1', resolve));
   try {
-    await build({ outdir });
     const bundle = join(outdir, 'bin', 'erp-api.mjs');
     const env = { ...erpEnv(dataDir), AGENT_RUNTIME_URL: `http://127.0.0.1:${(runtime.address() as AddressInfo).port}/approvals`, ERP_WORKER_INTERVAL_MS: '50', ERP_DISPATCH_BACKOFF_BASE_MS: '100', ERP_DISPATCH_BACKOFF_CAP_MS: '200', ERP_DISPATCH_TIMEOUT_MS: '500', ERP_DISPATCH_MAX_ATTEMPTS: '3' };
     let erp = await startBundle(bundle, env);
@@ -86,7 +84,6 @@ test('erp-api bundle dispatches to an agent runtime over HTTP: retries, dead let
   } finally {
     runtime.closeAllConnections();
     runtime.close();
-    rmSync(outdir, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

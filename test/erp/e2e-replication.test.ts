@@ -15,8 +15,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 import type { TestResponse } from '../helpers/http.ts';
 import { send } from '../helpers/http.ts';
 import { startNatsCluster } from '../helpers/nats-cluster.ts';
@@ -66,13 +65,12 @@ async function pool<T>(items: readonly T[], concurrency: number, work: (item: T)
 
 test('erp-api in sync mode survives the loss of its host and of one NATS server: restore, restart, redelivery exactly once', { timeout: 300_000 }, async () => {
   const cluster = await startNatsCluster({ size: 3 });
-  const outdir = mkdtempSync(join(tmpdir(), 'airlock-erp-dist-'));
+  const outdir = await sharedBuild();
   const configDir = mkdtempSync(join(tmpdir(), 'airlock-erp-config-'));
   const lostDir = mkdtempSync(join(tmpdir(), 'airlock-erp-lost-'));
   const newDir = join(mkdtempSync(join(tmpdir(), 'airlock-erp-new-')), 'data');
   const running: ChildProcess[] = [];
   try {
-    await build({ outdir });
     const bin = (name: string) => join(outdir, 'bin', `${name}.mjs`);
     const env = { ...erpEnv(configDir), AIRLOCK_EVIDENCE_REPLICATION: 'sync', AIRLOCK_EVIDENCE_NATS_URL: cluster.urls };
 
@@ -154,6 +152,6 @@ test('erp-api in sync mode survives the loss of its host and of one NATS server:
   } finally {
     for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
     await cluster.stop();
-    for (const dir of [outdir, configDir, lostDir, newDir]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [configDir, lostDir, newDir]) rmSync(dir, { recursive: true, force: true });
   }
 });

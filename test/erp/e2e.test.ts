@@ -8,17 +8,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 import { send } from '../helpers/http.ts';
 import { TOKEN, callMethod, erpEnv, postHouse, postStandard } from './_service.ts';
 import { startBundle } from './_bundle.ts';
 
 test('erp-api bundle end to end: intake, posting, readback, restart, verifiers', { timeout: 120_000 }, async () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'airlock-erp-dist-'));
+  const outdir = await sharedBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-erp-data-'));
   try {
-    await build({ outdir });
     const bundle = join(outdir, 'bin', 'erp-api.mjs');
     const help = spawnSync(process.execPath, [bundle, '--help'], { encoding: 'utf8' });
     assert.equal(help.status, 0);
@@ -55,7 +53,6 @@ test('erp-api bundle end to end: intake, posting, readback, restart, verifiers',
     assert.equal(verify.status, 0, verify.stdout + verify.stderr);
     assert.match(verify.stdout, /integration_events: ok/);
   } finally {
-    rmSync(outdir, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -11,13 +11,11 @@ import { DatabaseSync } from 'node:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 import { erpEnv, frappeErrorText, postHouse, tableCounts, TOKEN } from './_service.ts';
 import { startBundle } from './_bundle.ts';
 import type { RunningBundle } from './_bundle.ts';
 
-const outdir = mkdtempSync(join(tmpdir(), 'airlock-erp-dist-'));
 const dataDir = mkdtempSync(join(tmpdir(), 'airlock-erp-data-'));
 let erp: RunningBundle;
 const get = (target: string, auth: string | null = TOKEN): Promise<TestResponse> => send(`${erp.url}${target}`, { headers: auth === null ? {} : { authorization: auth } });
@@ -33,15 +31,13 @@ function counts(): Record<string, number> {
 }
 
 before(async () => {
-  await build({ outdir });
-  erp = await startBundle(join(outdir, 'bin', 'erp-api.mjs'), erpEnv(dataDir));
+  erp = await startBundle(join(await sharedBuild(), 'bin', 'erp-api.mjs'), erpEnv(dataDir));
   for (const email of ['a@example.test', 'b@example.test', 'c@example.test']) {
     assert.equal((await postHouse(erp.url, 'website_contact_intake', { contact: { email, name: email[0]! } })).status, 200);
   }
 });
 after(async () => {
   await erp.stop();
-  rmSync(outdir, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -6,6 +6,7 @@ import { runCommand } from '../../src/kernel/index.ts';
 import { performanceGateCommand } from '../../scripts/_erp/performance-gate-command.ts';
 import { startErp } from './_service.ts';
 import type { Running } from './_service.ts';
+import { compileCache } from '../helpers/compile-cache.ts';
 
 const SCRIPT = join(import.meta.dirname, '..', '..', 'scripts', 'erp_performance_gate.ts');
 let erp: Running;
@@ -17,7 +18,7 @@ after(() => erp.stop());
 /** Runs the gate as its own process (async: the service under load lives in this one). */
 function gate(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SCRIPT, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env } });
+    const child = spawn(process.execPath, [SCRIPT, ...args], { env: { PATH: process.env['PATH'] ?? '', ...compileCache(), ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c));

@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { signRequest } from '../../src/kernel/index.ts';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 import { send } from '../helpers/http.ts';
 import { OPERATOR_TOKEN } from '../governance/_service.ts';
 import { erpEnv, TOKEN } from './_service.ts';
@@ -40,12 +39,11 @@ function inbound(url: string, payload: unknown) {
 }
 
 test('support desk -> erp-api -> governance-api: handoff, failure with governance stopped, retry after restart', { timeout: 120_000 }, async () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'airlock-support-dist-'));
+  const outdir = await sharedBuild();
   const erpData = mkdtempSync(join(tmpdir(), 'airlock-support-erp-'));
   const govData = mkdtempSync(join(tmpdir(), 'airlock-support-gov-'));
   const stops: (() => Promise<unknown>)[] = [];
   try {
-    await build({ outdir });
     const govBundle = join(outdir, 'bin', 'governance-api.mjs');
     const govEnv = { GOVERNANCE_ROOT: process.cwd(), AIRLOCK_DATA_DIR: govData, GOVERNANCE_DEPLOYMENT_ROLE: 'control-api', GOVERNANCE_OPERATOR_TOKEN: OPERATOR_TOKEN, GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0' };
     let governance = await startBundle(govBundle, govEnv, 'governance', 'worker');
@@ -80,6 +78,6 @@ test('support desk -> erp-api -> governance-api: handoff, failure with governanc
     assert.equal((done.json() as { data: { status: string } }).data.status, 'processed');
   } finally {
     for (const stop of stops.reverse()) await stop();
-    for (const dir of [outdir, erpData, govData]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [erpData, govData]) rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO, rootEnv } from './_fixtures.ts';
 import { listenerEnv } from './_service.ts';
+import { compileCache } from '../helpers/compile-cache.ts';
 
 const MAIN = join(REPO, 'src', 'governance', 'main.ts');
 
@@ -14,7 +15,7 @@ export function startWorkerProcess(root: string, dataDir: string): Promise<{ chi
   const child = spawn(process.execPath, [MAIN, '--role', 'control-api'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      PATH: process.env['PATH'] ?? '',
+      PATH: process.env['PATH'] ?? '', ...compileCache(),
       ...rootEnv(root),
       AIRLOCK_DATA_DIR: dataDir,
       ...listenerEnv(),

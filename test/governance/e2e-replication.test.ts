@@ -16,8 +16,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 import { sendJson } from '../helpers/http.ts';
 import type { TestResponse } from '../helpers/http.ts';
 import { startNatsCluster } from '../helpers/nats-cluster.ts';
@@ -59,14 +58,13 @@ async function pool<T>(items: readonly T[], work: (item: T) => Promise<void>, on
 
 test('governance keyed writes in sync mode survive the loss of the host and of one NATS server: restore, restart, replay by key', { timeout: 300_000 }, async () => {
   const cluster = await startNatsCluster({ size: 3 });
-  const outdir = mkdtempSync(join(tmpdir(), 'airlock-gov-dist-'));
+  const outdir = await sharedBuild();
   const lostDir = mkdtempSync(join(tmpdir(), 'airlock-gov-lost-'));
   const newDir = join(mkdtempSync(join(tmpdir(), 'airlock-gov-new-')), 'data');
   const root = tempRoot();
   const crm = await startCrmDouble();
   const running: ChildProcess[] = [];
   try {
-    await build({ outdir });
     const bin = (name: string) => join(outdir, 'bin', `${name}.mjs`);
     const env = {
       ...rootEnv(root.root), GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0', GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0', GOVERNANCE_CRM_UPSTREAM_URL: crm.url,
@@ -131,6 +129,6 @@ test('governance keyed writes in sync mode survive the loss of the host and of o
     await cluster.stop();
     await crm.close();
     root.cleanup();
-    for (const dir of [outdir, lostDir, newDir]) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [lostDir, newDir]) rmSync(dir, { recursive: true, force: true });
   }
 });

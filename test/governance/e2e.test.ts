@@ -6,8 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 import { send } from '../helpers/http.ts';
 import { rootEnv, startCrmDouble, tempRoot } from './_fixtures.ts';
 import { OPERATOR_TOKEN } from './_service.ts';
@@ -44,13 +43,12 @@ async function startBundle(bundle: string, args: string[], env: Record<string, s
 }
 
 test('bundle end to end: platform-api and control-api as separate processes on one database', { timeout: 120_000 }, async () => {
-  const outdir = mkdtempSync(join(tmpdir(), 'airlock-governance-dist-'));
+  const outdir = await sharedBuild();
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-governance-data-'));
   const root = tempRoot();
   const running: Running[] = [];
   const crm = await startCrmDouble();
   try {
-    await build({ outdir });
     const bundle = join(outdir, 'bin', 'governance-api.mjs');
     assert.equal(spawnSync(process.execPath, [bundle, '--help']).status, 0);
     const env = { ...rootEnv(root.root), AIRLOCK_DATA_DIR: dataDir, GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0', GOVERNANCE_WORKER_LISTEN: '127.0.0.1:0', GOVERNANCE_CRM_UPSTREAM_URL: crm.url, GOVERNANCE_CRM_KNOWN_COMPANIES: 'tenant-a/company-1' };
@@ -108,7 +106,6 @@ test('bundle end to end: platform-api and control-api as separate processes on o
     for (const r of running) r.child.kill('SIGKILL');
     await crm.close();
     root.cleanup();
-    rmSync(outdir, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

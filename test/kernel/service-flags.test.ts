@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createLogger, defineCommand, EXIT_OK, EXIT_USAGE, runCommand } from '../../src/kernel/index.ts';
 import { tempDir } from './fixtures/store-fixtures.ts';
+import { compileCache } from '../helpers/compile-cache.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const STACK = JSON.parse(readFileSync(join(ROOT, 'configs', 'stack-contract.json'), 'utf8')) as { services: { executables: { name: string; source: string; args?: string[] }[] }[] };
@@ -18,12 +19,12 @@ const EXECUTABLES = STACK.services.flatMap((s) => s.executables.map((e) => ({ la
 const READBACK = join(ROOT, 'src', 'messaging', 'main-owner-readback.ts');
 
 function run(argv: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, argv, { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env['PATH'] ?? '', ...env } });
+  return spawnSync(process.execPath, argv, { encoding: 'utf8', timeout: 30_000, env: { PATH: process.env['PATH'] ?? '', ...compileCache(), ...env } });
 }
 
 test('every executable of the stack documents --json and AIRLOCK_LOG_LEVEL in --help, and gives --help as JSON with --json', async () => {
   assert.equal(EXECUTABLES.length, 11);
-  const help = (argv: string[]) => promisify(execFile)(process.execPath, argv, { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '' } });
+  const help = (argv: string[]) => promisify(execFile)(process.execPath, argv, { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '', ...compileCache() } });
   await Promise.all(EXECUTABLES.map(async ({ label, argv }) => {
     const [text, json] = await Promise.all([help([...argv, '--help']), help([...argv, '--help', '--json'])]);
     assert.match(text.stdout, /AIRLOCK_LOG_LEVEL: debug, info, warn or error/, label);
@@ -35,7 +36,7 @@ test('every executable of the stack documents --json and AIRLOCK_LOG_LEVEL in --
 test('a service started with --json runs, and AIRLOCK_LOG_LEVEL sets the least level it logs', async (t) => {
   const dir = tempDir(t);
   for (const [level, expectStopping] of [['warn', false], ['DEBUG', true]] as const) {
-    const child = spawn(process.execPath, [READBACK, '--listen', '127.0.0.1:0', '--json'], { env: { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir, AIRLOCK_LOG_LEVEL: level }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [READBACK, '--listen', '127.0.0.1:0', '--json'], { env: { PATH: process.env['PATH'] ?? '', ...compileCache(), AIRLOCK_DATA_DIR: dir, AIRLOCK_LOG_LEVEL: level }, stdio: ['ignore', 'pipe', 'pipe'] });
     const stderr: string[] = [];
     createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
     const first = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
@@ -67,7 +68,7 @@ test('AIRLOCK_LOG_LEVEL naming no level stops a service (exit 2) and a command (
 
 test('every executable of the stack refuses an AIRLOCK_LOG_LEVEL naming no level (exit 2), with --json as one document on stdout', async (t) => {
   const dir = tempDir(t);
-  const start = (argv: string[]) => promisify(execFile)(process.execPath, [...argv, '--json'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir, AIRLOCK_LOG_LEVEL: 'verbose' } })
+  const start = (argv: string[]) => promisify(execFile)(process.execPath, [...argv, '--json'], { encoding: 'utf8', timeout: 60_000, env: { PATH: process.env['PATH'] ?? '', ...compileCache(), AIRLOCK_DATA_DIR: dir, AIRLOCK_LOG_LEVEL: 'verbose' } })
     .then(() => ({ code: 0, stdout: '', stderr: '' }), (e: { code: number; stdout: string; stderr: string }) => e);
   await Promise.all(EXECUTABLES.map(async ({ label, argv }) => {
     const refused = await start(argv);

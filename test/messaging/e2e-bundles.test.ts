@@ -13,10 +13,8 @@ import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { send } from '../helpers/http.ts';
 import { startNatsServer } from '../helpers/nats-server.ts';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const TOKEN = 'e2e-owner-readback-token';
 
 interface Running {
@@ -48,11 +46,9 @@ async function until<T>(what: string, probe: () => T | undefined | Promise<T | u
 const listening = (r: Running) => until('a listening line', () => r.lines.map((l) => JSON.parse(l) as { msg?: string; url?: string }).find((l) => l.msg === 'listening')?.url);
 
 test('bundles + nats-server: every acknowledged mailbox publish is received once across a nats-server restart', async (t) => {
-  const outdir = mkdtempSync(join(tmpdir(), 'airlock-messaging-dist-'));
+  const outdir = await sharedBuild();
   const data = mkdtempSync(join(tmpdir(), 'airlock-messaging-data-'));
-  t.after(() => rmSync(outdir, { recursive: true, force: true }));
   t.after(() => rmSync(data, { recursive: true, force: true }));
-  await build({ root: ROOT, outdir });
   const bin = (name: string) => join(outdir, 'bin', `${name}.mjs`);
   const nats = await startNatsServer({ jetstream: true });
   t.after(() => nats.stop());

@@ -17,9 +17,10 @@ import { tailCommand } from '../../scripts/_shuttle/tail.ts';
 import { BUS_MESSAGES, openMessagingDatabase } from '../../src/messaging/database.ts';
 import { runCaptured } from '../helpers/run-command.ts';
 import { until } from '../helpers/until.ts';
+import { compileCache } from '../helpers/compile-cache.ts';
 
 const SHUTTLE = join(import.meta.dirname, '..', '..', 'scripts', 'jhf-shuttle.ts');
-const env = (dir: string) => ({ AIRLOCK_DATA_DIR: dir, PATH: process.env['PATH'] ?? '' });
+const env = (dir: string) => ({ AIRLOCK_DATA_DIR: dir, PATH: process.env['PATH'] ?? '', ...compileCache() });
 
 function stored(dir: string): number {
   const store = openMessagingDatabase(join(dir, 'messaging.sqlite'));

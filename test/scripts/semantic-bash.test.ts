@@ -1,24 +1,20 @@
-// The seed-000 shell surfaces, run with bash against bundles built once for this file, with a PATH
+// The seed-000 shell surfaces, run with bash against the bundles built once for npm test, with a PATH
 // that starts with node_modules/.bin (Node 26). Services and upstreams are real HTTP on loopback.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TestContext } from 'node:test';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 import { CONSUMER_TOKENS, OPERATOR_TOKEN, startTestService } from '../semantic/fixtures/semantic-service.ts';
 import { listCommands } from '../../scripts/_semantic/command-inventory.ts';
 import { ROOT, tempDir } from './fixtures/semantic-root.ts';
 
-const OUTDIR = mkdtempSync(join(tmpdir(), 'airlock-bash-dist-'));
-after(() => rmSync(OUTDIR, { recursive: true, force: true }));
-await build({ root: ROOT, outdir: OUTDIR });
+const OUTDIR = await sharedBuild();
 const BIN = join(OUTDIR, 'bin');
 const PATH = `${join(ROOT, 'node_modules', '.bin')}:${process.env['PATH'] ?? ''}`;
 

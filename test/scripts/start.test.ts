@@ -1,30 +1,21 @@
+// npm start ends its stack however its run ends: each test starts a stack of its own and ends it
+// one way. Its summary and its stop on SIGTERM are checked on the stack test/contracts/
+// live-stack.test.ts shares (test/scripts/_start-stack.ts), which saves a start of the whole stack.
+
 import { test } from 'node:test';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createConnection } from 'node:net';
 import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { tempDir } from '../kernel/fixtures/store-fixtures.ts';
-
-const START = fileURLToPath(new URL('../../scripts/start.ts', import.meta.url));
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CONTRACT = JSON.parse(readFileSync(new URL('../../configs/stack-contract.json', import.meta.url), 'utf8')) as {
-  services: { executables: { listeners: { env: string; port: number }[] }[] }[];
-};
-const LISTENERS = CONTRACT.services.flatMap((s) => s.executables.flatMap((e) => e.listeners));
-const DEFAULT_PORT = new RegExp(`127\\.0\\.0\\.1:(${LISTENERS.map((l) => l.port).join('|')})\\b`);
-const LAST_LINE = /^Ctrl-C stops everything, as does SIGTERM or SIGINT to process (\d+) \(kill \1\), or the end of its parent\.$/;
-// Node first on PATH: the printed lines call `node -p` and `npx node`.
-const PATH = `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}`;
+import { compileCache } from '../helpers/compile-cache.ts';
+import { START, LISTENERS, LAST_LINE, PATH, listeningUrls, allRefused } from './_start-stack.ts';
 
 /** Every listener of the stack contract moved to a free port: none may answer on its default. */
 function stackEnv(dir: string): Record<string, string> {
-  return { PATH, AIRLOCK_DATA_DIR: dir, AIRLOCK_ACCESS_LOG: '0', ...Object.fromEntries(LISTENERS.map((l) => [l.env, '127.0.0.1:0'])) };
+  return { PATH, AIRLOCK_DATA_DIR: dir, AIRLOCK_ACCESS_LOG: '0', ...compileCache(), ...Object.fromEntries(LISTENERS.map((l) => [l.env, '127.0.0.1:0'])) };
 }
 
 /** Reads stdout until the summary's last line; returns every line and the pid it names. */
@@ -41,24 +32,6 @@ function summary(child: ChildProcess): Promise<{ lines: string[]; pid: number }>
       }
     });
   });
-}
-
-function listeningUrls(lines: readonly string[]): string[] {
-  return lines.flatMap((line) => (line.startsWith('{') ? [(JSON.parse(line) as { url: string }).url] : []));
-}
-
-/** True once nothing accepts a connection on `url`'s port. */
-function refused(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: hostname, port: Number(port) });
-    socket.once('connect', () => { socket.destroy(); resolve(false); });
-    socket.once('error', () => resolve(true));
-  });
-}
-
-async function allRefused(urls: readonly string[]): Promise<void> {
-  for (const url of urls) assert.equal(await refused(url), true, `${url} still accepts connections`);
 }
 
 /** False once `pid` has ended (a zombie that no init reaped has ended too). */
@@ -90,44 +63,6 @@ function stopOnCleanup(t: TestContext, pid: () => number | undefined): void {
     }
   });
 }
-
-test('npm start prints the URLs the services bound, wires ERP to governance, and stops on SIGTERM to the pid it prints', async (t) => {
-  const dir = tempDir(t);
-  const child = spawn(process.execPath, [START], { env: stackEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
-  stopOnCleanup(t, () => (child.exitCode === null ? child.pid : undefined));
-  child.stderr.resume();
-  const { lines, pid } = await summary(child);
-  assert.equal(pid, child.pid);
-  const urls = listeningUrls(lines);
-  assert.equal(urls.length, LISTENERS.length);
-  const text = lines.join('\n');
-  for (const url of urls) {
-    assert.doesNotMatch(url, DEFAULT_PORT);
-    assert.ok(text.includes(`: ${url}`), `the summary lists ${url}`);
-  }
-  const printed = lines.filter((line) => /^ {2}(curl |body=|npx )/.test(line)).map((line) => line.trim());
-  assert.ok(printed.length > 5);
-  for (const line of printed) {
-    assert.doesNotMatch(line, DEFAULT_PORT, line);
-    assert.ok(urls.some((url) => line.includes(url)), line);
-  }
-  const run = (line: string) => promisify(execFile)('bash', ['-c', line], { cwd: ROOT, env: { PATH }, encoding: 'utf8', timeout: 60_000 });
-  // The signed support-desk line: ERP hands the case to the governance service npm start runs.
-  const support = printed.find((line) => line.includes('support_desk_inbound'))!;
-  const answer = JSON.parse((await run(support)).stdout) as { message: { ok: boolean; governance_handoff: { ok: boolean; status: number } } };
-  assert.equal(answer.message.ok, true, JSON.stringify(answer));
-  assert.deepEqual([answer.message.governance_handoff.ok, answer.message.governance_handoff.status], [true, 201]);
-  // The readiness line says what it does on this stack, and does it.
-  const readiness = printed.find((line) => line.includes('governance-readiness'))!;
-  assert.match(readiness, /# on this dev stack: exit 1 at \/api\/v1\/security\/readiness/);
-  const walked = await run(readiness).then(() => ({ code: 0, stdout: '' }), (error: { code: number; stdout: string }) => error);
-  assert.equal(walked.code, 1);
-  assert.match(walked.stdout, /NOT READY \/api\/v1\/security\/readiness/);
-
-  process.kill(pid, 'SIGTERM');
-  assert.equal(await exitOf(child), 0);
-  await allRefused(urls);
-});
 
 test('npm start stops the stack when its parent process dies', async (t) => {
   const dir = tempDir(t);

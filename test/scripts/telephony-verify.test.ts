@@ -14,15 +14,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 import { rootEnv, tempRoot } from '../governance/_fixtures.ts';
 import type { TempRoot } from '../governance/_fixtures.ts';
 import { agentRuntimeDouble, ARI_PASSWORD, ARI_USER, guiDouble, telephonyDouble } from './_telephony-doubles.ts';
 import type { Double } from './_telephony-doubles.ts';
 import { startEndlessServer } from '../helpers/endless-server.ts';
+import { compileCache } from '../helpers/compile-cache.ts';
 
-const outdir = mkdtempSync(join(tmpdir(), 'airlock-telephony-dist-'));
+let outdir = '';
 const CREDENTIALS = { TELEPHONY_ARI_CREDENTIALS: `${ARI_USER}:${ARI_PASSWORD}` };
 const cleanup: (() => unknown)[] = [];
 let governance: string;
@@ -34,7 +34,7 @@ let gui: Double<'bad-gateway'>;
 async function startGovernance(root: TempRoot): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-telephony-gov-'));
   const child: ChildProcess = spawn(process.execPath, [join(outdir, 'bin', 'governance-api.mjs'), '--role', 'platform-api'], {
-    env: { PATH: process.env['PATH'] ?? '', ...rootEnv(root.root), AIRLOCK_DATA_DIR: dataDir, GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0' },
+    env: { PATH: process.env['PATH'] ?? '', ...compileCache(), ...rootEnv(root.root), AIRLOCK_DATA_DIR: dataDir, GOVERNANCE_PLATFORM_LISTEN: '127.0.0.1:0' },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   cleanup.push(() => { child.kill('SIGTERM'); rmSync(dataDir, { recursive: true, force: true }); root.cleanup(); });
@@ -43,7 +43,7 @@ async function startGovernance(root: TempRoot): Promise<string> {
 }
 
 function verify(args: string[], env: Record<string, string> = CREDENTIALS): Promise<{ code: number | null; stdout: string; stderr: string; json(): any }> {
-  const child = spawn(process.execPath, [join(outdir, 'bin', 'telephony_verify.mjs'), ...args], { env: { PATH: process.env['PATH'] ?? '', ...env } });
+  const child = spawn(process.execPath, [join(outdir, 'bin', 'telephony_verify.mjs'), ...args], { env: { PATH: process.env['PATH'] ?? '', ...compileCache(), ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));
@@ -62,13 +62,12 @@ async function closedPort(): Promise<number> {
 }
 
 before(async () => {
-  await build({ outdir });
+  outdir = await sharedBuild();
   [governance, agent, telephony, gui] = await Promise.all([startGovernance(tempRoot()), agentRuntimeDouble(), telephonyDouble(), guiDouble()]);
   cleanup.push(() => agent.close(), () => telephony.close(), () => gui.close());
 });
 after(async () => {
   for (const step of cleanup.reverse()) await step();
-  rmSync(outdir, { recursive: true, force: true });
 });
 
 test('telephony_verify passes against the governance bundle and good doubles', async () => {

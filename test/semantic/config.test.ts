@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { loadApiConfig, loadWorkerConfig } from '../../src/semantic/config.ts';
 import { checkConsumerTokens } from '../../src/semantic/consumer-tokens.ts';
 import { tempDir } from './fixtures/semantic-fixtures.ts';
+import { compileCache } from '../helpers/compile-cache.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/semantic/main.ts', import.meta.url));
 const TOKEN = 'a-consumer-token-of-enough-length';
@@ -70,7 +71,7 @@ test('semantic-api exits 2 at start when the tokens file names a consumer the ma
   const file = join(dir, 'tokens.json');
   writeFileSync(file, JSON.stringify({ 'live-runtime-contract-check': TOKEN, 'shadow-consumer': 'shadow-token-0123456789abcdef' }));
   const run = spawnSync(process.execPath, [MAIN], {
-    env: { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir, SEMANTIC_OPERATOR_TOKEN: OP, SEMANTIC_CONSUMER_TOKENS_FILE: file, SEMANTIC_LISTEN: '127.0.0.1:0' },
+    env: { PATH: process.env['PATH'] ?? '', ...compileCache(), AIRLOCK_DATA_DIR: dir, SEMANTIC_OPERATOR_TOKEN: OP, SEMANTIC_CONSUMER_TOKENS_FILE: file, SEMANTIC_LISTEN: '127.0.0.1:0' },
     encoding: 'utf8',
     timeout: 20_000,
   });
@@ -100,7 +101,7 @@ test('semantic-api exits 2 at start when the operator token equals a consumer to
   const file = join(dir, 'tokens.json');
   writeFileSync(file, JSON.stringify({ 'live-runtime-contract-check': TOKEN }));
   const start = (operator: string) => spawnSync(process.execPath, [MAIN], {
-    env: { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir, SEMANTIC_OPERATOR_TOKEN: operator, SEMANTIC_CONSUMER_TOKENS_FILE: file, SEMANTIC_LISTEN: '127.0.0.1:0' },
+    env: { PATH: process.env['PATH'] ?? '', ...compileCache(), AIRLOCK_DATA_DIR: dir, SEMANTIC_OPERATOR_TOKEN: operator, SEMANTIC_CONSUMER_TOKENS_FILE: file, SEMANTIC_LISTEN: '127.0.0.1:0' },
     encoding: 'utf8',
     timeout: 20_000,
   });
@@ -115,7 +116,7 @@ test('semantic-api exits 2 at start when the operator token equals a consumer to
 });
 
 test('semantic-api --bogus prints one line and exits 2, no stack', () => {
-  const run = spawnSync(process.execPath, [MAIN, '--bogus'], { env: { PATH: process.env['PATH'] ?? '', SEMANTIC_OPERATOR_TOKEN: OP }, encoding: 'utf8', timeout: 20_000 });
+  const run = spawnSync(process.execPath, [MAIN, '--bogus'], { env: { PATH: process.env['PATH'] ?? '', ...compileCache(), SEMANTIC_OPERATOR_TOKEN: OP }, encoding: 'utf8', timeout: 20_000 });
   assert.equal(run.status, 2);
   assert.equal(run.stdout, '');
   assert.equal(run.stderr, "Cannot start: Unknown option '--bogus': run with --help for usage\n");

@@ -4,19 +4,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DatabaseSync } from 'node:sqlite';
 import { verifyAllChains } from '../../src/kernel/index.ts';
 import { send, sendJson } from '../helpers/http.ts';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 import { edgeRecord, nodeRecord, tempDir } from './fixtures/semantic-fixtures.ts';
 import { CONSUMER_TOKENS, OPERATOR_TOKEN, SAMPLE_ARTIFACT } from './fixtures/semantic-service.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 
 interface Running {
   child: ChildProcess;
@@ -49,9 +46,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 }
 
 test('bundled semantic-api, semantic-worker and semantic-ingest work together over HTTP and the control database', async (t) => {
-  const outdir = mkdtempSync(join(tmpdir(), 'airlock-semantic-dist-'));
-  t.after(() => rmSync(outdir, { recursive: true, force: true }));
-  await build({ root: ROOT, outdir });
+  const outdir = await sharedBuild();
   const bin = (name: string) => join(outdir, 'bin', `${name}.mjs`);
   for (const name of ['semantic-api', 'semantic-worker', 'semantic-ingest']) {
     const help = spawnSync(process.execPath, [bin(name), '--help'], { encoding: 'utf8' });

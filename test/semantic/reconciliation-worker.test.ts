@@ -5,6 +5,7 @@ import type { ReadbackPayload } from '../../src/semantic/control-schema.ts';
 import { enqueueRecords } from '../../src/semantic/ingest-inbox.ts';
 import { startReconciliationWorker } from '../../src/semantic/reconciliation-worker.ts';
 import { lines, nodeRecord, testStore } from './fixtures/semantic-fixtures.ts';
+import { compileCache } from '../helpers/compile-cache.ts';
 
 const quiet = createLogger({ write: () => {} });
 
@@ -89,7 +90,7 @@ test('semantic-worker exits 1 and merges nothing when schema integrity fails, re
   await store.close();
   const main = fileURLToPath(new URL('../../src/semantic/main-worker.ts', import.meta.url));
   for (const args of [[], ['--once'], ['--once', '--json']]) {
-    const run = spawnSync(process.execPath, [main, ...args], { env: { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir }, encoding: 'utf8', timeout: 20_000 });
+    const run = spawnSync(process.execPath, [main, ...args], { env: { PATH: process.env['PATH'] ?? '', ...compileCache(), AIRLOCK_DATA_DIR: dir }, encoding: 'utf8', timeout: 20_000 });
     assert.equal(run.status, 1, `${args.join(' ')}: ${run.stderr}`);
     assert.match(run.stderr, /reconciliation refused: schema integrity failed.*tampered/);
     if (args.includes('--json')) assert.equal(JSON.parse(run.stdout).ok, false);

@@ -7,11 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { openControlDatabase } from '../../src/semantic/control-schema.ts';
 import { MAX_RECORD_BYTES, parseJsonLines } from '../../src/semantic/ingest-inbox.ts';
 import { nodeRecord, tempDir } from './fixtures/semantic-fixtures.ts';
+import { compileCache } from '../helpers/compile-cache.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/semantic/main-ingest.ts', import.meta.url));
 
 function ingest(dir: string, args: string[]) {
-  return spawnSync(process.execPath, [MAIN, ...args], { env: { PATH: process.env['PATH'] ?? '', AIRLOCK_DATA_DIR: dir }, encoding: 'utf8', timeout: 20_000 });
+  return spawnSync(process.execPath, [MAIN, ...args], { env: { PATH: process.env['PATH'] ?? '', ...compileCache(), AIRLOCK_DATA_DIR: dir }, encoding: 'utf8', timeout: 20_000 });
 }
 
 function inboxCount(dir: string): number {

@@ -5,8 +5,11 @@
 // answer's status, media type and body must be what the contract declares, checked with our own
 // JSON Schema validator, and every 401 carries WWW-Authenticate. Each service also serves its
 // export, deep-equal to the committed file.
+//
+// A suite, not a test file: test/contracts/live-stack.test.ts runs it on the stack it shares with
+// the other suites that need the whole stack (one start instead of one per suite).
 
-import { test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +23,6 @@ import { HTTP_METHODS } from '../../scripts/_semantic/openapi-operations.ts';
 import type { Answer } from './_answer-check.ts';
 import { sampleBody } from './_sample-body.ts';
 import { contentSession } from './_content-login.ts';
-import { startLiveStack } from './_live-stack.ts';
 import type { LiveStack } from './_live-stack.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -29,13 +31,6 @@ type Json = Record<string, unknown>;
 let stack: LiveStack;
 let manifests: ServiceManifest[];
 let contentCookie = '';
-
-before(async () => {
-  manifests = await loadManifests();
-  stack = await startLiveStack();
-  contentCookie = await contentSession(stack.urls.get('content/main')!, String(stack.secrets['content']!['dev_password']));
-}, { timeout: 120_000 });
-after(() => stack?.stop());
 
 /** The headers that carry `scheme`'s credential on the dev stack (its dev-secrets.json). */
 function credential(service: string, scheme: string): Record<string, string> {
@@ -153,21 +148,6 @@ function plan(document: Json, service: string, bases: { good: string; secured: s
 /** Seed 002 on the ERP service: "No OpenAPI export exists"; its contract is a repository file only. */
 const NOT_SERVED = new Set(['erp']);
 
-test('every service the seeds let serve its OpenAPI export serves it, deep-equal to the committed file', async () => {
-  for (const manifest of manifests) {
-    if (NOT_SERVED.has(manifest.service)) {
-      assert.equal(findServedExport(manifest, JSON.parse(readFileSync(join(ROOT, manifest.openapiPath), 'utf8')) as Json), undefined, `${manifest.service} must not serve an export`);
-      continue;
-    }
-    const committed = JSON.parse(readFileSync(join(ROOT, manifest.openapiPath), 'utf8')) as Json;
-    const served = findServedExport(manifest, committed);
-    assert.ok(served, `${manifest.service} declares no route that serves its export`);
-    const answer = await call({ method: 'get', url: served.url, headers: { accept: 'application/json' } });
-    assert.equal(answer.status, 200, `${manifest.service}: GET ${served.url}`);
-    assert.deepEqual(JSON.parse(answer.text), committed, `${manifest.service}: the served export differs from ${manifest.openapiPath}`);
-  }
-});
-
 /** The route of `committed` whose summary says it serves this export, and its bound URL. */
 function findServedExport(manifest: ServiceManifest, committed: Json): { url: string } | undefined {
   for (const [template, item] of Object.entries(committed['paths'] as Record<string, Json>)) {
@@ -179,46 +159,72 @@ function findServedExport(manifest: ServiceManifest, committed: Json): { url: st
   return undefined;
 }
 
-test('every operation of every service answers as its contract declares, in a good and an error case', async () => {
-  const violations: string[] = [];
-  const tally: string[] = [];
-  for (const manifest of manifests) {
-    const document = JSON.parse(readFileSync(join(ROOT, manifest.openapiPath), 'utf8')) as Json;
-    const routes = routeIndex(manifest);
-    let operations = 0;
-    let succeeded = 0;
-    for (const [template, item] of Object.entries(document['paths'] as Record<string, Json>)) {
-      for (const [method, operation] of Object.entries(item) as [string, Json][]) {
-        if (!(HTTP_METHODS as readonly string[]).includes(method)) continue; // path-level servers or parameters
-        const urlOf = (listener: string) => stack.urls.get(`${manifest.service}/${listener}`);
-        const base = ((operation['x-airlock-listeners'] ?? ['main']) as string[]).map(urlOf).find(Boolean);
-        const byListener = operation['x-airlock-listener-auth'] as Record<string, string> | undefined;
-        const secured = byListener && Object.entries(byListener).filter(([, auth]) => auth !== 'none').map(([l]) => urlOf(l)).find(Boolean);
-        if (base === undefined) {
-          violations.push(`${manifest.service} ${method.toUpperCase()} ${template}: no listener of ${JSON.stringify(operation['x-airlock-listeners'])} is running`);
+/** Registers the suite; `live()` is the running stack, started by the file that runs the suite. */
+export function liveAnswers(live: () => LiveStack): void {
+  describe('live answers: every service against its own committed contract', () => {
+    before(async () => {
+      stack = live();
+      manifests = await loadManifests();
+      contentCookie = await contentSession(stack.urls.get('content/main')!, String(stack.secrets['content']!['dev_password']));
+    }, { timeout: 120_000 });
+
+    test('every service the seeds let serve its OpenAPI export serves it, deep-equal to the committed file', async () => {
+      for (const manifest of manifests) {
+        if (NOT_SERVED.has(manifest.service)) {
+          assert.equal(findServedExport(manifest, JSON.parse(readFileSync(join(ROOT, manifest.openapiPath), 'utf8')) as Json), undefined, `${manifest.service} must not serve an export`);
           continue;
         }
-        operations++;
-        const { good, bad, badMustFail } = plan(document, manifest.service, { good: base, secured }, template, method, operation, routes.get(`${method} ${template}`));
-        for (const [label, request, mustFail] of [['good', good, false], ['error', bad, badMustFail]] as const) {
-          let answer: Answer & { challenge: string | null };
-          try {
-            answer = await call(request);
-          } catch (error) {
-            violations.push(`${manifest.service} ${label} ${method.toUpperCase()} ${template}: no answer: ${(error as Error).message}`);
-            continue;
-          }
-          if (label === 'good' && answer.status < 400) succeeded++;
-          // RFC 9110 11.6.1: every 401 names a challenge.
-          if (answer.status === 401 && !answer.challenge) violations.push(`${manifest.service} ${label} ${request.method.toUpperCase()} ${template}: 401 without WWW-Authenticate`);
-          // A browser route refuses a missing session with a redirect to its login: not a 2xx either.
-          if (mustFail && answer.status < 300) violations.push(`${manifest.service} error ${request.method.toUpperCase()} ${template}: answered ${answer.status}, expected an error`);
-          for (const v of answerViolations(document, template, label === 'good' ? method : request.method, answer)) violations.push(`${manifest.service} ${label} ${request.method.toUpperCase()} ${template}: ${v}`);
-        }
+        const committed = JSON.parse(readFileSync(join(ROOT, manifest.openapiPath), 'utf8')) as Json;
+        const served = findServedExport(manifest, committed);
+        assert.ok(served, `${manifest.service} declares no route that serves its export`);
+        const answer = await call({ method: 'get', url: served.url, headers: { accept: 'application/json' } });
+        assert.equal(answer.status, 200, `${manifest.service}: GET ${served.url}`);
+        assert.deepEqual(JSON.parse(answer.text), committed, `${manifest.service}: the served export differs from ${manifest.openapiPath}`);
       }
-    }
-    tally.push(`${manifest.service}: ${operations} operations, ${succeeded} good cases answered below 400`);
-  }
-  process.stderr.write(`${tally.join('\n')}\n`);
-  assert.equal(violations.length, 0, `${violations.length} answers differ from their contract:\n${violations.join('\n')}`);
-});
+    });
+
+    test('every operation of every service answers as its contract declares, in a good and an error case', async () => {
+      const violations: string[] = [];
+      const tally: string[] = [];
+      for (const manifest of manifests) {
+        const document = JSON.parse(readFileSync(join(ROOT, manifest.openapiPath), 'utf8')) as Json;
+        const routes = routeIndex(manifest);
+        let operations = 0;
+        let succeeded = 0;
+        for (const [template, item] of Object.entries(document['paths'] as Record<string, Json>)) {
+          for (const [method, operation] of Object.entries(item) as [string, Json][]) {
+            if (!(HTTP_METHODS as readonly string[]).includes(method)) continue; // path-level servers or parameters
+            const urlOf = (listener: string) => stack.urls.get(`${manifest.service}/${listener}`);
+            const base = ((operation['x-airlock-listeners'] ?? ['main']) as string[]).map(urlOf).find(Boolean);
+            const byListener = operation['x-airlock-listener-auth'] as Record<string, string> | undefined;
+            const secured = byListener && Object.entries(byListener).filter(([, auth]) => auth !== 'none').map(([l]) => urlOf(l)).find(Boolean);
+            if (base === undefined) {
+              violations.push(`${manifest.service} ${method.toUpperCase()} ${template}: no listener of ${JSON.stringify(operation['x-airlock-listeners'])} is running`);
+              continue;
+            }
+            operations++;
+            const { good, bad, badMustFail } = plan(document, manifest.service, { good: base, secured }, template, method, operation, routes.get(`${method} ${template}`));
+            for (const [label, request, mustFail] of [['good', good, false], ['error', bad, badMustFail]] as const) {
+              let answer: Answer & { challenge: string | null };
+              try {
+                answer = await call(request);
+              } catch (error) {
+                violations.push(`${manifest.service} ${label} ${method.toUpperCase()} ${template}: no answer: ${(error as Error).message}`);
+                continue;
+              }
+              if (label === 'good' && answer.status < 400) succeeded++;
+              // RFC 9110 11.6.1: every 401 names a challenge.
+              if (answer.status === 401 && !answer.challenge) violations.push(`${manifest.service} ${label} ${request.method.toUpperCase()} ${template}: 401 without WWW-Authenticate`);
+              // A browser route refuses a missing session with a redirect to its login: not a 2xx either.
+              if (mustFail && answer.status < 300) violations.push(`${manifest.service} error ${request.method.toUpperCase()} ${template}: answered ${answer.status}, expected an error`);
+              for (const v of answerViolations(document, template, label === 'good' ? method : request.method, answer)) violations.push(`${manifest.service} ${label} ${request.method.toUpperCase()} ${template}: ${v}`);
+            }
+          }
+        }
+        tally.push(`${manifest.service}: ${operations} operations, ${succeeded} good cases answered below 400`);
+      }
+      process.stderr.write(`${tally.join('\n')}\n`);
+      assert.equal(violations.length, 0, `${violations.length} answers differ from their contract:\n${violations.join('\n')}`);
+    });
+  });
+}

@@ -7,8 +7,12 @@
 // services never hold (ERP keeps a scrypt hash; the password is content-dev-oidc's, which logs no
 // request); and path parameters, identifiers a service names back by design ("Session \"x\" not
 // found").
+//
+// A suite, not a test file: test/contracts/live-stack.test.ts runs it on the stack it shares with
+// the other suites that need the whole stack; it runs last there, as its requests carry wrong
+// credentials everywhere.
 
-import { test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +21,6 @@ import { loadManifests } from '../../scripts/_generated-contracts.ts';
 import { sampleValue } from '../../scripts/_sweep/sample-value.ts';
 import { HTTP_METHODS } from '../../scripts/_semantic/openapi-operations.ts';
 import { resolveRef } from './_sample-body.ts';
-import { startLiveStack } from './_live-stack.ts';
 import type { LiveStack } from './_live-stack.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -27,12 +30,6 @@ const IDENTIFIERS = new Set(['erp.api_key', 'erp.password', 'content.dev_passwor
 
 let stack: LiveStack;
 let manifests: ServiceManifest[];
-
-before(async () => {
-  manifests = await loadManifests();
-  stack = await startLiveStack();
-}, { timeout: 120_000 });
-after(() => stack?.stop());
 
 /** Every secret value of `service` in the stack's dev-secrets.json (nested maps flattened). */
 function secretsOf(service: string): string[] {
@@ -115,19 +112,29 @@ function leaks(secrets: readonly string[], texts: readonly string[], label: stri
   return found;
 }
 
-for (const service of ['agent-context', 'content', 'erp', 'governance', 'messaging', 'semantic']) {
-  test(`${service}: no configured secret comes back in any answer or log line, whatever request carries it`, async () => {
-    const manifest = manifests.find((m) => m.service === service)!;
-    const secrets = secretsOf(service);
-    assert.ok(secrets.length > 0, `${service} has secrets in the dev stack`);
-    const logged = stack.stderr.length;
-    const { answers, calls } = await callEverything(manifest, secrets);
-    assert.ok(calls >= 5, `${calls} calls`);
-    // The last log lines of the stack arrive (a loaded machine can take seconds).
-    for (const started = Date.now(); stack.stderr.length - logged < calls && Date.now() - started < 10_000;) await new Promise((resolve) => setTimeout(resolve, 100));
-    const lines = [...stack.stderr.slice(logged), ...stack.stdout];
-    // Not a vacuous pass: the access log wrote a line per request (and the scan reads them).
-    assert.ok(stack.stderr.length - logged >= calls, `${stack.stderr.length - logged} log lines for ${calls} calls`);
-    assert.deepEqual([...leaks(secrets, answers, 'answer'), ...leaks(secrets, lines, 'log')], []);
+/** Registers the suite; `live()` is the running stack, started by the file that runs the suite. */
+export function secretRedaction(live: () => LiveStack): void {
+  describe('secret redaction: no configured secret in any answer or log line', () => {
+    before(async () => {
+      stack = live();
+      manifests = await loadManifests();
+    });
+
+    for (const service of ['agent-context', 'content', 'erp', 'governance', 'messaging', 'semantic']) {
+      test(`${service}: no configured secret comes back in any answer or log line, whatever request carries it`, async () => {
+        const manifest = manifests.find((m) => m.service === service)!;
+        const secrets = secretsOf(service);
+        assert.ok(secrets.length > 0, `${service} has secrets in the dev stack`);
+        const logged = stack.stderr.length;
+        const { answers, calls } = await callEverything(manifest, secrets);
+        assert.ok(calls >= 5, `${calls} calls`);
+        // The last log lines of the stack arrive (a loaded machine can take seconds).
+        for (const started = Date.now(); stack.stderr.length - logged < calls && Date.now() - started < 10_000;) await new Promise((resolve) => setTimeout(resolve, 100));
+        const lines = [...stack.stderr.slice(logged), ...stack.stdout];
+        // Not a vacuous pass: the access log wrote a line per request (and the scan reads them).
+        assert.ok(stack.stderr.length - logged >= calls, `${stack.stderr.length - logged} log lines for ${calls} calls`);
+        assert.deepEqual([...leaks(secrets, answers, 'answer'), ...leaks(secrets, lines, 'log')], []);
+      });
+    }
   });
 }

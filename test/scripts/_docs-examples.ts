@@ -7,19 +7,19 @@
 // Two things differ from a newcomer's run, both rewritten in the example text and nowhere else:
 // the stack listens on free ports (the default ones may be taken on a shared machine), and its
 // data directory (where ./var/dev-secrets.json lives) is a temporary one; bundles come from a
-// build into a temporary folder, as `npm run build` would make them.
+// build into a temporary folder (test/helpers/shared-build.ts), as `npm run build` would make them.
+//
+// A suite, not a test file: test/contracts/live-stack.test.ts runs it on the stack it shares with
+// the other suites that need the whole stack (one start instead of one per suite).
 
-import { test, before, after } from 'node:test';
+import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { globSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startLiveStack } from '../contracts/_live-stack.ts';
 import type { LiveStack } from '../contracts/_live-stack.ts';
-// @ts-ignore -- build.mjs is plain JavaScript without declarations.
-import { build } from '../../build.mjs';
+import { sharedBuild } from '../helpers/shared-build.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -56,16 +56,6 @@ const DONE_BY_THE_TEST = /^(npm ci && )?npm (start|run build)\b.*$/gm;
 let stack: LiveStack;
 let bin: string;
 
-before(async () => {
-  stack = await startLiveStack();
-  bin = mkdtempSync(join(tmpdir(), 'airlock-docs-dist-'));
-  await build({ outdir: bin });
-}, { timeout: 180_000 });
-after(async () => {
-  await stack?.stop();
-  rmSync(bin, { recursive: true, force: true });
-});
-
 /** The example with the stack's bound URLs, data directory and bundle folder in place of the defaults. */
 function rewrite(script: string): string {
   const ports = JSON.parse(readFileSync(join(ROOT, 'configs', 'stack-contract.json'), 'utf8')) as { services: { service: string; executables: { listeners: { name: string; port: number }[] }[] }[] };
@@ -83,34 +73,44 @@ function rewrite(script: string): string {
     .replace(DONE_BY_THE_TEST, '');
 }
 
-test('every shell example of README and docs runs as written (or says why it cannot here)', async () => {
-  const all = examples();
-  assert.ok(all.length >= 15, `found ${all.length} blocks`);
-  const skipped: string[] = [];
-  const failures: string[] = [];
-  let ran = 0;
-  // Blocks run side by side (each its lines in order): one newcomer per block.
-  await Promise.all(all.map(async (example) => {
-    const lines = rewrite(example.script).split('\n');
-    for (const [index, line] of lines.entries()) {
-      const command = line.trim();
-      if (command === '' || command.startsWith('#')) continue;
-      const reason = NOT_RUN.find(([pattern]) => pattern.test(example.script.split('\n')[index] ?? command))?.[1];
-      if (reason) {
-        skipped.push(`${example.file} block ${example.block}: ${reason}: ${command.slice(0, 80)}`);
-        continue;
-      }
-      const expected = Number(/#[^#]*\bexit (\d)\b/.exec(command)?.[1] ?? 0);
-      ran++;
-      const assignments = lines.slice(0, index).filter((l) => /^[A-Z_]+=/.test(l.trim())).map((l) => `${l.trim()}; `).join('');
-      // The newcomer's PATH, not this runner's Node: `npx node` must be what makes Node 26 matter.
-      const { code, output } = await promisify(execFile)('bash', ['-c', `${assignments}${command}`], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { PATH: process.env['PATH']!.split(':').filter((dir) => !dir.includes('node_modules')).join(':'), HOME: process.env['HOME'] ?? '/tmp' } })
-        .then((r) => ({ code: 0, output: r.stdout + r.stderr }), (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: typeof e.code === 'number' ? e.code : -1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` }));
-      if (code !== expected) failures.push(`${example.file} block ${example.block}: exit ${code}, expected ${expected}: ${command}\n${output.slice(0, 400)}`);
-    }
-  }));
-  skipped.sort();
-  process.stderr.write(`ran ${ran} example commands; not run:\n${skipped.map((s) => `  ${s}`).join('\n')}\n`);
-  assert.ok(ran >= 30, `only ${ran} commands ran`);
-  assert.deepEqual(failures, []);
-});
+/** Registers the suite; `live()` is the running stack, started by the file that runs the suite. */
+export function docsExamples(live: () => LiveStack): void {
+  describe('docs examples: every shell example of README and docs/', () => {
+    before(async () => {
+      stack = live();
+      bin = await sharedBuild();
+    }, { timeout: 180_000 });
+
+    test('every shell example of README and docs runs as written (or says why it cannot here)', async () => {
+      const all = examples();
+      assert.ok(all.length >= 15, `found ${all.length} blocks`);
+      const skipped: string[] = [];
+      const failures: string[] = [];
+      let ran = 0;
+      // Blocks run side by side (each its lines in order): one newcomer per block.
+      await Promise.all(all.map(async (example) => {
+        const lines = rewrite(example.script).split('\n');
+        for (const [index, line] of lines.entries()) {
+          const command = line.trim();
+          if (command === '' || command.startsWith('#')) continue;
+          const reason = NOT_RUN.find(([pattern]) => pattern.test(example.script.split('\n')[index] ?? command))?.[1];
+          if (reason) {
+            skipped.push(`${example.file} block ${example.block}: ${reason}: ${command.slice(0, 80)}`);
+            continue;
+          }
+          const expected = Number(/#[^#]*\bexit (\d)\b/.exec(command)?.[1] ?? 0);
+          ran++;
+          const assignments = lines.slice(0, index).filter((l) => /^[A-Z_]+=/.test(l.trim())).map((l) => `${l.trim()}; `).join('');
+          // The newcomer's PATH, not this runner's Node: `npx node` must be what makes Node 26 matter.
+          const { code, output } = await promisify(execFile)('bash', ['-c', `${assignments}${command}`], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { PATH: process.env['PATH']!.split(':').filter((dir) => !dir.includes('node_modules')).join(':'), HOME: process.env['HOME'] ?? '/tmp' } })
+            .then((r) => ({ code: 0, output: r.stdout + r.stderr }), (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: typeof e.code === 'number' ? e.code : -1, output: `${e.stdout ?? ''}${e.stderr ?? ''}` }));
+          if (code !== expected) failures.push(`${example.file} block ${example.block}: exit ${code}, expected ${expected}: ${command}\n${output.slice(0, 400)}`);
+        }
+      }));
+      skipped.sort();
+      process.stderr.write(`ran ${ran} example commands; not run:\n${skipped.map((s) => `  ${s}`).join('\n')}\n`);
+      assert.ok(ran >= 30, `only ${ran} commands ran`);
+      assert.deepEqual(failures, []);
+    });
+  });
+}
