@@ -11,9 +11,12 @@ import { defineCommand, EXIT_OK, main, usageError, wholeNumberOption } from '../
 import { databaseBytes, idleCpuMsPerSecond, readinessUnderLoad, startService, timeRoute, verifyRate } from './scale/measure.ts';
 import type { Latency } from './scale/measure.ts';
 import type { ScaleProfile } from './scale/profile.ts';
+import { agentContextProfile } from './scale/profiles/agent-context.ts';
 import { erpProfile } from './scale/profiles/erp.ts';
+import { messagingProfile } from './scale/profiles/messaging.ts';
+import { semanticProfile } from './scale/profiles/semantic.ts';
 
-const PROFILES: Record<string, () => ScaleProfile> = { erp: erpProfile };
+const PROFILES: Record<string, () => ScaleProfile> = { erp: erpProfile, semantic: semanticProfile, messaging: messagingProfile, 'agent-context': agentContextProfile };
 
 export interface SizeRecord {
   service: string;
@@ -56,12 +59,14 @@ const command = defineCommand({
       const profile = PROFILES[name]!();
       const dataDir = values['data-dir'] === undefined ? mkdtempSync(join(tmpdir(), `airlock-scale-${name}-`)) : join(values['data-dir'], name);
       try {
+        await profile.start?.();
         for (const rows of sizes) {
           const record = await measureAt(profile, dataDir, { rows, readMs, grow, bundle: values.bundle === true });
           records.push(record);
           if (!json) print(describe(record));
         }
       } finally {
+        await profile.stop?.();
         if (values['data-dir'] === undefined) rmSync(dataDir, { recursive: true, force: true });
       }
     }
