@@ -3,7 +3,7 @@
 // records its start, and closes the database after the last request drained.
 
 import { buildOpenApi, createLogger, createService, json, problem, versionTruth } from '../kernel/index.ts';
-import type { Handler, Logger, Reply, Service, Store } from '../kernel/index.ts';
+import type { Handler, Logger, Reply, RequestContext, Service, Store } from '../kernel/index.ts';
 import { internalAuthenticator } from './authenticators.ts';
 import type { AgentContextConfig } from './config.ts';
 import { openAgentContextDatabase, serviceStarts } from './database.ts';
@@ -104,7 +104,7 @@ export function createAgentContextService(config: AgentContextConfig, options: A
       inventory: () => inventoryReply(deps),
       topologyDiff: () => topologyDiffReply(deps),
       driftSummary: () => driftSummaryReply(deps),
-      rolloutsAudit: () => rolloutsAuditReply(deps),
+      rolloutsAudit: (context: RequestContext) => rolloutsAuditReply(deps, context.query),
       controlStatus: () => controlStatusReply(deps),
       persistentAgents: () => persistentAgentsReply(deps),
     },

@@ -79,11 +79,13 @@ const GENESIS_POSITION: WalkPosition = { expectedSeq: 1, prev: GENESIS_SHA256, r
  * broken stays reported broken. What it cannot see is a row changed after it was verified: the
  * offline verify_evidence_chain walks every row.
  */
-export function createChainWatch(sqlite: DatabaseSync): { verifyAll(): ChainVerification[] } {
+export function createChainWatch(sqlite: DatabaseSync, options: { tables?: readonly string[] } = {}): { verifyAll(): ChainVerification[] } {
   const positions = new Map<string, WalkPosition | ChainVerification>();
+  // `tables`: only these chains (a read that answers for one table need not walk the others).
+  const watched = options.tables === undefined ? undefined : new Set(options.tables);
   return {
     verifyAll() {
-      return listEvidenceTables(sqlite).map((table) => {
+      return listEvidenceTables(sqlite).filter((table) => watched === undefined || watched.has(table.name)).map((table) => {
         const known = positions.get(table.name) ?? GENESIS_POSITION;
         if ('ok' in known) return known;
         if (!exists(sqlite, table)) return { ok: false, table: table.name, seq: null, reason: 'table is registered but missing' };
