@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { TestContext } from 'node:test';
+import { createReadPool } from '../../src/kernel/index.ts';
 import type { Store } from '../../src/kernel/index.ts';
 import { openAgentContextDatabase, runtimePatches } from '../../src/agent-context/database.ts';
 import type { ReadDeps } from '../../src/agent-context/reads.ts';
@@ -46,12 +47,16 @@ async function auditedStore(t: TestContext, patches: number) {
     },
   }) as DatabaseSync;
   const view = { sqlite } as Store;
-  const deps = { store: () => view, governance: { truth: async () => ({ ok: false, outcome: 'not_configured', reason: 'test' }) } } as unknown as ReadDeps;
+  const reads = createReadPool(store.path, { threads: 1 });
+  t.after(() => reads.close());
+  const deps = { store: () => view, reads: () => reads, governance: { truth: async () => ({ ok: false, outcome: 'not_configured', reason: 'test' }) } } as unknown as ReadDeps;
   const audit = async (query = '') => {
     for (const s of statements) (s as unknown as { resetStats(): void }).resetStats();
+    const pooled = reads.stats().totalSteps;
     const reply = await rolloutsAuditReply(deps, new URLSearchParams(query));
-    const steps = [...statements].reduce((sum, s) => sum + (s as unknown as { stat(c: 'vmStep'): number }).stat('vmStep'), 0);
-    return { status: reply.status, body: (reply as { body: Audit }).body, steps };
+    const steps = [...statements].reduce((sum, s) => sum + (s as unknown as { stat(c: 'vmStep'): number }).stat('vmStep'), 0) + reads.stats().totalSteps - pooled;
+    const body = 'raw' in reply ? JSON.parse(String(reply.raw)) as Audit : undefined;
+    return { status: reply.status, body: body!, steps };
   };
   return { audit, append: (count: number) => append(patches, count) };
 }
@@ -90,6 +95,28 @@ test('the audit pages by after_seq: each page in order, next_after_seq until the
   assert.deepEqual(seen, Array.from({ length: 250 }, (_, i) => i + 1));
   const first = await audit();
   assert.deepEqual([first.body.rollouts.length, first.body.page], [100, { after_seq: 0, limit: 100, next_after_seq: 100 }]);
+  assert.deepEqual(Object.keys(first.body), ['rollouts', 'total', 'page', 'chain', 'governance_version_truth']);
+});
+
+test('each audited patch carries its fields in order, rolled_back_from only on a rollback', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-agent-audit-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const store = openAgentContextDatabase(join(dir, 'agent-context.sqlite'), dir);
+  t.after(() => store.close());
+  await store.append(runtimePatches, { agent_id: 'a1', action: 'apply', payload: { runtime: 'node', version: '2.0.0', config_sha256: null, reason: 'first "quoted" \\ é', actor: 'ops' } });
+  const rollback = await store.append(runtimePatches, { agent_id: 'a1', action: 'rollback', payload: { runtime: 'node', version: '1.0.0', config_sha256: null, reason: 'r', actor: 'ops', rolled_back_from: '2.0.0' } });
+  const reads = createReadPool(store.path, { threads: 1 });
+  t.after(() => reads.close());
+  const deps = { store: () => store, reads: () => reads, governance: { truth: async () => ({ ok: true, status: 200, body: { v: 1 } }) } } as unknown as ReadDeps;
+  const reply = await rolloutsAuditReply(deps, new URLSearchParams());
+  const body = JSON.parse(Buffer.from((reply as { raw: Uint8Array }).raw).toString('utf8')) as { rollouts: Record<string, unknown>[]; governance_version_truth: unknown };
+  assert.deepEqual(body.rollouts.map((r) => Object.keys(r)), [
+    ['seq', 'recorded_at', 'agent_id', 'action', 'runtime', 'version', 'actor', 'reason', 'sha256'],
+    ['seq', 'recorded_at', 'agent_id', 'action', 'runtime', 'version', 'rolled_back_from', 'actor', 'reason', 'sha256'],
+  ]);
+  assert.deepEqual(body.rollouts[1], { seq: 2, recorded_at: rollback.recorded_at, agent_id: 'a1', action: 'rollback', runtime: 'node', version: '1.0.0', rolled_back_from: '2.0.0', actor: 'ops', reason: 'r', sha256: rollback.sha256 });
+  assert.equal(body.rollouts[0]!['reason'], 'first "quoted" \\ é');
+  assert.deepEqual(body.governance_version_truth, { v: 1 });
 });
 
 test('a bad page is a 400 naming what is allowed', async (t) => {
