@@ -23,6 +23,17 @@ function openStore(t: TestContext) {
   return store;
 }
 
+/** `sqlite` with every SQL text it prepares pushed onto `seen`. */
+function recordingPrepares(sqlite: DatabaseSync, seen: string[]): DatabaseSync {
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === 'prepare') return (sql: string) => (seen.push(sql), target.prepare(sql));
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 const patch = (agent: string, version: string) => ({ agent_id: agent, action: 'apply', payload: { runtime: 'node', version, config_sha256: null, reason: 'r', actor: 'ops' } });
 
 test('createAgentsFold() folds only the rows appended since its last advance', async (t) => {
@@ -50,13 +61,7 @@ test('agentRuntime() reads one agent\'s patches by the agent_id index and no exe
     for (let i = 0; i < 500; i++) tx.append(executionRuns, { run_id: `r${i}`, agent_id: 'a1', kind: 'dispatched', payload: { action: 'x', actor: 'ops' } });
   });
   const seen: string[] = [];
-  const recording = new Proxy(store.sqlite, {
-    get(target, property) {
-      if (property === 'prepare') return (sql: string) => (seen.push(sql), target.prepare(sql));
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  }) as DatabaseSync;
+  const recording = recordingPrepares(store.sqlite, seen);
   const agent = agentRuntime(recording, 'a1')!;
   assert.deepEqual([agent.desired_version, agent.previous_versions], ['2.0.0', ['1.0.0']]);
   assert.equal(agentRuntime(recording, 'nobody'), undefined);
@@ -107,13 +112,7 @@ test('the dispatch and proposal preconditions read no agent\'s patch history', a
     for (let n = 0; n < 300; n++) tx.append(runtimePatches, patch('a1', `1.${n}.0`));
   });
   const seen: string[] = [];
-  const recording = new Proxy(store.sqlite, {
-    get(target, property) {
-      if (property === 'prepare') return (sql: string) => (seen.push(sql), target.prepare(sql));
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  }) as DatabaseSync;
+  const recording = recordingPrepares(store.sqlite, seen);
   const context = (body: Record<string, unknown>) => ({ body, params: {} }) as unknown as RequestContext;
   const authority = { role: 'operator', module_key: 'm', action_intent: 'x', actor: 'ops', capability_class: 'c', governance_evidence: null };
   assert.equal(RUN_DISPATCH.check(recording, context({ agent_id: 'a1', run_id: 'r1', action: 'go' }), authority), undefined);
