@@ -11,11 +11,16 @@ import { defineCommand, EXIT_OK, main, usageError, wholeNumberOption } from '../
 import { databaseBytes, idleCpuMsPerSecond, readinessUnderLoad, startService, timeRoute, verifyRate } from './scale/measure.ts';
 import type { Latency } from './scale/measure.ts';
 import type { ScaleProfile } from './scale/profile.ts';
+import { agentContextProfile } from './scale/profiles/agent-context.ts';
 import { contentProfile } from './scale/profiles/content.ts';
 import { erpProfile } from './scale/profiles/erp.ts';
 import { governanceProfile } from './scale/profiles/governance.ts';
+import { messagingProfile } from './scale/profiles/messaging.ts';
+import { semanticProfile } from './scale/profiles/semantic.ts';
 
-const PROFILES: Record<string, () => ScaleProfile> = { erp: erpProfile, governance: governanceProfile, content: contentProfile };
+const PROFILES: Record<string, () => ScaleProfile> = {
+  erp: erpProfile, governance: governanceProfile, content: contentProfile, semantic: semanticProfile, messaging: messagingProfile, 'agent-context': agentContextProfile,
+};
 
 export interface SizeRecord {
   service: string;
@@ -58,6 +63,7 @@ const command = defineCommand({
       const profile = PROFILES[name]!();
       const dataDir = values['data-dir'] === undefined ? mkdtempSync(join(tmpdir(), `airlock-scale-${name}-`)) : join(values['data-dir'], name);
       try {
+        await profile.start?.();
         for (const rows of sizes) {
           await profile.setup?.();
           const record = await measureAt(profile, dataDir, { rows, readMs, grow, bundle: values.bundle === true });
@@ -66,6 +72,7 @@ const command = defineCommand({
         }
       } finally {
         await profile.teardown?.();
+        await profile.stop?.();
         if (values['data-dir'] === undefined) rmSync(dataDir, { recursive: true, force: true });
       }
     }

@@ -50,4 +50,8 @@ export interface ScaleProfile {
   heaviest: ReadRoute;
   /** The readiness (or health) probe. */
   readiness: ReadRoute;
+  /** Starts what the service needs beside it for every size (e.g. the governance it asks), before env() is read. */
+  start?(): Promise<void>;
+  /** Stops what start() started. */
+  stop?(): Promise<void>;
 }

@@ -3,19 +3,21 @@
 // `unavailable` with the reason when it cannot be had; a read whose answer IS a comparison with
 // governance truth (topology diff, drift summary) fails closed with 503 instead.
 
-import { json, problem, readRows, verifyChain } from '../kernel/index.ts';
-import type { Reply, Store } from '../kernel/index.ts';
+import { createChainWatch, json, JSON_TYPE, problem, statement } from '../kernel/index.ts';
+import type { ChainVerification, ReadPool, Reply, Store } from '../kernel/index.ts';
 import { databaseBytes, runtimePatches } from './database.ts';
 import { declaredServices, driftSummary } from './drift.ts';
 import type { GovernanceClient, UpstreamResult } from './governance-client.ts';
 import { EXECUTABLE, SERVICE_NAME } from './identity.ts';
 import type { ServiceMetrics } from './service-metrics.ts';
-import type { ControlState, PatchPayload, PersistentAgent } from './state.ts';
+import type { ControlState, PersistentAgent } from './state.ts';
 
 export const AUTHORITY_MODULE = 'agent-runtime-control';
 
 export interface ReadDeps {
   store: () => Store;
+  /** Read-only threads for the pages that grow with the evidence, so they never hold the probes. */
+  reads: () => ReadPool;
   /** Folds of the evidence, kept between commits (state-cache.ts). */
   folds: { agents: () => Map<string, PersistentAgent>; control: () => ControlState; rows: () => { table: string; rows: number }[] };
   governance: GovernanceClient;
@@ -109,19 +111,65 @@ export async function driftSummaryReply(deps: ReadDeps): Promise<Reply> {
   return json(outcome.summary);
 }
 
-export async function rolloutsAuditReply(deps: ReadDeps): Promise<Reply> {
+/** Patches one rollouts-audit page shows by default, and at most. */
+export const AUDIT_DEFAULT_LIMIT = 100;
+export const AUDIT_MAX_LIMIT = 500;
+
+const watches = new WeakMap<Store, ReturnType<typeof createChainWatch>>();
+
+/** The patches chain, verified through the rows appended since the previous audit (issue 24). */
+function verifyPatches(store: Store): ChainVerification {
+  let watch = watches.get(store);
+  if (watch === undefined) {
+    watch = createChainWatch(store.sqlite, { tables: [runtimePatches.name] });
+    watches.set(store, watch);
+  }
+  return watch.verifyAll()[0]!;
+}
+
+/** `after_seq` and `limit` of the audit, or the problem that names what is allowed. */
+function auditPage(query: URLSearchParams): { afterSeq: number; limit: number } | Reply {
+  const extra = [...query.keys()].find((k) => k !== 'after_seq' && k !== 'limit');
+  if (extra !== undefined) return problem(400, 'Unknown query parameter', { detail: `Only "after_seq" and "limit" are accepted, not "${extra}"` });
+  const whole = (name: string, fallback: number, min: number, max: number) => {
+    const raw = query.get(name);
+    if (raw === null) return fallback;
+    return /^\d{1,16}$/.test(raw) && Number(raw) >= min && Number(raw) <= max ? Number(raw) : undefined;
+  };
+  const afterSeq = whole('after_seq', 0, 0, Number.MAX_SAFE_INTEGER);
+  if (afterSeq === undefined) return problem(400, 'Invalid after_seq', { detail: 'after_seq must be a whole number: the seq of the last patch of the previous page (0 for the first)' });
+  const limit = whole('limit', AUDIT_DEFAULT_LIMIT, 1, AUDIT_MAX_LIMIT);
+  if (limit === undefined) return problem(400, 'Invalid limit', { detail: `limit must be a whole number from 1 to ${AUDIT_MAX_LIMIT}` });
+  return { afterSeq, limit };
+}
+
+/**
+ * One audit page, each patch built as JSON text by SQLite on a read thread (the event loop only
+ * joins the texts): seq, recorded_at, agent_id, action, runtime, version, rolled_back_from (a
+ * rollback's), actor, reason, sha256. One row more than the page says whether a next one exists.
+ */
+export const AUDIT_PAGE_SQL = `SELECT seq, CASE WHEN coalesce(json_extract(payload, '$.rolled_back_from'), '') = ''
+    THEN json_object('seq', seq, 'recorded_at', recorded_at, 'agent_id', agent_id, 'action', action, 'runtime', json_extract(payload, '$.runtime'), 'version', json_extract(payload, '$.version'), 'actor', json_extract(payload, '$.actor'), 'reason', json_extract(payload, '$.reason'), 'sha256', sha256)
+    ELSE json_object('seq', seq, 'recorded_at', recorded_at, 'agent_id', agent_id, 'action', action, 'runtime', json_extract(payload, '$.runtime'), 'version', json_extract(payload, '$.version'), 'rolled_back_from', json_extract(payload, '$.rolled_back_from'), 'actor', json_extract(payload, '$.actor'), 'reason', json_extract(payload, '$.reason'), 'sha256', sha256)
+  END AS rollout
+  FROM ${runtimePatches.name} WHERE seq > ? ORDER BY seq LIMIT ?`;
+
+export async function rolloutsAuditReply(deps: ReadDeps, query: URLSearchParams = new URLSearchParams()): Promise<Reply> {
+  const page = auditPage(query);
+  if (!('afterSeq' in page)) return page;
   const store = deps.store();
-  const rows = readRows(store.sqlite, runtimePatches);
-  const chain = verifyChain(store.sqlite, runtimePatches);
-  const truth = await deps.governance.truth('/api/v1/platform/version-truth');
-  return json({
-    rollouts: rows.map((row) => {
-      const p = row.payload as unknown as PatchPayload;
-      return { seq: row.seq, recorded_at: row.recorded_at, agent_id: row.agent_id, action: row.action, runtime: p.runtime, version: p.version, ...(p.rolled_back_from && { rolled_back_from: p.rolled_back_from }), actor: p.actor, reason: p.reason, sha256: row.sha256 };
-    }),
+  const [rows, truth] = await Promise.all([deps.reads().query(AUDIT_PAGE_SQL, [page.afterSeq, page.limit + 1]), deps.governance.truth('/api/v1/platform/version-truth')]);
+  const more = rows.rows.length > page.limit;
+  const shown = more ? rows.rows.slice(0, page.limit) : rows.rows;
+  const chain = verifyPatches(store);
+  const rest = JSON.stringify({
+    // The chain is gap-free from seq 1: its last seq is the number of patches.
+    total: Number(statement(store.sqlite, `SELECT coalesce(max(seq), 0) AS n FROM ${runtimePatches.name}`).get()?.['n'] ?? 0),
+    page: { after_seq: page.afterSeq, limit: page.limit, next_after_seq: more ? Number(shown.at(-1)!['seq']) : null },
     chain: chain.ok ? { verified: true, rows: chain.rows, head: chain.head } : { verified: false, seq: chain.seq, reason: chain.reason },
     governance_version_truth: truth.ok ? truth.body : marker(truth),
   });
+  return { status: 200, raw: Buffer.from(`{"rollouts":[${shown.map((row) => String(row['rollout'])).join(',')}],${rest.slice(1)}`, 'utf8'), contentType: JSON_TYPE };
 }
 
 export async function controlStatusReply(deps: ReadDeps): Promise<Reply> {

@@ -83,7 +83,14 @@ export function agentContextRoutes(h: AgentContextHandlers): Route[] {
     read(`${V1}/runtime/inventory`, 'This process, its evidence tables, the persistent agents, and the governance declaration of this service', h.reads.inventory, false),
     read(`${V1}/topology/diff`, 'Declared topology (governance) against running: this listener, and each agent\'s desired against observed version', h.reads.topologyDiff, true),
     read(`${V1}/drift/summary`, 'The governance manifest\'s declaration of this service against what runs', h.reads.driftSummary, true),
-    read(`${V1}/rollouts/audit`, 'Every runtime patch in order, its hash chain verified, beside the governance version truth', h.reads.rolloutsAudit, false),
+    {
+      ...read(`${V1}/rollouts/audit`, 'Runtime patches in order, a page at a time (after_seq, limit), the whole chain verified, beside the governance version truth', h.reads.rolloutsAudit, false),
+      query: {
+        after_seq: { description: 'Patches with a larger seq: 0 (default) for the first page, then the page\'s next_after_seq', schema: { type: 'string', pattern: '^[0-9]{1,16}$' }, example: '0' },
+        limit: { description: 'Most patches on the page (1 to 500, default 100)', schema: { type: 'string', pattern: '^[0-9]{1,3}$' }, example: '100' },
+      },
+      responses: [{ status: 200, description: 'A page of patches, total, next_after_seq and the chain verification', schema: { type: 'object' } }, problemResponse(400, 'Unknown query parameter, or a bad after_seq or limit'), UNAUTHORIZED],
+    },
     read(`${V1}/control-agent/status`, 'Control-agent mode, last command, and the governance module that admits control', h.reads.controlStatus, false),
     read(`${V1}/persistent-agents`, 'Persistent agents: desired and observed runtime, runs, patches', h.reads.persistentAgents, false),
 

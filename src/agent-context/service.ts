@@ -2,8 +2,8 @@
 // the metrics, the reads and the guarded writes to the route table, counts every answer (request-metrics.ts),
 // records its start, and closes the database after the last request drained.
 
-import { buildOpenApi, createLogger, createService, json, problem, versionTruth } from '../kernel/index.ts';
-import type { Handler, Logger, Reply, Service, Store } from '../kernel/index.ts';
+import { buildOpenApi, createLogger, createReadPool, createService, json, problem, versionTruth } from '../kernel/index.ts';
+import type { Handler, Logger, Reply, RequestContext, Service, Store } from '../kernel/index.ts';
 import { internalAuthenticator } from './authenticators.ts';
 import type { AgentContextConfig } from './config.ts';
 import { openAgentContextDatabase, serviceStarts } from './database.ts';
@@ -80,7 +80,8 @@ export function createAgentContextService(config: AgentContextConfig, options: A
   let service: Service | undefined;
   const openapi = buildOpenApi(manifest);
   const entry = manifestEntry();
-  const deps: ReadDeps = { store: () => store, folds, governance: client, metrics, version, startedAt, now, listenerUrl: () => service!.url(), surfaces: manifest.routes.length };
+  const reads = createReadPool(store.path, { inline: store.sqlite });
+  const deps: ReadDeps = { store: () => store, reads: () => reads, folds, governance: client, metrics, version, startedAt, now, listenerUrl: () => service!.url(), surfaces: manifest.routes.length };
   const writeDeps = { store: () => store, governance: client, metrics };
   const writes = Object.fromEntries(Object.entries(WRITES).map(([name, [path, write]]) => [name, guardedWrite(path, write, writeDeps)])) as Record<WriteName, Handler>;
 
@@ -104,7 +105,7 @@ export function createAgentContextService(config: AgentContextConfig, options: A
       inventory: () => inventoryReply(deps),
       topologyDiff: () => topologyDiffReply(deps),
       driftSummary: () => driftSummaryReply(deps),
-      rolloutsAudit: () => rolloutsAuditReply(deps),
+      rolloutsAudit: (context: RequestContext) => rolloutsAuditReply(deps, context.query),
       controlStatus: () => controlStatusReply(deps),
       persistentAgents: () => persistentAgentsReply(deps),
     },
@@ -122,7 +123,10 @@ export function createAgentContextService(config: AgentContextConfig, options: A
     log,
     ...(options.env && { env: options.env }),
     now,
-    onClose: () => store.close(),
+    onClose: async () => {
+      await reads.close();
+      await store.close();
+    },
     onResponse: countAnswers(routes, metrics.requests),
   });
   const started = store.append(serviceStarts, { version, payload: { pid: process.pid, governance_url: config.governanceUrl ?? null } }).then(() => metrics.appends.inc({ table: serviceStarts.name }));

@@ -104,6 +104,14 @@ export function agentRuntime(sqlite: DatabaseSync, agentId: string): PersistentA
   return agent;
 }
 
+/**
+ * Whether the agent has an applied patch: one row by the agent_id index, what dispatch and a
+ * learning proposal check on every write, however many rollouts the agent has had (issue 24).
+ */
+export function agentKnown(sqlite: DatabaseSync, agentId: string): boolean {
+  return statement(sqlite, `SELECT 1 FROM ${runtimePatches.name} WHERE agent_id = ? LIMIT 1`).get(agentId) !== undefined;
+}
+
 export interface RunState {
   run_id: string;
   agent_id: string;

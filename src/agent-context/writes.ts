@@ -7,7 +7,7 @@ import type { JsonValue } from '../kernel/index.ts';
 import { AUTHORITY_CONTEXT_SCHEMA } from './authority.ts';
 import { controlCommands, executionRuns, learningProposals, runtimePatches } from './database.ts';
 import type { GuardedWrite } from './guarded-write.ts';
-import { agentRuntime, controlState, proposalState, runState } from './state.ts';
+import { agentKnown, agentRuntime, controlState, proposalState, runState } from './state.ts';
 
 const ID = { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,63}$' } as const;
 const TEXT = (max: number) => ({ type: 'string', minLength: 1, maxLength: max }) as const;
@@ -84,7 +84,7 @@ export const RUN_DISPATCH: GuardedWrite = {
   intent: 'dispatch_execution',
   check(sqlite, context) {
     const b = bodyOf(context.body);
-    if (agentRuntime(sqlite, b['agent_id']!) === undefined) return unknownAgent(b['agent_id']!);
+    if (!agentKnown(sqlite, b['agent_id']!)) return unknownAgent(b['agent_id']!);
     if (runState(sqlite, b['run_id']!)) return problem(409, 'Run id in use', { type: 'run-id-in-use', detail: `Run "${b['run_id']}" was already dispatched: choose another run_id` });
     if (controlState(sqlite).mode === 'paused') return problem(409, 'Control agent paused', { type: 'control-agent-paused', detail: 'The control agent is paused: resume it before dispatching execution' });
     return undefined;
@@ -153,7 +153,7 @@ export const PROPOSAL_WRITE: GuardedWrite = {
   intent: 'write_learning_proposal',
   check(sqlite, context) {
     const b = bodyOf(context.body);
-    if (agentRuntime(sqlite, b['agent_id']!) === undefined) return unknownAgent(b['agent_id']!);
+    if (!agentKnown(sqlite, b['agent_id']!)) return unknownAgent(b['agent_id']!);
     if (proposalState(sqlite, b['proposal_id']!)) return problem(409, 'Proposal id in use', { type: 'proposal-id-in-use', detail: `Learning proposal "${b['proposal_id']}" exists: choose another proposal_id` });
     return undefined;
   },

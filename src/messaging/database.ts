@@ -5,6 +5,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
 import { defineEvidenceTable, openDatabase } from '../kernel/index.ts';
 import type { Migration, Store } from '../kernel/index.ts';
 
@@ -60,5 +61,36 @@ export function databasePath(dataDir: string): string {
 export function openMessagingDatabase(path: string, options: { now?: () => Date } = {}): Store {
   // A first start with the defaults (./var) must not fail for want of a directory.
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  return openDatabase(path, { migrations: MIGRATIONS, evidenceTables: EVIDENCE_TABLES, ...(options.now && { now: options.now }) });
+  const store = openDatabase(path, { migrations: MIGRATIONS, evidenceTables: EVIDENCE_TABLES, ...(options.now && { now: options.now }) });
+  ensurePublicationCounts(store.sqlite);
+  return store;
+}
+
+/** Publications per mailbox, kept by a trigger on every insert: the owner readback's `total` without counting (issue 24). */
+export const PUBLICATION_COUNTS_TABLE = 'mailbox_publication_counts';
+
+/**
+ * Creates the per-mailbox publication counter and the trigger that keeps it, counting what is
+ * already stored once (idempotent; processes sharing the database race safely on the write lock).
+ * A trigger rather than the publisher's own update, so every insert counts, a restored row too.
+ */
+export function ensurePublicationCounts(sqlite: DatabaseSync): void {
+  const exists = () => sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND name = 'mailbox_publications_count'").get() !== undefined;
+  if (exists()) return;
+  sqlite.exec('BEGIN IMMEDIATE');
+  try {
+    if (!exists()) {
+      sqlite.exec(`CREATE TABLE IF NOT EXISTS ${PUBLICATION_COUNTS_TABLE} (mailbox TEXT PRIMARY KEY, publications INTEGER NOT NULL) STRICT;
+        DELETE FROM ${PUBLICATION_COUNTS_TABLE};
+        INSERT INTO ${PUBLICATION_COUNTS_TABLE} (mailbox, publications) SELECT mailbox, count(*) FROM mailbox_publications GROUP BY mailbox;
+        CREATE TRIGGER mailbox_publications_count AFTER INSERT ON mailbox_publications BEGIN
+          INSERT INTO ${PUBLICATION_COUNTS_TABLE} (mailbox, publications) VALUES (NEW.mailbox, 1)
+            ON CONFLICT (mailbox) DO UPDATE SET publications = publications + 1;
+        END;`);
+    }
+    sqlite.exec('COMMIT');
+  } catch (error) {
+    sqlite.exec('ROLLBACK');
+    throw error;
+  }
 }

@@ -116,6 +116,15 @@ UPDATE ingest_inbox SET tenant_hash = json_extract(record, '$.tenant_hash')
       for (const row of undecided) update.run(recordTenantHash(row['tenant_id']), row['seq'] as number);
     },
   },
+  {
+    // The status readback's merged and quarantined counts, kept by the worker in the transaction
+    // that writes the outcomes, so a read never counts the outcomes (issue 24). Filled once here.
+    name: 'ingest outcome counts per state',
+    up: `
+CREATE TABLE ingest_outcome_counts (state TEXT PRIMARY KEY CHECK (state IN ('MERGED', 'QUARANTINED')), outcomes INTEGER NOT NULL) STRICT;
+INSERT INTO ingest_outcome_counts (state, outcomes) SELECT state, count(*) FROM ingest_outcomes GROUP BY state;
+`,
+  },
 ];
 
 /** The user_version a fully migrated control database has. */

@@ -55,14 +55,7 @@ function readState(sqlite: DatabaseSync, key: string): ControlState {
   const tables = sqlite.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all().map((r) => String(r['name']));
   const has = (name: string) => tables.includes(name);
   const count = (sql: string) => Number(sqlite.prepare(sql).get()?.['n'] ?? 0);
-  const inbox = has('ingest_inbox') && has('ingest_outcomes')
-    ? lazyCounts(count, {
-      records: 'SELECT count(*) AS n FROM ingest_inbox',
-      undecided: 'SELECT count(*) AS n FROM ingest_inbox WHERE seq > (SELECT coalesce(max(inbox_seq), 0) FROM ingest_outcomes)',
-      merged: "SELECT count(*) AS n FROM ingest_outcomes WHERE state = 'MERGED'",
-      quarantined: "SELECT count(*) AS n FROM ingest_outcomes WHERE state = 'QUARANTINED'",
-    })
-    : { records: 0, undecided: 0, merged: 0, quarantined: 0 };
+  const inbox = has('ingest_inbox') && has('ingest_outcomes') && has('ingest_outcome_counts') ? inboxCounts(count) : { records: 0, undecided: 0, merged: 0, quarantined: 0 };
   const latest = (table: string, limit: number): StoredRow<never>[] =>
     has(table) ? rows(sqlite.prepare(`SELECT seq, recorded_at, sha256, payload FROM ${table} ORDER BY seq DESC LIMIT ?`), limit) : [];
   const chains = [READBACK_TABLE.name, RECEIPTS_TABLE.name].map((table) => ({
@@ -84,17 +77,16 @@ function readState(sqlite: DatabaseSync, key: string): ControlState {
 }
 
 /**
- * The inbox counts, each counted when first read: counting every inbox and outcome row is work
- * that grows with the evidence, and readiness, which the state is re-read for after every
- * change, never reads them (issue 24). The status readback still does.
+ * The inbox counts, none of them counted (issue 24): the inbox is append-only with seqs from 1
+ * without gaps, so its last seq is its size and the worker decides it in seq order, so what waits
+ * is the last seq less the highest decided one; the outcomes per state are the counters the
+ * worker keeps in the transaction that writes them. Each is one row read by its key.
  */
-function lazyCounts<K extends string>(count: (sql: string) => number, queries: Record<K, string>): Record<K, number> {
-  const counts = {} as Record<K, number>;
-  for (const [name, sql] of Object.entries(queries) as [K, string][]) {
-    let value: number | undefined;
-    Object.defineProperty(counts, name, { enumerable: true, get: () => (value ??= count(sql)) });
-  }
-  return counts;
+function inboxCounts(count: (sql: string) => number): ControlState['inbox'] {
+  const records = count('SELECT coalesce(max(seq), 0) AS n FROM ingest_inbox');
+  const decided = count('SELECT coalesce(max(inbox_seq), 0) AS n FROM ingest_outcomes');
+  const outcomes = (state: string) => count(`SELECT coalesce((SELECT outcomes FROM ingest_outcome_counts WHERE state = '${state}'), 0) AS n`);
+  return { records, undecided: Math.max(0, records - decided), merged: outcomes('MERGED'), quarantined: outcomes('QUARANTINED') };
 }
 
 function rows<P>(statement: StatementSync, limit: number): StoredRow<P>[] {

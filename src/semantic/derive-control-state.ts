@@ -37,7 +37,12 @@ export function deriveControlStateFromEvidence(sqlite: DatabaseSync): DerivedCon
   sqlite.exec('BEGIN IMMEDIATE');
   try {
     const [inbox, outbox, ledger] = due();
-    if (inbox) Object.assign(derived, deriveInboxAndGraph(sqlite));
+    if (inbox) {
+      Object.assign(derived, deriveInboxAndGraph(sqlite));
+      // The per-state counters readiness and status read (control-schema.ts migration 4) were filled
+      // from the empty outcomes at migration: count the outcomes just derived, once.
+      sqlite.exec('DELETE FROM ingest_outcome_counts; INSERT INTO ingest_outcome_counts (state, outcomes) SELECT state, count(*) FROM ingest_outcomes GROUP BY state;');
+    }
     if (outbox) derived.events = deriveOutbox(sqlite);
     if (ledger) derived.projection_runs = deriveLedger(sqlite);
     sqlite.exec('COMMIT');

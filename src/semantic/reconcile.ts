@@ -8,7 +8,7 @@
 // worker that planned the same records fail its batch instead of deciding them twice.
 
 import type { DatabaseSync } from 'node:sqlite';
-import { AirlockError, isAirlockError } from '../kernel/index.ts';
+import { AirlockError, isAirlockError, statement } from '../kernel/index.ts';
 import type { Store, Transaction } from '../kernel/index.ts';
 import { READBACK_TABLE, RECEIPTS_TABLE } from './control-schema.ts';
 import type { ReadbackPayload, ReceiptPayload } from './control-schema.ts';
@@ -83,7 +83,9 @@ export async function reconcileOnce(store: Store, options: { batchSize: number; 
   const plan = planVisibility(sqlite, decided);
   const lastSeq = decided.at(-1)!.seq;
   const runId = `recon-${decided[0]!.seq}-${lastSeq}`;
-  const backlog = Number(sqlite.prepare('SELECT count(*) AS n FROM ingest_inbox WHERE seq > ?').get(lastSeq)?.['n'] ?? 0);
+  // The inbox is append-only and its seqs run from 1 without gaps: what waits is the last seq less
+  // the cursor, read from the key, not counted (a million-record intake would count it per batch).
+  const backlog = Math.max(0, lastInboxSeq(sqlite) - lastSeq);
   const merged = decided.filter((d) => d.decision.state === 'MERGED').length;
   const decidedAt = store.now().toISOString();
   const snapshot: ReadbackPayload = {
@@ -157,8 +159,17 @@ function planVisibility(sqlite: DatabaseSync, decided: Decided[]): Plan {
   return plan;
 }
 
+/** The inbox's last seq, which is its record count (append-only, seqs from 1 without gaps). */
+export function lastInboxSeq(sqlite: DatabaseSync): number {
+  return Number(statement(sqlite, 'SELECT coalesce(max(seq), 0) AS n FROM ingest_inbox').get()?.['n'] ?? 0);
+}
+
 function applyPlan(sqlite: DatabaseSync, options: { tx: Transaction; plan: Plan; runId: string; at: string; snapshot: ReadbackPayload }): void {
   const { tx, plan, runId, at } = options;
+  const count = statement(sqlite, 'INSERT INTO ingest_outcome_counts (state, outcomes) VALUES (?, ?) ON CONFLICT (state) DO UPDATE SET outcomes = outcomes + excluded.outcomes');
+  for (const [state, outcomes] of [['MERGED', options.snapshot.merged], ['QUARANTINED', options.snapshot.quarantined]] as const) {
+    if (outcomes > 0) count.run(state, outcomes);
+  }
   const outcome = sqlite.prepare('INSERT INTO ingest_outcomes (inbox_seq, record_id, state, reason, isolation_domain_ref, run_id) VALUES (?, ?, ?, ?, ?, ?)');
   const restore = sqlite.prepare('UPDATE graph_edges SET visible = 1 WHERE tenant_hash = ? AND isolation_domain_ref = ? AND edge_id = ? AND visible = 0');
   const redact = sqlite.prepare('UPDATE ingest_inbox SET record = ? WHERE seq = ? AND record IS NOT ?');

@@ -10,8 +10,10 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { TestContext } from 'node:test';
 import { statement } from '../../src/kernel/index.ts';
+import type { RequestContext } from '../../src/kernel/index.ts';
+import { PROPOSAL_WRITE, RUN_DISPATCH } from '../../src/agent-context/writes.ts';
 import { controlCommands, executionRuns, openAgentContextDatabase, runtimePatches } from '../../src/agent-context/database.ts';
-import { agentRuntime, controlState, createAgentsFold, LAST_CONTROL_COMMAND_SQL } from '../../src/agent-context/state.ts';
+import { agentKnown, agentRuntime, controlState, createAgentsFold, LAST_CONTROL_COMMAND_SQL } from '../../src/agent-context/state.ts';
 
 function openStore(t: TestContext) {
   const dir = mkdtempSync(join(tmpdir(), 'airlock-agent-state-'));
@@ -19,6 +21,17 @@ function openStore(t: TestContext) {
   const store = openAgentContextDatabase(join(dir, 'agent-context.sqlite'), dir);
   t.after(() => store.close());
   return store;
+}
+
+/** `sqlite` with every SQL text it prepares pushed onto `seen`. */
+function recordingPrepares(sqlite: DatabaseSync, seen: string[]): DatabaseSync {
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === 'prepare') return (sql: string) => (seen.push(sql), target.prepare(sql));
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 const patch = (agent: string, version: string) => ({ agent_id: agent, action: 'apply', payload: { runtime: 'node', version, config_sha256: null, reason: 'r', actor: 'ops' } });
@@ -48,13 +61,7 @@ test('agentRuntime() reads one agent\'s patches by the agent_id index and no exe
     for (let i = 0; i < 500; i++) tx.append(executionRuns, { run_id: `r${i}`, agent_id: 'a1', kind: 'dispatched', payload: { action: 'x', actor: 'ops' } });
   });
   const seen: string[] = [];
-  const recording = new Proxy(store.sqlite, {
-    get(target, property) {
-      if (property === 'prepare') return (sql: string) => (seen.push(sql), target.prepare(sql));
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  }) as DatabaseSync;
+  const recording = recordingPrepares(store.sqlite, seen);
   const agent = agentRuntime(recording, 'a1')!;
   assert.deepEqual([agent.desired_version, agent.previous_versions], ['2.0.0', ['1.0.0']]);
   assert.equal(agentRuntime(recording, 'nobody'), undefined);
@@ -79,4 +86,37 @@ test('controlState() reads the last control command only: the same steps at 2 an
   const large = steps();
   assert.equal(large.steps, small.steps);
   assert.deepEqual([small.state.mode, small.state.commands, large.state.mode, large.state.commands, large.state.last?.reason], ['running', 2, 'running', 1000, 'n999']);
+});
+
+test('agentKnown() (the dispatch and proposal precondition) reads one patch row: the same steps at 2 and 500 patches of the agent', async (t) => {
+  const store = openStore(t);
+  const steps = (agent: string) => {
+    const query = statement(store.sqlite, 'SELECT 1 FROM runtime_patches WHERE agent_id = ? LIMIT 1') as unknown as { resetStats(): void; stat(counter: 'vmStep'): number };
+    query.resetStats();
+    const known = agentKnown(store.sqlite, agent);
+    return { known, steps: query.stat('vmStep') };
+  };
+  await store.write((_sqlite, tx) => [0, 1].forEach((n) => tx.append(runtimePatches, patch('a1', `1.${n}.0`))));
+  const small = steps('a1');
+  await store.write((_sqlite, tx) => {
+    for (let n = 2; n < 500; n++) tx.append(runtimePatches, patch('a1', `1.${n}.0`));
+  });
+  const large = steps('a1');
+  assert.deepEqual([small.known, large.known, steps('nobody').known], [true, true, false]);
+  assert.equal(large.steps, small.steps);
+});
+
+test('the dispatch and proposal preconditions read no agent\'s patch history', async (t) => {
+  const store = openStore(t);
+  await store.write((_sqlite, tx) => {
+    for (let n = 0; n < 300; n++) tx.append(runtimePatches, patch('a1', `1.${n}.0`));
+  });
+  const seen: string[] = [];
+  const recording = recordingPrepares(store.sqlite, seen);
+  const context = (body: Record<string, unknown>) => ({ body, params: {} }) as unknown as RequestContext;
+  const authority = { role: 'operator', module_key: 'm', action_intent: 'x', actor: 'ops', capability_class: 'c', governance_evidence: null };
+  assert.equal(RUN_DISPATCH.check(recording, context({ agent_id: 'a1', run_id: 'r1', action: 'go' }), authority), undefined);
+  assert.equal(PROPOSAL_WRITE.check(recording, context({ agent_id: 'a1', proposal_id: 'p1', summary: 's' }), authority), undefined);
+  const patchReads = seen.filter((sql) => /FROM runtime_patches/.test(sql));
+  assert.ok(patchReads.length > 0 && patchReads.every((sql) => /LIMIT 1$/.test(sql)), patchReads.join('\n'));
 });

@@ -153,3 +153,14 @@ test('createChainWatch() verifies each row once: new rows are checked and linked
   assert.deepEqual(watch.verifyAll()[1], broken);
   assert.equal(watch.verifyAll()[0]!.ok, true);
 });
+
+test('createChainWatch({ tables }) verifies only the chains named, and reads no other', async (t) => {
+  const store = await fiveRows(t);
+  const watch = createChainWatch(store.sqlite, { tables: ['receipts'] });
+  // A broken chain it does not watch is neither read nor reported.
+  tamper(store.sqlite, 'counts', 'UPDATE counts SET n = 7 WHERE seq = 5');
+  const results = watch.verifyAll();
+  assert.deepEqual(results.map((r) => r.table), ['receipts']);
+  assert.deepEqual(results, verifyAllChains(store.sqlite).filter((r) => r.table === 'receipts'));
+  assert.equal(createChainWatch(store.sqlite).verifyAll().find((r) => r.table === 'counts')!.ok, false);
+});

@@ -132,6 +132,17 @@ test('semantic: a lost host is restored from the stream; graph, outcomes, inbox,
   api = await startApi(restoredDir);
   const after = state(restoredDir);
   assert.deepEqual(after, before);
+  // The per-state outcome counters that readiness and status read are those of the lost host.
+  const counters = (at: string) => {
+    const file = new DatabaseSync(join(at, 'semantic.sqlite'), { readOnly: true });
+    try {
+      return file.prepare('SELECT state, outcomes FROM ingest_outcome_counts ORDER BY state').all().map((r) => ({ ...r }));
+    } finally {
+      file.close();
+    }
+  };
+  assert.deepEqual(counters(restoredDir), counters(control));
+  assert.ok(counters(control).length > 0);
   // Waiting records keep no raw tenant id once restored (the evidence never held one).
   const db = new DatabaseSync(join(restoredDir, 'semantic.sqlite'), { readOnly: true });
   assert.ok(db.prepare('SELECT record FROM ingest_inbox').all().every((r) => !String(r['record']).includes('"tenant_id"')));

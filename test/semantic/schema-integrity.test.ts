@@ -38,7 +38,7 @@ test('checkSchemaIntegrity() fails an unmigrated database', () => {
   const sqlite = new DatabaseSync(':memory:');
   const receipt = checkSchemaIntegrity(sqlite);
   assert.equal(receipt.status, 'fail');
-  assert.match(receipt.reasons[0]!, /user_version is 0, expected 3: the control database is not migrated/);
+  assert.match(receipt.reasons[0]!, /user_version is 0, expected 4: the control database is not migrated/);
   assert.ok(receipt.reasons.includes('schema object "graph_nodes" is missing'));
   sqlite.close();
 });

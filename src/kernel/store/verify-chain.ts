@@ -80,11 +80,13 @@ const GENESIS_POSITION: WalkPosition = { expectedSeq: 1, prev: GENESIS_SHA256, r
  * offline verify_evidence_chain walks every row. `from: 'head'` starts each table at its last row
  * (see headPosition) instead of walking the history on the first call.
  */
-export function createChainWatch(sqlite: DatabaseSync, options: { from?: 'genesis' | 'head' } = {}): { verifyAll(): ChainVerification[] } {
+export function createChainWatch(sqlite: DatabaseSync, options: { from?: 'genesis' | 'head'; tables?: readonly string[] } = {}): { verifyAll(): ChainVerification[] } {
   const positions = new Map<string, WalkPosition | ChainVerification>();
+  // `tables`: only these chains (a read that answers for one table need not walk the others).
+  const watched = options.tables === undefined ? undefined : new Set(options.tables);
   return {
     verifyAll() {
-      return listEvidenceTables(sqlite).map((table) => {
+      return listEvidenceTables(sqlite).filter((table) => watched === undefined || watched.has(table.name)).map((table) => {
         if (!exists(sqlite, table)) return { ok: false, table: table.name, seq: null, reason: 'table is registered but missing' };
         const known = positions.get(table.name) ?? (options.from === 'head' ? headPosition(sqlite, table.name) : GENESIS_POSITION);
         if ('ok' in known) return known;
