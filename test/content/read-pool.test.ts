@@ -13,7 +13,7 @@ import { listChildren, listChildrenOnPool } from '../../src/content/repository.t
 import { indexNode } from '../../src/content/search-index.ts';
 import { searchNodes, searchNodesOnPool } from '../../src/content/search.ts';
 import { send } from '../helpers/http.ts';
-import { API, SEARCH, startContent } from './_service.ts';
+import { API, SEARCH, login, startContent } from './_service.ts';
 import type { Harness } from './_service.ts';
 import { users } from './_users.ts';
 
@@ -82,6 +82,14 @@ test('a folder listing runs on the read pool and pages as before', async () => {
   assert.deepEqual(page.body?.['list']?.['entries']?.map((e: { entry: { name: string } }) => e.entry.name), [4989, 4988, 4987, 4986, 4985].map((i) => `doc-${i}.txt`));
   assert.deepEqual(page.body?.['list']?.['pagination'], { count: 5, hasMoreItems: true, skipCount: 10, maxItems: 5 });
   assert.ok(h.service.reads.stats().queries - queriesBefore >= 2, 'the listing did not run on the read pool');
+  // The share UI's folder page lists on the pool too: its first page, by name, and a next page.
+  const { browser } = await login(h);
+  const before = h.service.reads.stats().queries;
+  const share = await browser.get(`${h.base}/share/folder/${FOLDER}`);
+  assert.equal(share.status, 200);
+  assert.match(share.text, />doc-0\.txt</);
+  assert.match(share.text, /\?skip=50">Next page/);
+  assert.ok(h.service.reads.stats().queries - before >= 2, 'the share folder page did not list on the read pool');
 });
 
 test('searches and listings on the pool answer exactly what the same queries answer on the writer\'s connection', async (t) => {

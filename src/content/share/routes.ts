@@ -59,9 +59,9 @@ export function shareRoutes(deps: ContentDeps): Route[] {
   const sqlite = deps.store.sqlite;
   const uploads = uploadDeps(deps);
   const home: Handler = () => redirect('/share/');
-  const showFolder = (context: RequestContext, id: string) => {
+  const showFolder = async (context: RequestContext, id: string) => {
     const actor = actorOf(deps, context);
-    return folderPage(sqlite, nodeFor(sqlite, requireFolder(sqlite, id).id, actor, 'read'), viewerOf(deps, context), skipOf(context));
+    return folderPage(sqlite, deps.reads, nodeFor(sqlite, requireFolder(sqlite, id).id, actor, 'read'), viewerOf(deps, context), skipOf(context));
   };
   const root = shareHandler(deps, (context) => showFolder(context, ROOT_NODE_ID));
   const folder = shareHandler(deps, (context) => showFolder(context, context.params['nodeId']!));
