@@ -3,7 +3,7 @@
 // strict JSON body reader that answers in Alfresco's shape.
 
 import { compileSchema, isAirlockError, parseJsonBody } from '../kernel/index.ts';
-import type { Handler, JsonSchema, Logger, Reply, RequestContext, Store } from '../kernel/index.ts';
+import type { Handler, JsonSchema, Logger, ReadPool, Reply, RequestContext, Store } from '../kernel/index.ts';
 import { alfrescoError, readPaging, withLogId } from './alfresco-shapes.ts';
 import type { Paging } from './alfresco-shapes.ts';
 import { chooseRange } from './byte-range.ts';
@@ -26,6 +26,8 @@ export const SEARCH_PATH = '/repository/api/-default-/public/search/versions/1/s
 
 export interface ContentDeps {
   store: Store;
+  /** Read-only connections off the event loop for searches and folder listings (issue 24). */
+  reads: ReadPool;
   blobs: BlobStore;
   config: ContentConfig;
   log: Logger;

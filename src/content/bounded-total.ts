@@ -16,12 +16,18 @@ export interface BoundedTotal {
   exact: boolean;
 }
 
+/** The query that counts the rows of `from` up to the cap, and the cap: its answer's total is exact below it. */
+export function boundedCount(from: string, args: readonly SQLInputValue[], paging: { skipCount: number; maxItems: number }): { sql: string; params: SQLInputValue[]; cap: number } {
+  const cap = paging.skipCount + paging.maxItems + COUNT_WINDOW;
+  return { sql: `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT ?)`, params: [...args, cap], cap };
+}
+
 /**
  * Counts the rows of `from` (an SQL `FROM ... WHERE ...` text built from fixed parts) up to
  * `skipCount + maxItems + COUNT_WINDOW`, never further.
  */
 export function boundedTotal(sqlite: DatabaseSync, from: string, args: readonly SQLInputValue[], paging: { skipCount: number; maxItems: number }): BoundedTotal {
-  const cap = paging.skipCount + paging.maxItems + COUNT_WINDOW;
-  const total = Number(statement(sqlite, `SELECT count(*) AS n FROM (SELECT 1 ${from} LIMIT ?)`).get(...args, cap)?.['n']);
+  const { sql, params, cap } = boundedCount(from, args, paging);
+  const total = Number(statement(sqlite, sql).get(...params)?.['n']);
   return { total, exact: total < cap };
 }

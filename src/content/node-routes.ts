@@ -12,7 +12,7 @@ import type { EntryView } from './node-view.ts';
 import { PERMISSIONS_SCHEMA, setPermissions } from './permissions.ts';
 import type { PermissionsBody } from './permissions.ts';
 import { indexedText } from './renditions.ts';
-import { RepositoryError, addVersion, createFolder, currentVersion, findPath, listChildren, nameProblem, nodeFor, requireFolder, requireNode, resolveNodeId, updateMetadata } from './repository.ts';
+import { RepositoryError, addVersion, createFolder, currentVersion, findPath, listChildrenOnPool, nameProblem, nodeFor, requireFolder, requireNode, resolveNodeId, updateMetadata } from './repository.ts';
 import type { Actor } from './repository.ts';
 import { readFlag, storeBody, translateUploadError, uploadFile } from './upload.ts';
 import { storeRenditions } from './version-routes.ts';
@@ -86,7 +86,7 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
     const folder = requireFolder(deps.store.sqlite, id);
     actor.require(deps.store.sqlite, folder, 'read');
     const paging = pagingOf(context.query.get('skipCount') ?? undefined, context.query.get('maxItems') ?? undefined);
-    const { rows, total, exact } = listChildren(deps.store.sqlite, id, { ...paging, viewer: listingViewer(deps, actor, folder), ...(orderBy && { orderBy }), ...(where && { where }) });
+    const { rows, total, exact } = await listChildrenOnPool(deps.reads, id, { ...paging, viewer: listingViewer(deps, actor, folder), ...(orderBy && { orderBy }), ...(where && { where }) });
     return { status: 200, body: listEnvelope(rows.map((row) => entryFor(deps, row, actor, view)), { paging, totalItems: total, totalExact: exact }) };
   });
 

@@ -7,9 +7,9 @@ import { statement } from '../kernel/index.ts';
 import type { JsonValue } from '../kernel/index.ts';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { DatabaseSync } from 'node:sqlite';
-import type { Store, Transaction } from '../kernel/index.ts';
-import { boundedTotal } from './bounded-total.ts';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { ReadPool, Store, Transaction } from '../kernel/index.ts';
+import { boundedCount, boundedTotal } from './bounded-total.ts';
 import type { BoundedTotal } from './bounded-total.ts';
 import { CONTENT_EVENTS, ROOT_NODE_ID } from './database.ts';
 import { userJson } from './node-entry.ts';
@@ -115,7 +115,8 @@ export interface ChildrenQuery {
   orderBy?: string;
 }
 
-export function listChildren(sqlite: DatabaseSync, parentId: string, query: ChildrenQuery): { rows: NodeRow[] } & BoundedTotal {
+/** The two queries of a listing: its bounded count and its page. */
+function planChildren(parentId: string, query: ChildrenQuery): { count: ReturnType<typeof boundedCount>; page: { sql: string; params: SQLInputValue[] } } {
   const conditions = ['n.parent_id = ?', 'n.archived_at IS NULL'];
   const args: (string | number)[] = [parentId];
   if (query.viewer) {
@@ -128,12 +129,27 @@ export function listChildren(sqlite: DatabaseSync, parentId: string, query: Chil
     args.push(...query.where.args);
   }
   const where = conditions.join(' AND ');
-  const { total, exact } = boundedTotal(sqlite, `FROM nodes n WHERE ${where}`, args, query);
   // The id breaks ties in the direction of the last term, so an index on (parent_id, <column>, id) serves the order both ways.
   const order = query.orderBy ?? 'n.is_folder DESC, n.name COLLATE NOCASE ASC';
-  const rows = statement(sqlite, `SELECT n.* FROM nodes n WHERE ${where} ORDER BY ${order}, n.id ${order.endsWith('DESC') ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`)
-    .all(...args, query.maxItems, query.skipCount) as unknown as NodeRow[];
-  return { rows, total, exact };
+  return {
+    count: boundedCount(`FROM nodes n WHERE ${where}`, args, query),
+    page: { sql: `SELECT n.* FROM nodes n WHERE ${where} ORDER BY ${order}, n.id ${order.endsWith('DESC') ? 'DESC' : 'ASC'} LIMIT ? OFFSET ?`, params: [...args, query.maxItems, query.skipCount] },
+  };
+}
+
+export function listChildren(sqlite: DatabaseSync, parentId: string, query: ChildrenQuery): { rows: NodeRow[] } & BoundedTotal {
+  const { count, page } = planChildren(parentId, query);
+  const total = Number(statement(sqlite, count.sql).get(...count.params)?.['n']);
+  const rows = statement(sqlite, page.sql).all(...page.params) as unknown as NodeRow[];
+  return { rows, total, exact: total < count.cap };
+}
+
+/** listChildren() with both queries on the service's read pool, off the event loop (issue 24). */
+export async function listChildrenOnPool(reads: ReadPool, parentId: string, query: ChildrenQuery): Promise<{ rows: NodeRow[] } & BoundedTotal> {
+  const { count, page } = planChildren(parentId, query);
+  const [counted, paged] = await Promise.all([reads.query(count.sql, count.params), reads.query(page.sql, page.params)]);
+  const total = Number(counted.rows[0]?.['n']);
+  return { rows: paged.rows as unknown as NodeRow[], total, exact: total < count.cap };
 }
 
 /** The id of a live child of `parentId` whose name is `name` (case-insensitively, NFC). */

@@ -8,7 +8,7 @@ import { readableBy } from './permissions.ts';
 import type { ContentDeps } from './api-support.ts';
 import { NODE_INCLUDES, entryFor, entryView } from './node-view.ts';
 import { RepositoryError } from './repository.ts';
-import { searchNodes, SORT_FIELDS } from './search.ts';
+import { searchNodesOnPool, SORT_FIELDS } from './search.ts';
 import type { SearchSort } from './search.ts';
 
 export const SEARCH_SCHEMA = {
@@ -64,7 +64,7 @@ function checkSort(sort: readonly SearchSort[]): void {
 }
 
 export function searchRoutes(deps: ContentDeps): Route[] {
-  const search = alfrescoHandler((context) => {
+  const search = alfrescoHandler(async (context) => {
     const body = readSearch(context);
     if (body.query.language !== undefined && body.query.language !== 'afts') {
       throw new RepositoryError(400, `Query language "${body.query.language}" is not supported: use afts`);
@@ -74,7 +74,7 @@ export function searchRoutes(deps: ContentDeps): Route[] {
     const view = entryView(body.include, body.fields);
     const actor = principalOf(context);
     const readable = readableBy(deps.store.sqlite, deps.policy, actor);
-    const { rows, total, exact } = searchNodes(deps.store.sqlite, { query: body.query.query, paging, filterQueries: (body.filterQueries ?? []).map((f) => f.query), sort: body.sort ?? [], readable });
+    const { rows, total, exact } = await searchNodesOnPool(deps.reads, deps.store.sqlite, { query: body.query.query, paging, filterQueries: (body.filterQueries ?? []).map((f) => f.query), sort: body.sort ?? [], readable });
     const entries = rows.map(({ node, score }) => entryFor(deps, node, actor, view, { search: { score } }));
     return { status: 200, body: listEnvelope(entries, { paging, totalItems: total, totalExact: exact, extra: { context: {} } }) };
   });

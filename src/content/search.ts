@@ -3,7 +3,8 @@
 // and each filter query are AFTS (afts-parse.ts), answered in SQL (afts-sql.ts).
 
 import { statement } from '../kernel/index.ts';
-import type { DatabaseSync } from 'node:sqlite';
+import type { ReadPool } from '../kernel/index.ts';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { parseAfts } from './afts-parse.ts';
 import { compileAfts, registerAftsMatch } from './afts-sql.ts';
 import type { NodeRow } from './node-entry.ts';
@@ -41,11 +42,17 @@ export const SORT_FIELDS: Readonly<Record<string, string>> = {
  */
 export const SEARCH_WINDOW = 1000;
 
-/** One page of matching nodes with their scores (bm25, higher is better), the total within the window, and whether it is exact. */
-export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): { rows: { node: NodeRow; score: number }[]; total: number; exact: boolean } {
+/** The query of one search: the hits' read-check fields and scores, in the requested order. */
+interface SearchPlan {
+  sql: string;
+  params: SQLInputValue[];
+  /** Whether the query calls afts_match(), a JavaScript function only the writer's connection has. */
+  needsAftsMatch: boolean;
+}
+
+function planSearch(request: SearchRequest): SearchPlan {
   const query = [request.query, ...(request.filterQueries ?? [])].map(parseAfts);
   const compiled = compileAfts(query.length === 1 ? query[0]! : { kind: 'and', nodes: query });
-  registerAftsMatch(sqlite);
   // Sort columns come from the fixed table above, never from the request's text.
   const order = [
     ...(request.sort ?? []).map((sort) => `${sort.type === 'SCORE' ? 'score' : SORT_FIELDS[sort.field ?? '']} ${sort.ascending === true ? 'ASC' : 'DESC'}`),
@@ -55,13 +62,39 @@ export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): { row
   // The candidates are the newest SEARCH_WINDOW rows the index finds for the positive words
   // (with their bm25 score); the whole query then decides which of them are hits. Only what the
   // read check needs for every hit; the page's whole rows are read afterwards.
-  const hits = statement(sqlite, `WITH c AS MATERIALIZED (SELECT rowid AS fts_rowid, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score FROM search_index WHERE search_index MATCH ? ORDER BY rowid DESC LIMIT ?)
+  const sql = `WITH c AS MATERIALIZED (SELECT rowid AS fts_rowid, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score FROM search_index WHERE search_index MATCH ? ORDER BY rowid DESC LIMIT ?)
     SELECT n.id, n.parent_id, n.owner, n.inherit_permissions, c.score AS score, (SELECT count(*) FROM c) AS candidates
     FROM c JOIN search_rows r ON r.fts_rowid = c.fts_rowid JOIN nodes n ON n.id = r.node_id
-    WHERE n.archived_at IS NULL AND ${compiled.where} ORDER BY ${order}`).iterate(compiled.candidates, SEARCH_WINDOW, ...compiled.args);
-  const page = pageOfReadable(hits as Iterable<Record<string, unknown>>, request);
+    WHERE n.archived_at IS NULL AND ${compiled.where} ORDER BY ${order}`;
+  return { sql, params: [compiled.candidates, SEARCH_WINDOW, ...compiled.args], needsAftsMatch: compiled.where.includes('afts_match(') };
+}
+
+type SearchAnswer = { rows: { node: NodeRow; score: number }[]; total: number; exact: boolean };
+
+function answerOf(sqlite: DatabaseSync, hits: Iterable<Record<string, unknown>>, request: SearchRequest): SearchAnswer {
+  const page = pageOfReadable(hits, request);
   const full = statement(sqlite, 'SELECT * FROM nodes WHERE id = ?');
   return { total: page.total, exact: page.candidates < SEARCH_WINDOW, rows: page.rows.map(({ node, score }) => ({ node: full.get(node.id) as unknown as NodeRow, score })) };
+}
+
+/** One page of matching nodes with their scores (bm25, higher is better), the total within the window, and whether it is exact. */
+export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): SearchAnswer {
+  const plan = planSearch(request);
+  registerAftsMatch(sqlite);
+  return answerOf(sqlite, statement(sqlite, plan.sql).iterate(...plan.params) as Iterable<Record<string, unknown>>, request);
+}
+
+/**
+ * searchNodes() with its query on the service's read pool, off the event loop (issue 24): the
+ * same hits in the same order, then the same read check and page on this thread. A query with
+ * an inner wildcard or a cm:title/cm:description field calls afts_match(), which the pool's
+ * connections do not have: it runs here, bounded by the same window.
+ */
+export async function searchNodesOnPool(reads: ReadPool, sqlite: DatabaseSync, request: SearchRequest): Promise<SearchAnswer> {
+  const plan = planSearch(request);
+  if (plan.needsAftsMatch) return searchNodes(sqlite, request);
+  const { rows } = await reads.query(plan.sql, plan.params);
+  return answerOf(sqlite, rows, request);
 }
 
 /** Hits the caller may not read are skipped, not counted. */

@@ -1,8 +1,8 @@
 // Builds the content service: the database and blob store under AIRLOCK_DATA_DIR, the OIDC
 // bridge, the route table and its authenticators, on one listener.
 
-import { createLogger, createService, replicationConfigFromEnv, secretValues, versionTruth } from '../kernel/index.ts';
-import type { Logger, Service } from '../kernel/index.ts';
+import { createLogger, createReadPool, createService, replicationConfigFromEnv, secretValues, versionTruth } from '../kernel/index.ts';
+import type { Logger, ReadPool, Service } from '../kernel/index.ts';
 import { reclaimBlobs } from './blob-reclaim.ts';
 import { replicatedBlobStore, startBlobReplication } from './blob-replication.ts';
 import { createBlobStore } from './blob-store.ts';
@@ -19,7 +19,10 @@ import { contentRoutes } from './routes.ts';
 
 export const SERVICE_NAME = 'content';
 
-export async function createContentService(config: ContentConfig, options: { now?: () => number; env?: NodeJS.ProcessEnv; log?: Logger } = {}): Promise<Service> {
+/** The service, with the read pool its searches and folder listings run on. */
+export type ContentService = Service & { reads: ReadPool };
+
+export async function createContentService(config: ContentConfig, options: { now?: () => number; env?: NodeJS.ProcessEnv; log?: Logger; reads?: { threads?: number; budgetMs?: number; maxQueue?: number } } = {}): Promise<ContentService> {
   const log = options.log ?? createLogger({ name: SERVICE_NAME, service: SERVICE_NAME, secrets: secretValues(CONTENT_SPEC, { CONTENT_OIDC_CLIENT_SECRET: config.clientSecret }) });
   const store = openContentStore(config.databasePath);
   const local = createBlobStore(config.blobDir);
@@ -34,9 +37,11 @@ export async function createContentService(config: ContentConfig, options: { now
   const replication = replicationConfig && startBlobReplication({ store, blobs: local, config: replicationConfig, log: log.child('content.blobs') });
   const blobs = replication ? replicatedBlobStore(local, replication) : local;
   const bridge = createBridge({ config, store, log: log.child('content.oidc'), ...(options.now && { now: options.now }) });
-  const deps = { store, blobs, config, log, policy: permissionPolicy(config) };
+  // Searches and folder listings read on their own connections, so probes and writes answer beside them.
+  const reads = createReadPool(store.path, { ...options.reads, inline: store.sqlite });
+  const deps = { store, reads, blobs, config, log, policy: permissionPolicy(config) };
   const repository = repositoryAuthenticator(bridge);
-  return createService({
+  const service = createService({
     name: SERVICE_NAME,
     version: versionTruth(),
     routes: contentRoutes(deps, bridge),
@@ -48,7 +53,9 @@ export async function createContentService(config: ContentConfig, options: { now
     ...(options.now && { now: options.now }),
     onClose: async () => {
       await replication?.close();
+      await reads.close();
       await store.close();
     },
   });
+  return Object.assign(service, { reads });
 }

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createLogger } from '../../src/kernel/index.ts';
-import type { Service } from '../../src/kernel/index.ts';
 import { loadContentConfig } from '../../src/content/config.ts';
 import { createContentService } from '../../src/content/service.ts';
+import type { ContentService } from '../../src/content/service.ts';
 import { send } from '../helpers/http.ts';
 import type { TestResponse } from '../helpers/http.ts';
 import { startOidcDouble } from './_oidc-double.ts';
@@ -18,7 +18,7 @@ export const API = '/repository/api/-default-/public/repository/versions/1';
 export const SEARCH = '/repository/api/-default-/public/search/versions/1/search';
 
 export interface Harness {
-  service: Service;
+  service: ContentService;
   base: string;
   op: OidcDouble;
   dataDir: string;
@@ -28,7 +28,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startContent(env: Record<string, string> = {}): Promise<Harness> {
+export async function startContent(env: Record<string, string> = {}, options: { reads?: { threads?: number; budgetMs?: number; maxQueue?: number } } = {}): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-content-'));
   // The redirect URI names the public URL, so the port is chosen before the service listens.
   const base = `http://127.0.0.1:${await freePort()}`;
@@ -49,14 +49,14 @@ export async function startContent(env: Record<string, string> = {}): Promise<Ha
     ...env,
   });
   const harness: Harness = {
-    service: await createContentService(config, { log }),
+    service: await createContentService(config, { log, ...options }),
     base,
     op,
     dataDir,
     logs,
     async restart() {
       await harness.service.close();
-      harness.service = await createContentService(config, { log });
+      harness.service = await createContentService(config, { log, ...options });
       await harness.service.listen();
     },
     async close() {

@@ -4,10 +4,10 @@
 // go to the repository API, which admits the same session.
 
 import type { DatabaseSync } from 'node:sqlite';
-import type { Reply } from '../../kernel/index.ts';
+import type { ReadPool, Reply } from '../../kernel/index.ts';
 import { API_BASE } from '../api-support.ts';
 import type { NodeRow, VersionRow } from '../node-entry.ts';
-import { currentVersion, getNode, listChildren, listVersions, systemFolderProblem } from '../repository.ts';
+import { currentVersion, getNode, listChildrenOnPool, listVersions, systemFolderProblem } from '../repository.ts';
 import type { ChildrenQuery } from '../repository.ts';
 import { ROLES, localGrants } from '../permissions.ts';
 import type { Grant, Permission } from '../permissions.ts';
@@ -51,8 +51,9 @@ function searchForm(query = ''): Safe {
   return html`<form method="get" action="/share/search" class="search"><input type="search" name="q" id="search-q" value="${query}" placeholder="Search names, properties and text" required maxlength="4096"> <button type="submit" id="search-go">Search</button></form>`;
 }
 
-export function folderPage(sqlite: DatabaseSync, folder: NodeRow, viewer: Viewer, skip: number): Reply {
-  const { rows, total } = listChildren(sqlite, folder.id, { skipCount: skip, maxItems: PAGE_SIZE, viewer: viewer.listing(folder) });
+/** A folder's page; its listing is read on the service's read pool (issue 24). */
+export async function folderPage(sqlite: DatabaseSync, reads: ReadPool, folder: NodeRow, viewer: Viewer, skip: number): Promise<Reply> {
+  const { rows, total } = await listChildrenOnPool(reads, folder.id, { skipCount: skip, maxItems: PAGE_SIZE, viewer: viewer.listing(folder) });
   const may = viewer.can(folder);
   const action = `/share/folder/${encodeURIComponent(folder.id)}`;
   const more = skip + rows.length < total ? html`<p><a href="${action}?skip=${skip + PAGE_SIZE}">Next page</a></p>` : html``;

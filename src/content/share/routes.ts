@@ -8,7 +8,7 @@ import type { ContentDeps } from '../api-support.ts';
 import { ROOT_NODE_ID } from '../database.ts';
 import { inheritedGrants, localGrants, permissionsOn, readableBy, setPermissions } from '../permissions.ts';
 import { RepositoryError, createFolder, getVersion, nameProblem, nodeFor, requireFolder, requireNode, systemFolderProblem } from '../repository.ts';
-import { searchNodes } from '../search.ts';
+import { searchNodesOnPool } from '../search.ts';
 import { checkCsrf, uploadFile } from '../upload.ts';
 import { revertToVersion } from '../version-routes.ts';
 import { archiveNode, listArchived, purgeNode, requireArchived, restoreNode } from '../trashcan.ts';
@@ -59,9 +59,9 @@ export function shareRoutes(deps: ContentDeps): Route[] {
   const sqlite = deps.store.sqlite;
   const uploads = uploadDeps(deps);
   const home: Handler = () => redirect('/share/');
-  const showFolder = (context: RequestContext, id: string) => {
+  const showFolder = async (context: RequestContext, id: string) => {
     const actor = actorOf(deps, context);
-    return folderPage(sqlite, nodeFor(sqlite, requireFolder(sqlite, id).id, actor, 'read'), viewerOf(deps, context), skipOf(context));
+    return folderPage(sqlite, deps.reads, nodeFor(sqlite, requireFolder(sqlite, id).id, actor, 'read'), viewerOf(deps, context), skipOf(context));
   };
   const root = shareHandler(deps, (context) => showFolder(context, ROOT_NODE_ID));
   const folder = shareHandler(deps, (context) => showFolder(context, context.params['nodeId']!));
@@ -69,11 +69,11 @@ export function shareRoutes(deps: ContentDeps): Route[] {
     const node = nodeFor(sqlite, context.params['nodeId']!, actorOf(deps, context), 'read');
     return node.is_folder === 1 ? redirect(`/share/folder/${encodeURIComponent(node.id)}`) : filePage(sqlite, node, viewerOf(deps, context));
   });
-  const search = shareHandler(deps, (context) => {
+  const search = shareHandler(deps, async (context) => {
     const query = (context.query.get('q') ?? '').slice(0, 4096);
     const skip = skipOf(context);
     const viewer = viewerOf(deps, context);
-    const { rows, total, exact } = query.trim() === '' ? { rows: [], total: 0, exact: true } : searchNodes(sqlite, { query, paging: { skipCount: skip, maxItems: PAGE_SIZE }, readable: viewer.readable });
+    const { rows, total, exact } = query.trim() === '' ? { rows: [], total: 0, exact: true } : await searchNodesOnPool(deps.reads, sqlite, { query, paging: { skipCount: skip, maxItems: PAGE_SIZE }, readable: viewer.readable });
     return searchPage(sqlite, { query, rows: rows.map((r) => r.node), total, exact, skip, viewer });
   });
   const upload = shareHandler(deps, async (context): Promise<Reply> => {
