@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readRows } from '../../src/kernel/index.ts';
+import { AirlockError, readRows } from '../../src/kernel/index.ts';
 import type { JsonValue } from '../../src/kernel/index.ts';
 import { hostObservations, outboxRecords } from '../../src/governance/database.ts';
 import { readRecordPage } from '../../src/governance/routing/evidence-page.ts';
@@ -20,6 +20,8 @@ let running: RunningGovernance;
 let runtime: GovernanceRuntime;
 /** While set, page reads wait here before they reach the real pool: the test holds them in flight. */
 let gate: Promise<void> | undefined;
+/** While set, page reads fail as the pool fails a read whose budget is spent. */
+let spent = false;
 let inFlight = 0;
 
 test.before(async () => {
@@ -33,6 +35,7 @@ test.before(async () => {
           inFlight++;
           try {
             await gate;
+            if (spent) throw new AirlockError('read_budget', 'Read on "governance.sqlite" did not finish within its 2000 ms budget: narrow the request, or retry later');
             return await pool.query(...args);
           } finally {
             inFlight--;
@@ -104,6 +107,21 @@ test('readRecordPage() gives the spread record for payloads JavaScript reorders 
   assert.equal(rows.length, payloads.length);
   assert.deepEqual(page.records, rows.map((row) => JSON.stringify({ seq: row.seq, recorded_at: row.recorded_at, probe: row.probe, subject: row.subject, ...(row.payload as object), sha256: row.sha256 })));
   assert.equal(page.lastSeq, rows.at(-1)!.seq);
+});
+
+test('a page whose read budget is spent is 503 read_budget with Retry-After, and the next page is read again', async () => {
+  spent = true;
+  try {
+    for (const path of ['/api/v1/events/publishing/outbox?limit=1000', '/api/v1/support-orchestration/handoffs', '/api/v1/tools/runtime-observations']) {
+      const refused = await send(`${running.platform}${path}`);
+      assert.equal(refused.status, 503, path);
+      assert.ok(Number(refused.headers['retry-after']) > 0, `${path}: no Retry-After`);
+      assert.match(refused.text, /budget/);
+    }
+  } finally {
+    spent = false;
+  }
+  assert.equal((await send(`${running.platform}/api/v1/events/publishing/outbox?limit=1000`)).status, 200);
 });
 
 test('a page past the end is empty, and a bad cursor is still the 422 naming the parameter', async () => {
