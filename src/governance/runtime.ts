@@ -4,7 +4,7 @@
 
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IdempotencyStore, Logger, Route, Store } from '../kernel/index.ts';
+import type { IdempotencyStore, Logger, ReadPool, Route, Store } from '../kernel/index.ts';
 import type { ArtifactSet } from './contracts/artifacts.ts';
 import type { GovernanceConfig } from './config.ts';
 import { readJsonFile } from './json-file.ts';
@@ -39,6 +39,8 @@ export interface GovernanceRuntime {
   config: GovernanceConfig;
   version: string;
   store: Store;
+  /** Read-only connections in worker threads: pages of evidence are read there, off the event loop. */
+  readPool: ReadPool;
   /** Idempotency-Keys of the guarded writes (and git-host delivery ids), in governance.sqlite. */
   idempotency: IdempotencyStore;
   /** The mail-admission signing key, or why the key store is missing (its surfaces fail closed). */

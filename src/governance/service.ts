@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { canonicalJson, compileSchema, createIdempotencyStore, createLogger, createService, readRows, versionTruth } from '../kernel/index.ts';
+import { canonicalJson, compileSchema, createIdempotencyStore, createLogger, createReadPool, createService, readRows, versionTruth } from '../kernel/index.ts';
 import type { Logger, ListenerOptions, Service } from '../kernel/index.ts';
 import { loadArtifacts } from './contracts/artifacts.ts';
 import { documentPaths } from './contracts/docs-check.ts';
@@ -42,6 +42,7 @@ export async function createGovernanceService(config: GovernanceConfig, options:
   log.addSecrets(config.secrets);
   const now = options.now ?? Date.now;
   const store = openGovernanceDatabase(config.dataDir, { now: () => new Date(now()) });
+  const readPool = createReadPool(store.path, { inline: store.sqlite });
   let runtime: GovernanceRuntime | undefined;
   const routes = governanceRoutes(() => runtime!);
   const artifacts = loadArtifacts(config.paths.contractsDir);
@@ -49,6 +50,7 @@ export async function createGovernanceService(config: GovernanceConfig, options:
     config,
     version: options.version ?? versionTruth(),
     store,
+    readPool,
     idempotency: createIdempotencyStore(store),
     signingKey: loadSigningKey(config.signingKey.file, { create: config.signingKey.create }),
     artifacts,
@@ -90,7 +92,7 @@ export async function createGovernanceService(config: GovernanceConfig, options:
     compileSchema: (schema) => compileSchema(schema, { formats: 'assert' }).validate,
     log,
     now,
-    onClose: () => store.close(),
+    onClose: () => readPool.close().then(() => store.close()),
   });
   const configured = runtime.listenerUrl;
   runtime.listenerUrl = (name) => (name in listeners ? boundUrl(service, name) : undefined) ?? configured(name);

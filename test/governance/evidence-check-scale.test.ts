@@ -9,11 +9,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRows } from '../../src/kernel/index.ts';
+import { createReadPool, readRows } from '../../src/kernel/index.ts';
 import type { Reply, RequestContext } from '../../src/kernel/index.ts';
 import { checkEvidenceChains, hostObservations, openGovernanceDatabase, outboxRecords, planningEvents } from '../../src/governance/database.ts';
 import { outboxReadReply, supportHandoffsReply } from '../../src/governance/events/outbox.ts';
 import { loadSession } from '../../src/governance/planning/writes.ts';
+import { readRecordPage } from '../../src/governance/routing/evidence-page.ts';
 import type { GovernanceRuntime } from '../../src/governance/runtime.ts';
 import { stepCounter } from '../helpers/sqlite-steps.ts';
 
@@ -78,23 +79,31 @@ test('the outbox, the support handoffs, the runtime observations and a planning 
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const store = openGovernanceDatabase(dir);
   t.after(() => store.close());
-  const runtime = { store } as unknown as GovernanceRuntime;
+  // The pages run on the read pool (its step counter); the session reads on the writer's connection.
+  const readPool = createReadPool(store.path, { threads: 1 });
+  t.after(() => readPool.close());
+  const runtime = { store, readPool } as unknown as GovernanceRuntime;
   const steps = stepCounter(store.sqlite);
-  const read = (reply: (r: GovernanceRuntime, c: RequestContext) => Reply, query: string) => steps(() => reply(runtime, { query: new URLSearchParams(query) } as RequestContext));
-  const reads = () => [
-    read(outboxReadReply, 'after_seq=0&limit=100'),
-    read(outboxReadReply, 'after_seq=300&limit=100'),
+  const pooled = async <T>(read: () => Promise<T>) => {
+    const before = readPool.stats().totalSteps;
+    const result = await read();
+    return { result, steps: readPool.stats().totalSteps - before };
+  };
+  const read = (reply: (r: GovernanceRuntime, c: RequestContext) => Promise<Reply>, query: string) => pooled(() => reply(runtime, { query: new URLSearchParams(query) } as RequestContext));
+  const reads = async () => [
+    await read(outboxReadReply, 'after_seq=0&limit=100'),
+    await read(outboxReadReply, 'after_seq=300&limit=100'),
     // The support family is one record in 50: its page of 20 must come from the family index, not a walk of every record.
-    read(supportHandoffsReply, 'after_seq=0&limit=20'),
-    read(supportHandoffsReply, 'after_seq=1000&limit=5'),
-    steps(() => readRows(store.sqlite, hostObservations, { afterSeq: 100, limit: 100 })),
+    await read(supportHandoffsReply, 'after_seq=0&limit=20'),
+    await read(supportHandoffsReply, 'after_seq=1000&limit=5'),
+    await pooled(() => readRecordPage(readPool, hostObservations, { afterSeq: 100, limit: 100, before: ['seq'], after: ['sha256'] })),
     steps(() => loadSession(store.sqlite, 'ps_11111111-2222-4333-8444-555555555555')),
     steps(() => readRows(store.sqlite, planningEvents, { where: { session_id: 'ps_10' } })),
   ];
   await appendEvidence(store, 0, 2000);
-  const small = reads();
+  const small = await reads();
   await appendEvidence(store, 2000, 18_000);
-  const large = reads();
+  const large = await reads();
   for (const [i, s] of large.entries()) assert.ok(s.steps <= small[i]!.steps * 1.1 + 20, `read ${i}: ${small[i]!.steps} steps at 2000 rows, ${s.steps} at 20000`);
-  assert.equal((large[2]!.result as Reply & { body: { handoffs: unknown[] } }).body.handoffs.length, 20);
+  assert.equal((JSON.parse(String((large[2]!.result as Reply).raw)) as { handoffs: unknown[] }).handoffs.length, 20);
 });

@@ -3,12 +3,13 @@
 // /api/v1/events/publishing/outbox reads every record in publication order (seq), with its hash
 // chain, a page at a time.
 
-import { compileSchema, json, problem, readRows, writeReply } from '../../kernel/index.ts';
+import { compileSchema, json, problem, writeReply } from '../../kernel/index.ts';
 import type { Reply, RequestContext, SchemaValidator } from '../../kernel/index.ts';
 import { outboxRecords } from '../database.ts';
 import { appendOutbox } from './outbox-append.ts';
 import type { OutboxRecord } from './outbox-append.ts';
 import { artifactMember } from '../routing/read-route.ts';
+import { readRecordPage, recordsReply } from '../routing/evidence-page.ts';
 import type { GovernanceRuntime } from '../runtime.ts';
 
 export interface CatalogEvent {
@@ -80,34 +81,23 @@ export const PAGE_QUERY = {
   limit: { description: 'Most records in one answer, 1 to 1000; 100 by default', schema: { type: 'string', pattern: '^[0-9]{1,4}$' }, example: '100' },
 } as const;
 
-/** GET /api/v1/events/publishing/outbox: records in seq order, a page at a time. */
-export function outboxReadReply(runtime: GovernanceRuntime, context: RequestContext): Reply {
+/** GET /api/v1/events/publishing/outbox: records in seq order, a page at a time (on the read pool). */
+export async function outboxReadReply(runtime: GovernanceRuntime, context: RequestContext): Promise<Reply> {
   const page = pageOf(context.query);
   if (!page.ok) return page.reply;
-  const rows = readRows(runtime.store.sqlite, outboxRecords, { afterSeq: page.afterSeq, limit: page.limit });
-  const records = rows.map((row) => ({ seq: row.seq, recorded_at: row.recorded_at, ...(row.payload as unknown as OutboxRecord), sha256: row.sha256, prev_sha256: row.prev_sha256 }));
-  return json({
-    member: 'publishing-outbox',
-    projection_state: 'published',
-    evidence_table: outboxRecords.name,
-    records,
-    next_after_seq: rows.length === page.limit ? rows.at(-1)!.seq : null,
+  const { records, lastSeq } = await readRecordPage(runtime.readPool, outboxRecords, { afterSeq: page.afterSeq, limit: page.limit, before: ['seq', 'recorded_at'], after: ['sha256', 'prev_sha256'] });
+  return recordsReply({ member: 'publishing-outbox', projection_state: 'published', evidence_table: outboxRecords.name }, 'records', records, {
+    next_after_seq: records.length === page.limit ? lastSeq : null,
     families: OUTBOX_FAMILIES,
   });
 }
 
-/** GET /api/v1/support-orchestration/handoffs: the support family's outbox records (the ERP's support-desk handoffs), a page at a time. */
-export function supportHandoffsReply(runtime: GovernanceRuntime, context: RequestContext): Reply {
+/** GET /api/v1/support-orchestration/handoffs: the support family's outbox records (the ERP's support-desk handoffs), a page at a time (on the read pool). */
+export async function supportHandoffsReply(runtime: GovernanceRuntime, context: RequestContext): Promise<Reply> {
   const page = pageOf(context.query);
   if (!page.ok) return page.reply;
-  const rows = readRows(runtime.store.sqlite, outboxRecords, { where: { family: 'support' }, afterSeq: page.afterSeq, limit: page.limit });
-  const handoffs = rows.map((row) => ({ seq: row.seq, recorded_at: row.recorded_at, ...(row.payload as unknown as OutboxRecord), sha256: row.sha256 }));
-  return json({
-    member: 'support-handoffs',
-    projection_state: 'published',
-    evidence_table: outboxRecords.name,
-    receiver_route: '/api/v1/events/outbox/support',
-    handoffs,
-    next_after_seq: rows.length === page.limit ? rows.at(-1)!.seq : null,
+  const { records, lastSeq } = await readRecordPage(runtime.readPool, outboxRecords, { where: { family: 'support' }, afterSeq: page.afterSeq, limit: page.limit, before: ['seq', 'recorded_at'], after: ['sha256'] });
+  return recordsReply({ member: 'support-handoffs', projection_state: 'published', evidence_table: outboxRecords.name, receiver_route: '/api/v1/events/outbox/support' }, 'handoffs', records, {
+    next_after_seq: records.length === page.limit ? lastSeq : null,
   });
 }

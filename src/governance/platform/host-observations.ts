@@ -3,11 +3,12 @@
 // GET /api/v1/sidecar/posture stays the artifact's, whatever a probe says; the contradictions are
 // named in the answer and readable at GET /api/v1/tools/runtime-observations.
 
-import { json, readRows, writeReply } from '../../kernel/index.ts';
+import { json, writeReply } from '../../kernel/index.ts';
 import type { JsonValue, Reply, RequestContext } from '../../kernel/index.ts';
 import { hostObservations } from '../database.ts';
 import { pageOf } from '../events/outbox.ts';
 import { artifactMember } from '../routing/read-route.ts';
+import { readRecordPage, recordsReply } from '../routing/evidence-page.ts';
 import type { GovernanceRuntime } from '../runtime.ts';
 
 type Probe = 'sidecar_state' | 'sidecar_self_health';
@@ -57,16 +58,15 @@ function probeReply(probe: Probe): (runtime: GovernanceRuntime, context: Request
 export const sidecarStateProbeReply = probeReply('sidecar_state');
 export const sidecarSelfHealthProbeReply = probeReply('sidecar_self_health');
 
-/** GET /api/v1/tools/runtime-observations: every recorded observation, in order, a page at a time. */
-export function runtimeObservationsReply(runtime: GovernanceRuntime, context: RequestContext): Reply {
+/** GET /api/v1/tools/runtime-observations: every recorded observation, in order, a page at a time (on the read pool). */
+export async function runtimeObservationsReply(runtime: GovernanceRuntime, context: RequestContext): Promise<Reply> {
   const page = pageOf(context.query);
   if (!page.ok) return page.reply;
-  const rows = readRows(runtime.store.sqlite, hostObservations, { afterSeq: page.afterSeq, limit: page.limit });
+  const { records, lastSeq } = await readRecordPage(runtime.readPool, hostObservations, { afterSeq: page.afterSeq, limit: page.limit, before: ['seq', 'recorded_at', 'probe', 'subject'], after: ['sha256'] });
   const sources = (artifactMember(runtime, 'tools_runtime/runtime-contracts')?.['sources'] ?? []) as { route: string; source: string }[];
-  return json({
-    observations: rows.map((row) => ({ seq: row.seq, recorded_at: row.recorded_at, probe: row.probe, subject: row.subject, ...(row.payload as Record<string, unknown>), sha256: row.sha256 })),
-    count: rows.length,
-    next_after_seq: rows.length === page.limit ? rows.at(-1)!.seq : null,
+  return recordsReply({}, 'observations', records, {
+    count: records.length,
+    next_after_seq: records.length === page.limit ? lastSeq : null,
     overrides_contract: false,
     source: sources.find((c) => c.route === '/api/v1/tools/runtime-observations')?.source ?? 'runtime probes',
   });
