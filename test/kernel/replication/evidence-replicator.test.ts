@@ -4,6 +4,7 @@
 // with the local chain stopping replication with a clear error.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -156,6 +157,29 @@ describe('evidence replication to JetStream', () => {
     assert.equal(check.status, 'fail');
     assert.match(String(check.output), /the stream refuses writes: JetStream refused STREAM.CREATE OTHER_NAME with 1 replicas: subjects overlap/);
     await store.close();
+  });
+
+  test('a service that opens its store without a logger still logs why replication stopped, on stderr', async () => {
+    // Services open their store with openDatabase(path, { evidenceTables }) alone: the replicator's
+    // own log must reach stderr, or an async host stops replicating for good without a line said.
+    const ahead = open('logged-ahead.sqlite', config('sync'), 'logged');
+    await ahead.append(NOTES, { kind: 'k', payload: 1 });
+    await ahead.close();
+    const script = [
+      `import { openDatabase, defineEvidenceTable } from ${JSON.stringify(join(import.meta.dirname, '../../../src/kernel/index.ts'))};`,
+      `const store = openDatabase(${JSON.stringify(join(dir, 'logged.sqlite'))}, { evidenceTables: [defineEvidenceTable({ name: 'notes', columns: { kind: 'text' } })] });`,
+      'while (store.replication().state !== "stopped") await new Promise((r) => setTimeout(r, 20));',
+      'await store.close();',
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8', timeout: 20_000,
+      env: { PATH: process.env['PATH'] ?? '', AIRLOCK_EVIDENCE_REPLICATION: 'async', AIRLOCK_EVIDENCE_NATS_URL: server.url, AIRLOCK_EVIDENCE_REPLICAS: '1' },
+    });
+    assert.equal(child.status, 0, child.stderr);
+    const stopped = child.stderr.split('\n').filter((line) => line.includes('"evidence replication stopped"'));
+    assert.equal(stopped.length, 1, child.stderr);
+    assert.match(stopped[0]!, /"level":"error"/);
+    assert.match(stopped[0]!, /the stream holds seq 1 of \\"airlock\.evidence\.logged\.notes\\" but the local chain ends at seq 0/);
   });
 
   test('sync: a write waits for the stream, and answers evidence_replication (committed here) when no server answers in time', async () => {
