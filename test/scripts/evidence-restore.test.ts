@@ -109,6 +109,29 @@ describe('evidence_restore and verify_evidence_chain --nats', () => {
     assert.match(restored.stdout, /two different rows for seq 1 of "airlock\.evidence\.twice\.receipts".*two hosts wrote this chain/);
   });
 
+  test('a second copy of a row that claims its sha256 but carries another payload is two rows for one seq: restore and verify refuse it', async () => {
+    mkdirSync(join(dir, 'f'));
+    const store = openDatabase(join(dir, 'f', 'copied.sqlite'), { evidenceTables: [RECEIPTS], replication: { config: config(), service: 'copied' } });
+    const row = await store.append(RECEIPTS, { subject: 's', amount: 1, payload: { amount: '1.00' } });
+    await store.append(RECEIPTS, { subject: 's', amount: 2, payload: { amount: '2.00' } });
+    await store.close();
+    // The tamperer copies row 1 with its hashes and changes the payload: the copy is not the first
+    // message of seq 1, so a check that only compares the claimed sha256 takes it for a re-send.
+    const client = await connectNats({ servers: parseNatsUrls(server.url) });
+    const tampered = { seq: 1, recorded_at: row.recorded_at, columns: { subject: 's', amount: 1 }, payload: '{"amount":"9999.00"}', sha256: row.sha256, prev_sha256: row.prev_sha256 };
+    const outcome = await createStreamApi(client).publish('airlock.evidence.copied.receipts', encodeEvidenceRow(tampered), { headers: { 'Nats-Msg-Id': 'tamperer' }, timeoutMs: 2000 });
+    assert.equal(outcome.ok, true);
+    await client.close();
+    const target = join(dir, 'g');
+    const restored = await run('evidence_restore.ts', ['--service', 'copied', '--nats', server.url, '--data-dir', target]);
+    assert.equal(restored.status, 1, restored.stdout + restored.stderr);
+    assert.equal(existsSync(join(target, 'copied.sqlite')), false);
+    assert.match(restored.stdout, /two different rows for seq 1 of "airlock\.evidence\.copied\.receipts"/);
+    const verified = await run('verify_evidence_chain.ts', ['--nats', server.url, '--service', 'copied']);
+    assert.equal(verified.status, 1, verified.stdout + verified.stderr);
+    assert.match(verified.stdout + verified.stderr, /two different rows for seq 1/);
+  });
+
   test('usage and environment errors exit 2 with the reason', async () => {
     // Runs after the tests above: the stream exists, with no evidence of "nobody".
     const none = await run('evidence_restore.ts', ['--service', 'nobody', '--nats', server.url, '--data-dir', join(dir, 'e')]);

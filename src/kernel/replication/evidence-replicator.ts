@@ -23,7 +23,7 @@ import { createStreamApi, WRONG_LAST_SEQUENCE } from '../nats/stream-api.ts';
 import type { StreamApi } from '../nats/stream-api.ts';
 import { listEvidenceTables } from '../store/evidence-table.ts';
 import type { ReplicationConfig } from './config.ts';
-import { decodeEvidenceRow, encodeEvidenceRow, EVIDENCE_SUBJECT_PREFIX, evidenceMsgId, evidenceSubject, storedRowOf } from './evidence-message.ts';
+import { decodeEvidenceRow, encodeEvidenceRow, EVIDENCE_SUBJECT_PREFIX, evidenceMsgId, evidenceSubject, sameEvidenceRow, storedRowOf } from './evidence-message.ts';
 import type { StoredEvidenceRow } from './evidence-message.ts';
 
 /** Rows published together for one table before their acks are awaited. */
@@ -199,6 +199,9 @@ export function createEvidenceReplicator(sqlite: DatabaseSync, options: { servic
     if (local.sha256 !== remote.sha256) {
       return stop(`the stream's row seq ${remote.seq} of "${table.subject}" has sha256 ${remote.sha256}, the local row ${local.sha256}: another host writes this service's evidence`);
     }
+    if (!sameEvidenceRow(local, remote)) {
+      return stop(`the stream's row seq ${remote.seq} of "${table.subject}" (stream seq ${last.seq}) claims the local row's sha256 but differs from the local row: another host writes this service's evidence`);
+    }
     table.lastStreamSeq = last.seq;
     const count = await api!.subjectCount(config.stream, table.subject);
     if (count !== remote.seq) await fillHoles(table, remote.seq);
@@ -213,7 +216,7 @@ export function createEvidenceReplicator(sqlite: DatabaseSync, options: { servic
     await api!.replay(config.stream, table.subject, (message) => {
       const row = decodeEvidenceRow(message.data);
       const local = localRow(table, row.seq);
-      if (local === undefined || local.sha256 !== row.sha256) conflict ??= `the stream's row seq ${row.seq} of "${table.subject}" (stream seq ${message.seq}) differs from the local chain`;
+      if (local === undefined || !sameEvidenceRow(local, row)) conflict ??= `the stream's row seq ${row.seq} of "${table.subject}" (stream seq ${message.seq}) differs from the local chain`;
       present.add(row.seq);
     });
     if (conflict !== undefined) return stop(conflict);
@@ -265,7 +268,7 @@ export function createEvidenceReplicator(sqlite: DatabaseSync, options: { servic
         // Stored before (a resend, or another process on this file): it must be this very row.
         const stored = await api!.messageAt(config.stream, ack.seq);
         const remote = stored === undefined ? undefined : decodeEvidenceRow(stored.data);
-        if (remote === undefined || remote.seq !== row.seq || remote.sha256 !== row.sha256) {
+        if (remote === undefined || !sameEvidenceRow(remote, row)) {
           stop(`the stream already holds a different message for "${evidenceMsgId(service, table.name, row.seq)}" (stream seq ${ack.seq}): another host writes this service's evidence`);
           return false;
         }

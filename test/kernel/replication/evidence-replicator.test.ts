@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  connectNats, createStreamApi, decodeEvidenceRow, defineEvidenceTable, isAirlockError, openDatabase, parseNatsUrls, recomputeRowHash,
+  connectNats, createStreamApi, decodeEvidenceRow, defineEvidenceTable, encodeEvidenceRow, isAirlockError, openDatabase, parseNatsUrls, recomputeRowHash,
   replicationConfigFromEnv, replicationHealthCheck,
 } from '../../../src/kernel/index.ts';
 import type { ReplicationConfig, Store } from '../../../src/kernel/index.ts';
@@ -120,6 +120,24 @@ describe('evidence replication to JetStream', () => {
     assert.deepEqual(rows.map((r) => r.row.payload), ['"from a"']);
     await a.close();
     await b.close();
+  });
+
+  test('a foreign copy of a local row that keeps its sha256 but changes its content stops replication', async () => {
+    const cfg = config('sync');
+    const store = open('copied.sqlite', cfg, 'copied');
+    const row = await store.append(RECEIPTS, { subject: 'a', amount: 1, payload: { amount: '1.00' } });
+    const client = await connectNats({ servers: parseNatsUrls(server.url) });
+    const tampered = { seq: 1, recorded_at: row.recorded_at, columns: { subject: 'a', amount: 1 }, payload: '{"amount":"9999.00"}', sha256: row.sha256, prev_sha256: row.prev_sha256 };
+    const outcome = await createStreamApi(client).publish('airlock.evidence.copied.receipts', encodeEvidenceRow(tampered), { headers: { 'Nats-Msg-Id': 'tamperer' }, timeoutMs: 2000 });
+    assert.equal(outcome.ok, true);
+    await client.close();
+    await assert.rejects(store.append(RECEIPTS, { subject: 'a', amount: 2, payload: 2 }), (error) => {
+      assert.ok(isAirlockError(error, 'evidence_replication'), String(error));
+      assert.match((error as Error).message, /seq 1 of "airlock\.evidence\.copied\.receipts".*differs from the local row/);
+      return true;
+    });
+    assert.equal(store.replication()!.state, 'stopped');
+    await store.close();
   });
 
   test('a stream ahead of the local chain (a database older than the stream) stops replication naming evidence_restore', async () => {
