@@ -183,6 +183,16 @@ export function createEvidenceReplicator(sqlite: DatabaseSync, options: { servic
   }
 
   /** Makes `table` agree with the stream: its acked seq, its last stream seq, its holes filled. */
+  /** The row a stream message holds; undefined (replication stopped) when it holds none: a foreign writer's message, never to be retried. */
+  function streamRow(table: TableState, message: { seq: number; data: Uint8Array }): StoredEvidenceRow | undefined {
+    try {
+      return decodeEvidenceRow(message.data);
+    } catch (error) {
+      stop(`the stream's message ${message.seq} on "${table.subject}" is not an evidence row (${(error as Error).message}): another writer uses this service's subjects`);
+      return undefined;
+    }
+  }
+
   async function reconcile(table: TableState): Promise<void> {
     const last = await api!.lastBySubject(config.stream, table.subject);
     if (last === undefined) {
@@ -191,7 +201,8 @@ export function createEvidenceReplicator(sqlite: DatabaseSync, options: { servic
       table.reconciled = true;
       return;
     }
-    const remote = decodeEvidenceRow(last.data);
+    const remote = streamRow(table, last);
+    if (remote === undefined) return;
     const local = localRow(table, remote.seq);
     if (local === undefined) {
       return stop(`the stream holds seq ${remote.seq} of "${table.subject}" but the local chain ends at seq ${localHead(table.name)}: another host writes this service's evidence, or this database is older than the stream (restore it with evidence_restore)`);
@@ -214,11 +225,14 @@ export function createEvidenceReplicator(sqlite: DatabaseSync, options: { servic
     const present = new Set<number>();
     let conflict: string | undefined;
     await api!.replay(config.stream, table.subject, (message) => {
-      const row = decodeEvidenceRow(message.data);
+      if (conflict !== undefined || stoppedReason !== undefined) return;
+      const row = streamRow(table, message);
+      if (row === undefined) return;
       const local = localRow(table, row.seq);
       if (local === undefined || !sameEvidenceRow(local, row)) conflict ??= `the stream's row seq ${row.seq} of "${table.subject}" (stream seq ${message.seq}) differs from the local chain`;
       present.add(row.seq);
     });
+    if (stoppedReason !== undefined) return;
     if (conflict !== undefined) return stop(conflict);
     const missing: StoredEvidenceRow[] = [];
     for (let seq = 1; seq <= through; seq++) if (!present.has(seq)) missing.push(localRow(table, seq)!);
@@ -267,7 +281,8 @@ export function createEvidenceReplicator(sqlite: DatabaseSync, options: { servic
       if (ack.duplicate) {
         // Stored before (a resend, or another process on this file): it must be this very row.
         const stored = await api!.messageAt(config.stream, ack.seq);
-        const remote = stored === undefined ? undefined : decodeEvidenceRow(stored.data);
+        const remote = stored === undefined ? undefined : streamRow(table, stored);
+        if (stoppedReason !== undefined) return false;
         if (remote === undefined || !sameEvidenceRow(remote, row)) {
           stop(`the stream already holds a different message for "${evidenceMsgId(service, table.name, row.seq)}" (stream seq ${ack.seq}): another host writes this service's evidence`);
           return false;

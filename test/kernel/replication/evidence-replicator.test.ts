@@ -140,6 +140,25 @@ describe('evidence replication to JetStream', () => {
     await store.close();
   });
 
+  test('a foreign message on the service\'s subject that is no evidence row stops replication for good (no endless retry)', async () => {
+    const cfg = config('sync');
+    const store = open('junk.sqlite', cfg, 'junk');
+    await store.append(RECEIPTS, { subject: 'a', amount: 1, payload: 1 });
+    const client = await connectNats({ servers: parseNatsUrls(server.url) });
+    const outcome = await createStreamApi(client).publish('airlock.evidence.junk.receipts', Buffer.from('not json at all'), { headers: { 'Nats-Msg-Id': 'junk' }, timeoutMs: 2000 });
+    assert.equal(outcome.ok, true);
+    await client.close();
+    await assert.rejects(store.append(RECEIPTS, { subject: 'a', amount: 2, payload: 2 }), (error) => {
+      assert.ok(isAirlockError(error, 'evidence_replication'), String(error));
+      assert.match((error as Error).message, /stopped: the stream's message \d+ on "airlock\.evidence\.junk\.receipts" is not an evidence row \(Evidence message is not JSON/);
+      return true;
+    });
+    const status = store.replication()!;
+    assert.equal(status.state, 'stopped');
+    assert.equal(replicationHealthCheck(status).status, 'fail');
+    await store.close();
+  });
+
   test('a stream ahead of the local chain (a database older than the stream) stops replication naming evidence_restore', async () => {
     const cfg = config('sync');
     const a = open('ahead-a.sqlite', cfg, 'ahead');
