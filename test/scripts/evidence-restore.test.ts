@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import {
   connectNats, createIdempotencyStore, createStreamApi, defineEvidenceTable, encodeEvidenceRow, openDatabase, parseNatsUrls, requestFingerprint,
@@ -130,6 +131,22 @@ describe('evidence_restore and verify_evidence_chain --nats', () => {
     const verified = await run('verify_evidence_chain.ts', ['--nats', server.url, '--service', 'copied']);
     assert.equal(verified.status, 1, verified.stdout + verified.stderr);
     assert.match(verified.stdout + verified.stderr, /two different rows for seq 1/);
+  });
+
+  test('verify --nats --db also verifies the local rows: a tampered row under heads that agree is exit 1', async () => {
+    mkdirSync(join(dir, 'h'));
+    const file = join(dir, 'h', 'tampered.sqlite');
+    const store = openDatabase(file, { evidenceTables: [RECEIPTS], replication: { config: config(), service: 'tampered' } });
+    for (let i = 0; i < 3; i++) await store.append(RECEIPTS, { subject: 's', amount: i, payload: { i } });
+    await store.close();
+    const db = new DatabaseSync(file);
+    for (const trigger of db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'receipts'").all()) db.exec(`DROP TRIGGER ${String(trigger['name'])}`);
+    db.exec(`UPDATE receipts SET payload = '{"i":9}' WHERE seq = 1`);
+    db.close();
+    const verified = await run('verify_evidence_chain.ts', ['--nats', server.url, '--service', 'tampered', '--db', file]);
+    assert.equal(verified.status, 1, verified.stdout + verified.stderr);
+    assert.match(verified.stdout, /receipts: heads agree/);
+    assert.match(verified.stdout, /local receipts: broken at seq 1/);
   });
 
   test('usage and environment errors exit 2 with the reason', async () => {
