@@ -106,7 +106,11 @@ async function verifyReplicated(
     }
     const results = chains.map(verifyReplicatedChain);
     const heads: HeadComparison[] = [];
+    // Heads that agree say nothing of the rows under them: the local chains are verified too.
+    const localResults: ChainVerification[] = [];
     if (sqlite !== undefined) {
+      const threads = Math.min(availableParallelism(), MAX_DEFAULT_THREADS);
+      for (const table of listEvidenceTables(sqlite)) localResults.push(await verifyChainParallel(sqlite, table, { path: options.db!, threads }));
       const names = new Set([...listEvidenceTables(sqlite).map((t) => t.name), ...chains.map((c) => c.table)]);
       for (const table of [...names].sort()) {
         const row = listEvidenceTables(sqlite).some((t) => t.name === table) ? sqlite.prepare(`SELECT seq, sha256 FROM ${table} ORDER BY seq DESC LIMIT 1`).get() : undefined;
@@ -117,11 +121,12 @@ async function verifyReplicated(
         heads.push({ table, local, stream: remote, agree: local.seq === remote.seq && local.sha256 === remote.sha256 });
       }
     }
-    const ok = results.every((r) => r.ok) && heads.every((h) => h.agree) && (chains.length > 0 || heads.length > 0);
-    if (io.json) io.printJson({ ok, service: options.service, stream, tables: results, ...(sqlite && { db: options.db, heads }) });
+    const ok = results.every((r) => r.ok) && localResults.every((r) => r.ok) && heads.every((h) => h.agree) && (chains.length > 0 || heads.length > 0);
+    if (io.json) io.printJson({ ok, service: options.service, stream, tables: results, ...(sqlite && { db: options.db, local: localResults, heads }) });
     else {
       if (chains.length === 0) io.print(`${stream}: no evidence of service "${options.service}"`);
       for (const result of results) io.print(`stream ${describe(result)}`);
+      for (const result of localResults) if (!result.ok) io.print(`local ${describe(result)}`);
       for (const head of heads) {
         io.print(`${head.table}: ${head.agree ? 'heads agree' : 'heads DIFFER'}: local seq ${head.local.seq} ${head.local.sha256 ?? '-'}, stream seq ${head.stream.seq} ${head.stream.sha256 ?? '-'}`);
       }

@@ -29,7 +29,7 @@ export type { ProblemRenderer } from './http/pipeline.ts';
 export { isLoopbackHost, checkListenHost, ALLOW_NON_LOOPBACK_VARIABLE } from './http/loopback.ts';
 export { createService, MAIN_LISTENER, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './http/service.ts';
 export type { Service, ServiceOptions, ListenerOptions, ListeningLine, SchemaCompiler, AnswerInfo } from './http/service.ts';
-export { runService, SERVICE_HELP_FOOTER } from './http/run-service.ts';
+export { EVIDENCE_REPLICATION_HELP, runService, SERVICE_HELP_FOOTER } from './http/run-service.ts';
 export { ACCESS_LOG_VARIABLE, ACCESS_LOG_MESSAGE, accessLogEnabled } from './http/access-log.ts';
 export { clientErrorReply } from './http/client-error.ts';
 export type { RunServiceOptions } from './http/run-service.ts';

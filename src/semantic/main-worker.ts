@@ -2,7 +2,7 @@
 // bounded batches (SEMANTIC_WORKER_BATCH), quarantines or merges them, repairs edge visibility,
 // and writes projection_reconciliation_readback and _receipts. --once runs one batch and exits.
 
-import { createLogger, defineCommand, environmentHelp, EXIT_FAILED, EXIT_OK, main } from '../kernel/index.ts';
+import { createLogger, defineCommand, environmentHelp, EVIDENCE_REPLICATION_HELP, EXIT_FAILED, EXIT_OK, main } from '../kernel/index.ts';
 import { loadWorkerConfig, WORKER_SPEC } from './config.ts';
 import { openControlDatabase } from './control-schema.ts';
 import { isIntegrityRefusal, reconcileOnce } from './reconcile.ts';
@@ -16,6 +16,7 @@ const command = defineCommand({
     'Fails closed: when the control database fails its schema-integrity check nothing is merged, the reasons are logged and the exit is 1.',
     '',
     environmentHelp(WORKER_SPEC),
+    EVIDENCE_REPLICATION_HELP,
   ].join('\n'),
   options: {
     once: { type: 'boolean', description: 'Run one bounded batch, print its readback snapshot (or that the inbox is drained), and exit' },

@@ -29,6 +29,8 @@ test('every executable of the stack documents --json and AIRLOCK_LOG_LEVEL in --
     const [text, json] = await Promise.all([help([...argv, '--help']), help([...argv, '--help', '--json'])]);
     assert.match(text.stdout, /AIRLOCK_LOG_LEVEL: debug, info, warn or error/, label);
     assert.match(text.stdout, /--json/, label);
+    // Every service that keeps evidence replicates it (docs/replication.md); --help is where an operator looks first.
+    if (!label.startsWith('content-dev-oidc')) assert.match(text.stdout, /AIRLOCK_EVIDENCE_REPLICATION: off, async or sync[\s\S]*AIRLOCK_EVIDENCE_NATS_URL[\s\S]*docs\/replication\.md/, label);
     assert.equal((JSON.parse(json.stdout) as { help: string }).help.trimEnd(), text.stdout.trimEnd(), label);
   }));
 });

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import {
   connectNats, createIdempotencyStore, createStreamApi, defineEvidenceTable, encodeEvidenceRow, openDatabase, parseNatsUrls, requestFingerprint,
@@ -107,6 +108,45 @@ describe('evidence_restore and verify_evidence_chain --nats', () => {
     assert.equal(restored.status, 1, restored.stderr);
     assert.equal(existsSync(join(target, 'twice.sqlite')), false);
     assert.match(restored.stdout, /two different rows for seq 1 of "airlock\.evidence\.twice\.receipts".*two hosts wrote this chain/);
+  });
+
+  test('a second copy of a row that claims its sha256 but carries another payload is two rows for one seq: restore and verify refuse it', async () => {
+    mkdirSync(join(dir, 'f'));
+    const store = openDatabase(join(dir, 'f', 'copied.sqlite'), { evidenceTables: [RECEIPTS], replication: { config: config(), service: 'copied' } });
+    const row = await store.append(RECEIPTS, { subject: 's', amount: 1, payload: { amount: '1.00' } });
+    await store.append(RECEIPTS, { subject: 's', amount: 2, payload: { amount: '2.00' } });
+    await store.close();
+    // The tamperer copies row 1 with its hashes and changes the payload: the copy is not the first
+    // message of seq 1, so a check that only compares the claimed sha256 takes it for a re-send.
+    const client = await connectNats({ servers: parseNatsUrls(server.url) });
+    const tampered = { seq: 1, recorded_at: row.recorded_at, columns: { subject: 's', amount: 1 }, payload: '{"amount":"9999.00"}', sha256: row.sha256, prev_sha256: row.prev_sha256 };
+    const outcome = await createStreamApi(client).publish('airlock.evidence.copied.receipts', encodeEvidenceRow(tampered), { headers: { 'Nats-Msg-Id': 'tamperer' }, timeoutMs: 2000 });
+    assert.equal(outcome.ok, true);
+    await client.close();
+    const target = join(dir, 'g');
+    const restored = await run('evidence_restore.ts', ['--service', 'copied', '--nats', server.url, '--data-dir', target]);
+    assert.equal(restored.status, 1, restored.stdout + restored.stderr);
+    assert.equal(existsSync(join(target, 'copied.sqlite')), false);
+    assert.match(restored.stdout, /two different rows for seq 1 of "airlock\.evidence\.copied\.receipts"/);
+    const verified = await run('verify_evidence_chain.ts', ['--nats', server.url, '--service', 'copied']);
+    assert.equal(verified.status, 1, verified.stdout + verified.stderr);
+    assert.match(verified.stdout + verified.stderr, /two different rows for seq 1/);
+  });
+
+  test('verify --nats --db also verifies the local rows: a tampered row under heads that agree is exit 1', async () => {
+    mkdirSync(join(dir, 'h'));
+    const file = join(dir, 'h', 'tampered.sqlite');
+    const store = openDatabase(file, { evidenceTables: [RECEIPTS], replication: { config: config(), service: 'tampered' } });
+    for (let i = 0; i < 3; i++) await store.append(RECEIPTS, { subject: 's', amount: i, payload: { i } });
+    await store.close();
+    const db = new DatabaseSync(file);
+    for (const trigger of db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'receipts'").all()) db.exec(`DROP TRIGGER ${String(trigger['name'])}`);
+    db.exec(`UPDATE receipts SET payload = '{"i":9}' WHERE seq = 1`);
+    db.close();
+    const verified = await run('verify_evidence_chain.ts', ['--nats', server.url, '--service', 'tampered', '--db', file]);
+    assert.equal(verified.status, 1, verified.stdout + verified.stderr);
+    assert.match(verified.stdout, /receipts: heads agree/);
+    assert.match(verified.stdout, /local receipts: broken at seq 1/);
   });
 
   test('usage and environment errors exit 2 with the reason', async () => {

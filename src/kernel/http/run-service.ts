@@ -33,6 +33,13 @@ export const SERVICE_HELP_FOOTER = [
   `  ${LOG_LEVEL_HELP}`,
 ].join('\n');
 
+/** Read by the kernel store of every service's database (not by content-dev-oidc, which keeps none). */
+export const EVIDENCE_REPLICATION_HELP = [
+  '  AIRLOCK_EVIDENCE_REPLICATION: off, async or sync, evidence replication to NATS JetStream (default: off); with',
+  '  AIRLOCK_EVIDENCE_NATS_URL (the cluster\'s URLs, comma-separated), AIRLOCK_EVIDENCE_STREAM, AIRLOCK_EVIDENCE_REPLICAS,',
+  '  AIRLOCK_EVIDENCE_LAG_WARN_SECONDS, AIRLOCK_EVIDENCE_SYNC_TIMEOUT_SECONDS: docs/replication.md',
+].join('\n');
+
 /** Flag values parsed from argv when RunServiceOptions.flags is given. */
 export type ServiceFlags = Record<string, string | boolean | undefined>;
 
@@ -56,7 +63,7 @@ export async function runService(build: (flags: ServiceFlags) => Service | Promi
   const argv = given.filter((arg) => arg !== '--json');
   if (json && options.argv === undefined) process.argv = [...process.argv.slice(0, 2), ...argv];
   if (argv.includes('--help') || argv.includes('-h')) {
-    const help = `${(options.help ?? 'Starts the service; configuration comes from environment variables (see README).\n').trimEnd()}\n\n${SERVICE_HELP_FOOTER}\n`;
+    const help = `${(options.help ?? 'Starts the service; configuration comes from environment variables (see README).\n').trimEnd()}\n\n${SERVICE_HELP_FOOTER}\n${EVIDENCE_REPLICATION_HELP}\n`;
     stdout.write(json ? `${JSON.stringify({ help }, null, 2)}\n` : help);
     exit(0);
     return undefined;

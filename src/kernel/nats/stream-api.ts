@@ -156,8 +156,14 @@ export function createStreamApi(client: NatsClient, options: { timeoutMs?: numbe
       let failure: Error | undefined;
       let wake: (() => void) | undefined;
       const subscription = client.subscribe(deliver, (message: NatsMessage) => {
-        // Flow-control and heartbeat messages carry a status and no stream metadata.
-        if (message.status !== undefined || message.replyTo === undefined) return;
+        // Flow-control and heartbeat messages carry a status and no stream metadata. A flow-control
+        // request (and a heartbeat naming a stalled consumer) is answered, or the server stops sending.
+        if (message.status !== undefined) {
+          const answer = message.replyTo ?? message.headers['Nats-Consumer-Stalled'];
+          if (answer !== undefined) client.publish(answer, new Uint8Array(0)).catch(() => undefined);
+          return;
+        }
+        if (message.replyTo === undefined) return;
         const seq = streamSeqOf(message.replyTo);
         if (seq === undefined) return;
         try {
@@ -176,7 +182,9 @@ export function createStreamApi(client: NatsClient, options: { timeoutMs?: numbe
         try {
           created = await api(`$JS.API.CONSUMER.CREATE.${stream}`, {
             stream_name: stream,
-            config: { deliver_subject: deliver, deliver_policy: 'all', ack_policy: 'none', filter_subject: filterSubject, replay_policy: 'instant', inactive_threshold: 60 * NS },
+            // Flow control: without it the server pushes a large stream faster than the client reads,
+            // drops the connection as a slow consumer (64 MiB pending), and the replay stalls.
+            config: { deliver_subject: deliver, deliver_policy: 'all', ack_policy: 'none', filter_subject: filterSubject, replay_policy: 'instant', inactive_threshold: 60 * NS, flow_control: true, idle_heartbeat: 5 * NS },
           });
           break;
         } catch (error) {

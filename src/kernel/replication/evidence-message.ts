@@ -53,6 +53,15 @@ export function encodeEvidenceRow(row: StoredEvidenceRow): Buffer {
   return Buffer.from(JSON.stringify(row));
 }
 
+/**
+ * Whether two rows are the same row in every field. The sha256 alone is what a row claims, not
+ * what it is: a copy that keeps a row's hashes and changes its payload must count as another row.
+ */
+export function sameEvidenceRow(a: StoredEvidenceRow, b: StoredEvidenceRow): boolean {
+  const columns = (row: StoredEvidenceRow) => JSON.stringify(Object.entries(row.columns).sort(([x], [y]) => (x < y ? -1 : 1)));
+  return a.seq === b.seq && a.recorded_at === b.recorded_at && a.payload === b.payload && a.sha256 === b.sha256 && a.prev_sha256 === b.prev_sha256 && columns(a) === columns(b);
+}
+
 /** Parses a message body; throws a TypeError saying what is wrong with it. */
 export function decodeEvidenceRow(data: Uint8Array): StoredEvidenceRow {
   let value: unknown;

@@ -23,7 +23,7 @@ import { createStreamApi, WRONG_LAST_SEQUENCE } from '../nats/stream-api.ts';
 import type { StreamApi } from '../nats/stream-api.ts';
 import { listEvidenceTables } from '../store/evidence-table.ts';
 import type { ReplicationConfig } from './config.ts';
-import { decodeEvidenceRow, encodeEvidenceRow, EVIDENCE_SUBJECT_PREFIX, evidenceMsgId, evidenceSubject, storedRowOf } from './evidence-message.ts';
+import { decodeEvidenceRow, encodeEvidenceRow, EVIDENCE_SUBJECT_PREFIX, evidenceMsgId, evidenceSubject, sameEvidenceRow, storedRowOf } from './evidence-message.ts';
 import type { StoredEvidenceRow } from './evidence-message.ts';
 
 /** Rows published together for one table before their acks are awaited. */
@@ -183,6 +183,16 @@ export function createEvidenceReplicator(sqlite: DatabaseSync, options: { servic
   }
 
   /** Makes `table` agree with the stream: its acked seq, its last stream seq, its holes filled. */
+  /** The row a stream message holds; undefined (replication stopped) when it holds none: a foreign writer's message, never to be retried. */
+  function streamRow(table: TableState, message: { seq: number; data: Uint8Array }): StoredEvidenceRow | undefined {
+    try {
+      return decodeEvidenceRow(message.data);
+    } catch (error) {
+      stop(`the stream's message ${message.seq} on "${table.subject}" is not an evidence row (${(error as Error).message}): another writer uses this service's subjects`);
+      return undefined;
+    }
+  }
+
   async function reconcile(table: TableState): Promise<void> {
     const last = await api!.lastBySubject(config.stream, table.subject);
     if (last === undefined) {
@@ -191,13 +201,17 @@ export function createEvidenceReplicator(sqlite: DatabaseSync, options: { servic
       table.reconciled = true;
       return;
     }
-    const remote = decodeEvidenceRow(last.data);
+    const remote = streamRow(table, last);
+    if (remote === undefined) return;
     const local = localRow(table, remote.seq);
     if (local === undefined) {
       return stop(`the stream holds seq ${remote.seq} of "${table.subject}" but the local chain ends at seq ${localHead(table.name)}: another host writes this service's evidence, or this database is older than the stream (restore it with evidence_restore)`);
     }
     if (local.sha256 !== remote.sha256) {
       return stop(`the stream's row seq ${remote.seq} of "${table.subject}" has sha256 ${remote.sha256}, the local row ${local.sha256}: another host writes this service's evidence`);
+    }
+    if (!sameEvidenceRow(local, remote)) {
+      return stop(`the stream's row seq ${remote.seq} of "${table.subject}" (stream seq ${last.seq}) claims the local row's sha256 but differs from the local row: another host writes this service's evidence`);
     }
     table.lastStreamSeq = last.seq;
     const count = await api!.subjectCount(config.stream, table.subject);
@@ -211,11 +225,14 @@ export function createEvidenceReplicator(sqlite: DatabaseSync, options: { servic
     const present = new Set<number>();
     let conflict: string | undefined;
     await api!.replay(config.stream, table.subject, (message) => {
-      const row = decodeEvidenceRow(message.data);
+      if (conflict !== undefined || stoppedReason !== undefined) return;
+      const row = streamRow(table, message);
+      if (row === undefined) return;
       const local = localRow(table, row.seq);
-      if (local === undefined || local.sha256 !== row.sha256) conflict ??= `the stream's row seq ${row.seq} of "${table.subject}" (stream seq ${message.seq}) differs from the local chain`;
+      if (local === undefined || !sameEvidenceRow(local, row)) conflict ??= `the stream's row seq ${row.seq} of "${table.subject}" (stream seq ${message.seq}) differs from the local chain`;
       present.add(row.seq);
     });
+    if (stoppedReason !== undefined) return;
     if (conflict !== undefined) return stop(conflict);
     const missing: StoredEvidenceRow[] = [];
     for (let seq = 1; seq <= through; seq++) if (!present.has(seq)) missing.push(localRow(table, seq)!);
@@ -264,8 +281,9 @@ export function createEvidenceReplicator(sqlite: DatabaseSync, options: { servic
       if (ack.duplicate) {
         // Stored before (a resend, or another process on this file): it must be this very row.
         const stored = await api!.messageAt(config.stream, ack.seq);
-        const remote = stored === undefined ? undefined : decodeEvidenceRow(stored.data);
-        if (remote === undefined || remote.seq !== row.seq || remote.sha256 !== row.sha256) {
+        const remote = stored === undefined ? undefined : streamRow(table, stored);
+        if (stoppedReason !== undefined) return false;
+        if (remote === undefined || !sameEvidenceRow(remote, row)) {
           stop(`the stream already holds a different message for "${evidenceMsgId(service, table.name, row.seq)}" (stream seq ${ack.seq}): another host writes this service's evidence`);
           return false;
         }

@@ -10,7 +10,7 @@ import type { StreamApi } from '../nats/stream-api.ts';
 import { defineEvidenceTable, ensureEvidenceTables } from '../store/evidence-table.ts';
 import type { ColumnType } from '../store/evidence-table.ts';
 import { GENESIS_SHA256 } from '../store/row-hash.ts';
-import { decodeEvidenceRow, EVIDENCE_SUBJECT_PREFIX, evidenceSubject, nonCanonicalPayload, recomputeRowHash } from './evidence-message.ts';
+import { decodeEvidenceRow, EVIDENCE_SUBJECT_PREFIX, evidenceSubject, nonCanonicalPayload, recomputeRowHash, sameEvidenceRow } from './evidence-message.ts';
 import type { StoredEvidenceRow } from './evidence-message.ts';
 
 export interface ReplicatedChain {
@@ -48,9 +48,10 @@ export async function readReplicatedChains(api: StreamApi, options: { stream: st
     }
     const seen = chain.bySeq.get(row.seq);
     if (seen === undefined) chain.bySeq.set(row.seq, row);
-    else if (seen.sha256 === row.sha256) chain.repeats++;
+    else if (sameEvidenceRow(seen, row)) chain.repeats++;
     else {
-      throw new AirlockError('evidence_replication', `The stream holds two different rows for seq ${row.seq} of "${message.subject}" (sha256 ${seen.sha256} and ${row.sha256}): two hosts wrote this chain; restore from a stream with one writer`);
+      const which = seen.sha256 === row.sha256 ? `both claim sha256 ${row.sha256}, stream message ${message.seq} with other content` : `sha256 ${seen.sha256} and ${row.sha256}`;
+      throw new AirlockError('evidence_replication', `The stream holds two different rows for seq ${row.seq} of "${message.subject}" (${which}): two hosts wrote this chain; restore from a stream with one writer`);
     }
   });
   return [...chains.entries()]

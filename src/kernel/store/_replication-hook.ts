@@ -8,6 +8,7 @@ import { replicationConfigFromEnv } from '../replication/config.ts';
 import type { ReplicationConfig } from '../replication/config.ts';
 import { createEvidenceReplicator } from '../replication/evidence-replicator.ts';
 import type { EvidenceReplicator } from '../replication/evidence-replicator.ts';
+import { createLogger } from '../log.ts';
 import type { Logger } from '../log.ts';
 
 export interface ReplicationOptions {
@@ -15,6 +16,7 @@ export interface ReplicationOptions {
   config?: ReplicationConfig | false;
   /** The service whose subjects the rows go to; default the database file's name without ".sqlite". */
   service?: string;
+  /** Default: JSON lines on stderr (logger `evidence.replication`), so why replication stopped is always said. */
   log?: Logger;
 }
 
@@ -24,5 +26,9 @@ export function startReplication(sqlite: DatabaseSync, path: string, options: Re
   const config = options.config ?? (path === ':memory:' ? undefined : replicationConfigFromEnv(process.env));
   if (config === undefined) return undefined;
   const service = options.service ?? basename(path).replace(/\.sqlite3?$|\.db$/, '');
-  return createEvidenceReplicator(sqlite, { service, config, ...(options.log && { log: options.log }) });
+  // Services open their store without a logger: the replicator's own lines (stopped for good, a
+  // failed attempt, holes refilled) would otherwise go nowhere, and async mode says nothing else.
+  const secrets = config.servers.flatMap((s) => [s.pass, s.token]).filter((v): v is string => v !== undefined);
+  const log = options.log ?? createLogger({ name: 'evidence.replication', service, secrets });
+  return createEvidenceReplicator(sqlite, { service, config, log });
 }

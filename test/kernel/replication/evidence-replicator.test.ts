@@ -4,12 +4,13 @@
 // with the local chain stopping replication with a clear error.
 
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  connectNats, createStreamApi, decodeEvidenceRow, defineEvidenceTable, isAirlockError, openDatabase, parseNatsUrls, recomputeRowHash,
+  connectNats, createStreamApi, decodeEvidenceRow, defineEvidenceTable, encodeEvidenceRow, isAirlockError, openDatabase, parseNatsUrls, recomputeRowHash,
   replicationConfigFromEnv, replicationHealthCheck,
 } from '../../../src/kernel/index.ts';
 import type { ReplicationConfig, Store } from '../../../src/kernel/index.ts';
@@ -121,6 +122,43 @@ describe('evidence replication to JetStream', () => {
     await b.close();
   });
 
+  test('a foreign copy of a local row that keeps its sha256 but changes its content stops replication', async () => {
+    const cfg = config('sync');
+    const store = open('copied.sqlite', cfg, 'copied');
+    const row = await store.append(RECEIPTS, { subject: 'a', amount: 1, payload: { amount: '1.00' } });
+    const client = await connectNats({ servers: parseNatsUrls(server.url) });
+    const tampered = { seq: 1, recorded_at: row.recorded_at, columns: { subject: 'a', amount: 1 }, payload: '{"amount":"9999.00"}', sha256: row.sha256, prev_sha256: row.prev_sha256 };
+    const outcome = await createStreamApi(client).publish('airlock.evidence.copied.receipts', encodeEvidenceRow(tampered), { headers: { 'Nats-Msg-Id': 'tamperer' }, timeoutMs: 2000 });
+    assert.equal(outcome.ok, true);
+    await client.close();
+    await assert.rejects(store.append(RECEIPTS, { subject: 'a', amount: 2, payload: 2 }), (error) => {
+      assert.ok(isAirlockError(error, 'evidence_replication'), String(error));
+      assert.match((error as Error).message, /seq 1 of "airlock\.evidence\.copied\.receipts".*differs from the local row/);
+      return true;
+    });
+    assert.equal(store.replication()!.state, 'stopped');
+    await store.close();
+  });
+
+  test('a foreign message on the service\'s subject that is no evidence row stops replication for good (no endless retry)', async () => {
+    const cfg = config('sync');
+    const store = open('junk.sqlite', cfg, 'junk');
+    await store.append(RECEIPTS, { subject: 'a', amount: 1, payload: 1 });
+    const client = await connectNats({ servers: parseNatsUrls(server.url) });
+    const outcome = await createStreamApi(client).publish('airlock.evidence.junk.receipts', Buffer.from('not json at all'), { headers: { 'Nats-Msg-Id': 'junk' }, timeoutMs: 2000 });
+    assert.equal(outcome.ok, true);
+    await client.close();
+    await assert.rejects(store.append(RECEIPTS, { subject: 'a', amount: 2, payload: 2 }), (error) => {
+      assert.ok(isAirlockError(error, 'evidence_replication'), String(error));
+      assert.match((error as Error).message, /stopped: the stream's message \d+ on "airlock\.evidence\.junk\.receipts" is not an evidence row \(Evidence message is not JSON/);
+      return true;
+    });
+    const status = store.replication()!;
+    assert.equal(status.state, 'stopped');
+    assert.equal(replicationHealthCheck(status).status, 'fail');
+    await store.close();
+  });
+
   test('a stream ahead of the local chain (a database older than the stream) stops replication naming evidence_restore', async () => {
     const cfg = config('sync');
     const a = open('ahead-a.sqlite', cfg, 'ahead');
@@ -156,6 +194,29 @@ describe('evidence replication to JetStream', () => {
     assert.equal(check.status, 'fail');
     assert.match(String(check.output), /the stream refuses writes: JetStream refused STREAM.CREATE OTHER_NAME with 1 replicas: subjects overlap/);
     await store.close();
+  });
+
+  test('a service that opens its store without a logger still logs why replication stopped, on stderr', async () => {
+    // Services open their store with openDatabase(path, { evidenceTables }) alone: the replicator's
+    // own log must reach stderr, or an async host stops replicating for good without a line said.
+    const ahead = open('logged-ahead.sqlite', config('sync'), 'logged');
+    await ahead.append(NOTES, { kind: 'k', payload: 1 });
+    await ahead.close();
+    const script = [
+      `import { openDatabase, defineEvidenceTable } from ${JSON.stringify(join(import.meta.dirname, '../../../src/kernel/index.ts'))};`,
+      `const store = openDatabase(${JSON.stringify(join(dir, 'logged.sqlite'))}, { evidenceTables: [defineEvidenceTable({ name: 'notes', columns: { kind: 'text' } })] });`,
+      'while (store.replication().state !== "stopped") await new Promise((r) => setTimeout(r, 20));',
+      'await store.close();',
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8', timeout: 20_000,
+      env: { PATH: process.env['PATH'] ?? '', AIRLOCK_EVIDENCE_REPLICATION: 'async', AIRLOCK_EVIDENCE_NATS_URL: server.url, AIRLOCK_EVIDENCE_REPLICAS: '1' },
+    });
+    assert.equal(child.status, 0, child.stderr);
+    const stopped = child.stderr.split('\n').filter((line) => line.includes('"evidence replication stopped"'));
+    assert.equal(stopped.length, 1, child.stderr);
+    assert.match(stopped[0]!, /"level":"error"/);
+    assert.match(stopped[0]!, /the stream holds seq 1 of \\"airlock\.evidence\.logged\.notes\\" but the local chain ends at seq 0/);
   });
 
   test('sync: a write waits for the stream, and answers evidence_replication (committed here) when no server answers in time', async () => {
