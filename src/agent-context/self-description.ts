@@ -2,7 +2,7 @@
 // capability keys and references to the other self-description routes), /version (the canonical
 // version truth) and /governance-manifest.json (this service's own manifest entry).
 
-import { buildGovernanceManifest, health, json } from '../kernel/index.ts';
+import { buildGovernanceManifest, health, json, replicationHealthCheck } from '../kernel/index.ts';
 import type { HealthCheck, Reply, Store } from '../kernel/index.ts';
 import type { GovernanceClient } from './governance-client.ts';
 import { CAPABILITIES, EXECUTABLE, SERVICE_NAME } from './identity.ts';
@@ -47,9 +47,17 @@ export async function readyReply(options: { version: string; store: () => Store;
     governance = answer.ok ? { status: 'pass' } : { status: 'warn', output: `${answer.reason}: writes fail closed until it answers` };
   }
   if (governance.status !== 'pass') warnings.push(governance.output!);
+  // With evidence replication on, its lag and state (docs/replication.md).
+  let replication: HealthCheck | undefined;
+  try {
+    const status = options.store().replication();
+    if (status !== undefined) replication = replicationHealthCheck(status);
+  } catch {
+    // The database check above already says why the store does not answer.
+  }
   return health({
     version: options.version,
-    checks: { database: [database], governance: [governance] },
+    checks: { database: [database], governance: [governance], ...(replication && { 'evidence:replication': [replication] }) },
     extra: { service: SERVICE_NAME, warnings, capabilities: [...CAPABILITIES], self_description: SELF_DESCRIPTION },
   });
 }

@@ -2,7 +2,7 @@
 // -ready- is green only when the database and the search index both answer (seed 002:
 // "repository readiness without search-backed readiness: not green").
 
-import { isLoopbackHost, statement } from '../kernel/index.ts';
+import { isLoopbackHost, replicationHealthCheck, statement } from '../kernel/index.ts';
 import type { Authenticator, Route } from '../kernel/index.ts';
 import { alfrescoError, withLogId } from './alfresco-shapes.ts';
 import { API_BASE, alfrescoHandler } from './api-support.ts';
@@ -31,6 +31,13 @@ export function readinessProblems(deps: ContentDeps): string[] {
   }
   const search = searchReady(deps.store.sqlite);
   if (!search.ok) problems.push(search.reason);
+  // Evidence replication that stopped or that the stream refuses (docs/replication.md): Alfresco's
+  // probe has no "warn", so only a failing replication makes the repository not ready.
+  const replication = deps.store.replication();
+  if (replication !== undefined) {
+    const check = replicationHealthCheck(replication);
+    if (check.status === 'fail') problems.push(`evidence ${check.output}`);
+  }
   return problems;
 }
 

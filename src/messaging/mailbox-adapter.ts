@@ -4,8 +4,8 @@
 // (the kernel stops reading at limit + 1 byte), so an oversized body never reaches the bus. A
 // client's Nats-Msg-Id already recorded is answered from the record (mailbox-publisher.ts).
 
-import { createLogger, createService, health, isAirlockError, json, problem, timeOrderedUuid, versionTruth } from '../kernel/index.ts';
-import type { Logger, Reply, RequestContext, Service, Store } from '../kernel/index.ts';
+import { createLogger, createService, health, isAirlockError, json, problem, replicationHealthCheck, timeOrderedUuid, versionTruth } from '../kernel/index.ts';
+import type { Logger, ReplicationStatus, Reply, RequestContext, Service, Store } from '../kernel/index.ts';
 import type { Bus } from './bus.ts';
 import { MSG_ID_HEADER } from './bus.ts';
 import { busConfig, MAILBOX_SPEC, readWithListen } from './config.ts';
@@ -40,7 +40,7 @@ export async function createMailboxService(options: MailboxServiceOptions = {}):
   const publisher = createMailboxPublisher({ bus, store });
   const handlers = {
     ...UNCONFIGURED_HANDLERS,
-    mailboxHealth: () => busHealthReply(bus, version),
+    mailboxHealth: () => busHealthReply(bus, version, store.replication()),
     publish: (context: RequestContext) => publishMessage(context, publisher),
   };
   const routes = messagingRoutes(handlers, { maxPayloadBytes: values.MAILBOX_ADAPTER_MAX_PAYLOAD_BYTES }).filter((r) => r.listener === MAILBOX_LISTENER);
@@ -58,12 +58,16 @@ export async function createMailboxService(options: MailboxServiceOptions = {}):
   return Object.assign(service, { bus, store });
 }
 
-/** health+json naming the bus and whether it is connected; 503 when it is not. */
-export function busHealthReply(bus: Bus, version: string): Reply {
+/**
+ * health+json naming the bus and whether it is connected; 503 when it is not. With evidence
+ * replication on, its lag and state too (docs/replication.md).
+ */
+export function busHealthReply(bus: Bus, version: string, replication?: ReplicationStatus): Reply {
   const state = bus.health();
   return health({
     version,
     checks: {
+      ...(replication && { 'evidence:replication': [replicationHealthCheck(replication)] }),
       [`bus:${state.kind}`]: [
         {
           status: state.connected ? 'pass' : 'fail',

@@ -74,6 +74,9 @@ test('agent-context: a lost host is restored from the stream; reads answer the s
   assert.equal((await write(service.url, '/api/v1/execution/runs', INTENTS.execution, { agent_id: 'agent-1', run_id: 'run-1', action: 'summarize' })).status, 201);
   assert.equal((await write(service.url, '/api/v1/execution/runs/run-1/result', INTENTS.execution, { outcome: 'succeeded', observed_version: '1.1.0' })).status, 201);
   assert.equal((await write(service.url, '/api/v1/learning-proposals', INTENTS.propose, { proposal_id: 'proposal-1', agent_id: 'agent-1', summary: 'Cache lookups' })).status, 201);
+  // Readiness reports the replication beside the database (docs/replication.md).
+  const ready = (await send(`${service.url}/ready`)).json() as { checks: Record<string, { status: string; mode: string; observedValue: number }[]> };
+  assert.deepEqual(ready.checks['evidence:replication']!.map((c) => [c.status, c.mode, c.observedValue]), [['pass', 'sync', 0]]);
   assert.equal((await write(service.url, '/api/v1/control-agent/pause', INTENTS.control, { reason: 'maintenance' })).status, 201);
   const retried = await write(service.url, '/api/v1/execution/runs', INTENTS.execution, { agent_id: 'agent-1', run_id: 'run-1', action: 'summarize' });
   assert.equal(retried.status, 409);

@@ -78,6 +78,9 @@ test('messaging: a lost host is restored from the stream; reads answer the same,
     first.push(response.json() as Record<string, unknown>);
   }
   assert.equal((await publish(messaging.mailbox, 'no id given')).status, 202);
+  // The adapter's health reports the replication beside the bus (docs/replication.md).
+  const healthz = (await send(`${messaging.mailbox}/healthz`)).json() as { checks: Record<string, { status: string; mode: string; observedValue: number }[]> };
+  assert.deepEqual(healthz.checks['evidence:replication']!.map((c) => [c.status, c.mode, c.observedValue]), [['pass', 'sync', 0]]);
   const before = await reviewTransport(messaging.readback);
   // sync: every acknowledged publication is in the stream, so the host may die at once.
   await messaging.stop('SIGKILL');
