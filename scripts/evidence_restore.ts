@@ -5,7 +5,7 @@
 // is broken or has two writers (nothing is written), 2 usage, an existing database, or an
 // unreachable cluster.
 
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { AirlockError, isAirlockError, connectNats, createStreamApi, DEFAULT_EVIDENCE_STREAM, defineCommand, EXIT_FAILED, EXIT_OK, main, parseNatsUrls, usageError } from '../src/kernel/index.ts';
@@ -79,7 +79,12 @@ const command = defineCommand({
         return EXIT_FAILED;
       }
       mkdirSync(values['data-dir'], { recursive: true });
-      const sqlite = new DatabaseSync(file);
+      // Written under another name and renamed into place once whole: a restore killed midway
+      // leaves no <service>.sqlite that could pass for a restored database (or block a rerun).
+      // Whatever a killed run left under that name is incomplete by definition.
+      const partial = `${file}.restoring`;
+      for (const path of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(path, { force: true });
+      const sqlite = new DatabaseSync(partial);
       try {
         sqlite.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
         const now = () => new Date();
@@ -87,7 +92,10 @@ const command = defineCommand({
         const keys = restoreIdempotencyKeys(sqlite, { now: now() });
         // The content repository's bytes are not evidence: they come back from the object store.
         const blobs = chains.some((chain) => chain.table === CONTENT_EVENTS.name) ? await restoreBlobs(api, sqlite, { client, stream, dataDir: values['data-dir'] }) : undefined;
+        sqlite.exec('PRAGMA wal_checkpoint(TRUNCATE)');
         sqlite.close();
+        renameSync(partial, file);
+        syncDirectory(values['data-dir']);
         const tables = results.map((result) => ({ ...result, repeats: chains.find((c) => c.table === result.table)!.repeats }));
         const complete = blobs === undefined || blobs.missing.length === 0;
         if (json) printJson({ ok: complete, service: values.service, stream, db: file, tables, idempotency_keys: keys, ...(blobs && { blobs }) });
@@ -100,7 +108,7 @@ const command = defineCommand({
       } catch (error) {
         if (sqlite.isOpen) sqlite.close();
         // A half-written database must not be mistaken for a restored one.
-        for (const path of [file, `${file}-wal`, `${file}-shm`]) rmSync(path, { force: true });
+        for (const path of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(path, { force: true });
         throw error;
       }
     } finally {
@@ -108,6 +116,16 @@ const command = defineCommand({
     }
   },
 });
+
+/** Makes the rename that put the restored database in place durable (Linux: fsync of the directory). */
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Fetches the blobs the restored content database names from the bucket its host replicated them to. */
 async function restoreBlobs(api: StreamApi, sqlite: DatabaseSync, options: { client: NatsClient; stream: string; dataDir: string }): Promise<{ bucket: string; fetched: number; missing: string[] }> {

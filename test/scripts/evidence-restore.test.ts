@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -61,8 +61,12 @@ describe('evidence_restore and verify_evidence_chain --nats', () => {
     await store.close();
 
     const target = join(dir, 'b');
+    // What a restore killed midway left: its database under the partial name, which a rerun replaces.
+    mkdirSync(target, { recursive: true });
+    writeFileSync(join(target, 'demo.sqlite.restoring'), 'half a database');
     const restored = await run('evidence_restore.ts', ['--service', 'demo', '--nats', server.url, '--data-dir', target, '--json']);
     assert.equal(restored.status, 0, restored.stderr);
+    assert.deepEqual(readdirSync(target).filter((name) => name.startsWith('demo.sqlite')), ['demo.sqlite'], 'the database renamed into place whole, nothing partial left');
     const report = JSON.parse(restored.stdout);
     assert.equal(report.ok, true);
     assert.equal(report.idempotency_keys, 1);
