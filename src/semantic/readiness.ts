@@ -3,8 +3,8 @@
 // fails, and warns for what degrades a surface without stopping the service (no worker run yet,
 // no allowlist, no consumer tokens, no runtime-owner artifact, an unreachable upstream).
 
-import { health } from '../kernel/index.ts';
-import type { HealthCheck, Reply } from '../kernel/index.ts';
+import { health, replicationHealthCheck } from '../kernel/index.ts';
+import type { HealthCheck, ReplicationStatus, Reply } from '../kernel/index.ts';
 import type { ApiConfig, UpstreamName } from './config.ts';
 import type { ControlStateReader } from './control-state.ts';
 import { readRuntimeOwnerArtifact } from './runtime-owner-artifact.ts';
@@ -15,6 +15,8 @@ export interface ReadinessOptions {
   version: string;
   reader: ControlStateReader;
   probes: Readonly<Record<UpstreamName, UpstreamProbe>>;
+  /** Evidence replication of the control database, when it is on (docs/replication.md). */
+  replication?: () => ReplicationStatus | undefined;
 }
 
 export function healthReply(version: string): Reply {
@@ -50,5 +52,7 @@ export async function readinessReply(options: ReadinessOptions): Promise<Reply> 
     'vector_store:readyz': [vector],
     'governance:health': [governance],
   };
+  const replication = options.replication?.();
+  if (replication !== undefined) checks['evidence:replication'] = [replicationHealthCheck(replication)];
   return health({ version: options.version, checks });
 }

@@ -68,7 +68,7 @@ export function createSemanticService(config: ApiConfig, options: SemanticServic
 
   const handlers: SemanticHandlers = {
     healthz: () => healthReply(version),
-    readyz: () => readinessReply({ config, version, reader, probes }),
+    readyz: () => readinessReply({ config, version, reader, probes, replication: () => store.replication() }),
     status: () => status.reply(),
     context: () => json(contextBody(reader.current(), { version })),
     topology: () => json(readTopologyMetrics(config.runtimeOwnerArtifact)),

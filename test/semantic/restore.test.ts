@@ -16,7 +16,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, test } from 'node:test';
 import { readOutbox } from '../../src/semantic/event-outbox.ts';
 import { PROJECTION_PATH } from '../../src/semantic/routes.ts';
-import { sendJson } from '../helpers/http.ts';
+import { send, sendJson } from '../helpers/http.ts';
 import { startNatsServer } from '../helpers/nats-server.ts';
 import type { RunningNatsServer } from '../helpers/nats-server.ts';
 import { runEntry, startServiceProcess, syncReplicationEnv } from '../helpers/service-process.ts';
@@ -114,6 +114,9 @@ test('semantic: a lost host is restored from the stream; graph, outcomes, inbox,
   await reconcile(lost);
   const first = await sendJson(`${api.url}${PROJECTION_PATH}`, REQUEST, { headers: OPERATOR });
   assert.equal(first.status, 200, first.text);
+  // Readiness reports the replication of the control database (docs/replication.md).
+  const ready = (await send(`${api.url}/readyz`)).json() as { checks: Record<string, { status: string; mode: string }[]> };
+  assert.deepEqual(ready.checks['evidence:replication']!.map((c) => [c.status, c.mode]), [['pass', 'sync']]);
   // Second batch, still waiting when the host is lost: the missing end of e2, r-n1 again with
   // other content (a conflict), and an unknown domain.
   await ingest(lost, 'second.jsonl', [node('n3'), node('n1', 'tenant-a', { properties: { amount: 99 } }), { ...node('n4'), isolation_domain_ref: 'nowhere' }]);
