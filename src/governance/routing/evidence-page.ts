@@ -14,7 +14,7 @@
 // that may hold either, or is not an object, takes the parse-and-stringify path, so every answer
 // is the one readRows() and a spread would give, byte for byte.
 
-import { JSON_TYPE } from '../../kernel/index.ts';
+import { JSON_TYPE, readRowsSql } from '../../kernel/index.ts';
 import type { ReadPool, Reply } from '../../kernel/index.ts';
 
 /** An evidence table whose declared columns are all text (governance's are). */
@@ -54,16 +54,8 @@ const INDEX_KEY = /"(0|[1-9][0-9]*)":/;
  * const page = await readRecordPage(runtime.readPool, outboxRecords, { afterSeq: 0, limit: 100, before: ['seq', 'recorded_at'], after: ['sha256'] });
  */
 export async function readRecordPage<T extends TextColumnTable>(pool: ReadPool, table: T, page: EvidencePage<T>): Promise<RecordPage> {
-  const conditions: string[] = [];
-  const params: (string | number)[] = [];
-  for (const [column, value] of Object.entries(page.where ?? {}) as [string, string][]) {
-    if (!(column in table.columns)) throw new TypeError(`Cannot read evidence table "${table.name}": "${column}" is not a declared column`);
-    conditions.push(`${column} = ?`);
-    params.push(value);
-  }
-  conditions.push('seq > ?');
-  params.push(page.afterSeq, page.limit);
-  const { rows } = await pool.query(`SELECT * FROM ${table.name} WHERE ${conditions.join(' AND ')} ORDER BY seq LIMIT ?`, params);
+  const { sql, values } = readRowsSql(table, { where: page.where ?? {}, afterSeq: page.afterSeq, limit: page.limit });
+  const { rows } = await pool.query(sql, values);
   const own = [...page.before, ...page.after].map((field) => `"${field}":`);
   const records = rows.map((row) => {
     const payload = String(row['payload']);

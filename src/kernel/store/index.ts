@@ -19,7 +19,7 @@ export type {
   EvidenceTable,
   RegisteredTable,
 } from './evidence-table.ts';
-export { readRows, projectRows } from './read-rows.ts';
+export { readRows, readRowsSql, projectRows } from './read-rows.ts';
 export { statement } from './_statements.ts';
 export type { ProjectOptions, ReadRowsOptions } from './read-rows.ts';
 export { rowHash, GENESIS_SHA256 } from './row-hash.ts';

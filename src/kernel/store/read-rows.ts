@@ -29,7 +29,7 @@ export function readRows<C extends ColumnTypes, P>(
   table: EvidenceTable<C, P>,
   options: ReadRowsOptions<C> = {},
 ): EvidenceRow<C, P>[] {
-  const { sql, values } = selectSql(table, options);
+  const { sql, values } = readRowsSql(table, options);
   return statement(sqlite, sql).all(...values).map((row) => toRow<C, P>(row));
 }
 
@@ -44,14 +44,18 @@ export function projectRows<C extends ColumnTypes, P, S>(
   table: EvidenceTable<C, P>,
   options: ProjectOptions<C, P, S>,
 ): S {
-  const { sql, values } = selectSql(table, options);
+  const { sql, values } = readRowsSql(table, options);
   let state = options.initial;
   // A statement of its own, not the cached one: a reducer that reads rows must not reset this iteration.
   for (const row of sqlite.prepare(sql).iterate(...values)) state = options.reduce(state, toRow<C, P>(row));
   return state;
 }
 
-function selectSql(table: AnyEvidenceTable, options: ReadRowsOptions<ColumnTypes>): { sql: string; values: SQLInputValue[] } {
+/**
+ * The query readRows() runs, for running it elsewhere (a service's read pool): equality on
+ * declared columns, seq after a cursor, seq order, a limit.
+ */
+export function readRowsSql(table: AnyEvidenceTable, options: ReadRowsOptions<ColumnTypes>): { sql: string; values: SQLInputValue[] } {
   const conditions: string[] = [];
   const values: SQLInputValue[] = [];
   for (const [column, value] of Object.entries(options.where ?? {})) {
