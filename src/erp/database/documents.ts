@@ -168,6 +168,17 @@ export function findByIdentity(sqlite: DatabaseSync, doctype: string, identity: 
     const row = statement(sqlite, `SELECT payload FROM ${evidence.table} WHERE ${evidence.identity} = ? ORDER BY seq DESC LIMIT 1`).get(identity);
     return row ? (JSON.parse(String(row['payload'])) as ErpDocument) : undefined;
   }
-  const row = statement(sqlite, `SELECT ${storedDocSql('d')} AS data FROM erp_documents AS d WHERE d.doctype = ? AND d.identity = ?`).get(doctype, identity);
+  const row = statement(sqlite, `SELECT ${storedDocSql('d')} AS data FROM erp_documents AS d WHERE d.doctype = ${sqlText(doctype)} AND d.identity = ?`).get(identity);
   return row ? (JSON.parse(String(row['data'])) as ErpDocument) : undefined;
+}
+
+/**
+ * A DocType as an SQL string literal. A lookup by identity names its DocType in the SQL text (one
+ * prepared statement per DocType) instead of binding it: erp_documents has partial indexes WHERE
+ * doctype = 'Employee' / 'User', and a bound doctype compared against them makes SQLite prepare
+ * the statement again on every execution (it checks the bound value against each index's WHERE),
+ * which cost more than the lookup itself. DocTypes come from the code, never from a request.
+ */
+function sqlText(doctype: string): string {
+  return `'${doctype.replaceAll("'", "''")}'`;
 }
