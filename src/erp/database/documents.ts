@@ -43,9 +43,18 @@ export const NAMING_SERIES: Readonly<Record<string, string>> = {
   User: 'USR-',
 };
 
-/** Frappe's timestamp form, "2026-01-05 10:00:00.000000", in UTC. */
+/**
+ * Frappe's timestamp form, "2026-01-05 10:00:00.000000", in UTC (years 0 to 9999). Built from the
+ * date's fields: Date#toISOString() took several microseconds a call, and every document write
+ * stamps its creation and modified times.
+ */
 export function frappeTimestamp(at: Date): string {
-  return `${at.toISOString().slice(0, 19).replace('T', ' ')}.${String(at.getUTCMilliseconds() * 1000).padStart(6, '0')}`;
+  const year = at.getUTCFullYear();
+  return `${year < 1000 ? String(year).padStart(4, '0') : year}-${twoDigits(at.getUTCMonth() + 1)}-${twoDigits(at.getUTCDate())} ${twoDigits(at.getUTCHours())}:${twoDigits(at.getUTCMinutes())}:${twoDigits(at.getUTCSeconds())}.${String(at.getUTCMilliseconds() * 1000).padStart(6, '0')}`;
+}
+
+function twoDigits(value: number): string {
+  return value < 10 ? `0${value}` : String(value);
 }
 
 /** Takes the next name of a DocType's series (inside the write that uses it). */
