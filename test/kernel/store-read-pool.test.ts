@@ -125,3 +125,19 @@ test('queryRecords() renders the rows as records on the read thread: the spread 
     assert.deepEqual([empty.bytes.length, empty.count, empty.lastSeq], [0, 0, undefined], name);
   }
 });
+
+test('createReadPool({ functions }) gives every read connection the SQL functions, from their source text', async (t) => {
+  const store = await filledStore(t, 3);
+  // Stands alone, as the option requires: the threads get its source, not the closure.
+  const initials = (text: unknown) => (typeof text === 'string' ? text.split('-').map((part) => part[0]).join('') : null);
+  const reads = createReadPool(store.path, { threads: 1, functions: { initials } });
+  t.after(() => reads.close());
+  const { rows } = await reads.query('SELECT initials(subject) AS i FROM receipts WHERE seq = 1');
+  assert.equal(rows[0]!['i'], 'c1');
+  const memory = openDatabase(':memory:', { evidenceTables: [RECEIPTS] });
+  t.after(() => memory.close());
+  await memory.append(RECEIPTS, { subject: 'x-y', kind: 'opened', payload: {} });
+  const inline = createReadPool(':memory:', { inline: memory.sqlite, functions: { initials } });
+  assert.equal((await inline.query('SELECT initials(subject) AS i FROM receipts')).rows[0]!['i'], 'xy');
+  assert.throws(() => createReadPool(store.path, { functions: { 'x); DROP': initials } }), /Invalid SQL function name/);
+});

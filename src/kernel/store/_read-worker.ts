@@ -34,13 +34,17 @@ export type ReadAnswer =
   | { id: number; ok: true; records: RenderedRecords; steps: number }
   | { id: number; ok: false; message: string };
 
-export function readWorkerMain(render: (rows: readonly Record<string, unknown>[], shape: RecordShape) => string): void {
+export function readWorkerMain(
+  render: (rows: readonly Record<string, unknown>[], shape: RecordShape) => string,
+  functions: Record<string, (...args: never[]) => unknown>,
+): void {
   const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
   const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
   const { hash } = process.getBuiltinModule('node:crypto');
   const { path, busyTimeoutMs } = workerData as { path: string; busyTimeoutMs: number };
   const sqlite = new DatabaseSync(path, { readOnly: true, timeout: busyTimeoutMs });
   sqlite.exec('PRAGMA cache_size = -16384; PRAGMA temp_store = MEMORY;');
+  for (const [name, fn] of Object.entries(functions)) sqlite.function(name, { deterministic: true }, fn as never);
   const prepared = new Map<string, ReturnType<typeof sqlite.prepare>>();
   parentPort!.on('message', (request: ReadRequest) => {
     let answer: ReadAnswer;

@@ -33,7 +33,15 @@ export interface ReadPoolOptions {
   busyTimeoutMs?: number;
   /** The writer's connection: used inline when `path` is `:memory:`. */
   inline?: DatabaseSync;
+  /**
+   * Deterministic scalar SQL functions every read connection registers (a search's matcher).
+   * Each must stand alone, as renderRecords() does: the threads get its source text.
+   */
+  functions?: Readonly<Record<string, SqlFunction>>;
 }
+
+/** A scalar SQL function: SQLite values in, one SQLite value out. */
+export type SqlFunction = (...args: SQLOutputValue[]) => SQLInputValue;
 
 export interface ReadResult {
   rows: Record<string, SQLOutputValue>[];
@@ -93,7 +101,11 @@ interface Thread {
   job?: Job;
 }
 
-const WORKER_SOURCE = `(${readWorkerMain.toString()})(${renderRecords.toString()})`;
+/** The threads' source: the worker's body, given the renderer and the pool's SQL functions. */
+function workerSource(functions: Readonly<Record<string, SqlFunction>>): string {
+  const entries = Object.entries(functions).map(([name, fn]) => `${JSON.stringify(name)}: (${fn.toString()})`);
+  return `(${readWorkerMain.toString()})(${renderRecords.toString()}, {${entries.join(', ')}})`;
+}
 
 /**
  * A pool of read-only connections to the database at `path`. Threads start on first use.
@@ -107,6 +119,12 @@ export function createReadPool(path: string, options: ReadPoolOptions = {}): Rea
   const budgetMs = options.budgetMs ?? DEFAULT_READ_BUDGET_MS;
   const maxQueue = options.maxQueue ?? DEFAULT_READ_QUEUE;
   if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`Invalid read threads ${size}: use a positive integer`);
+  const functions = options.functions ?? {};
+  for (const name of Object.keys(functions)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new TypeError(`Invalid SQL function name "${name}": use letters, digits and _`);
+  }
+  const source = workerSource(functions);
+  if (options.inline !== undefined) for (const [name, fn] of Object.entries(functions)) options.inline.function(name, { deterministic: true }, fn);
   const stats: ReadPoolStats = { queries: 0, overBudget: 0, refused: 0, lastSteps: 0, totalSteps: 0 };
   const threads: Thread[] = [];
   const waiting: Job[] = [];
@@ -114,7 +132,7 @@ export function createReadPool(path: string, options: ReadPoolOptions = {}): Rea
   let closed = false;
 
   function spawn(): Thread {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 } });
+    const worker = new Worker(source, { eval: true, workerData: { path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 } });
     const thread: Thread = { worker };
     worker.unref();
     worker.on('message', (answer: ReadAnswer) => {
