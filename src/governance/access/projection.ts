@@ -116,7 +116,8 @@ export function projectionWrite(spec: SurfaceSpec): (runtime: GovernanceRuntime,
       if (!scope.ok) payload = { ...base, effect: 'refused', reasons: [scope.reason] };
       else if (age > policy.max_age_seconds || age < -policy.max_clock_skew_seconds) payload = { ...base, effect: 'refused', reasons: ['stale'] };
       else {
-        const latest = (readRows(sqlite, identityProjections, { where: { surface: spec.surface, scope_key: scope.key } }) as unknown as ProjectionRow[]).filter((r) => r.payload.effect !== 'refused').at(-1);
+        // The scope's latest row that was not refused, by the index: a refresh every hour must not read the scope's history.
+        const latest = latestProjection(sqlite, spec.surface, scope.key)[0];
         if (latest && Date.parse(latest.payload.observed_at) > Date.parse(observedAt)) payload = { ...base, effect: 'refused', reasons: ['superseded'] };
         else {
           const reasons = spec.disqualify(body);
