@@ -4,13 +4,13 @@
 // per idle second, start-up time, bytes on disk per business event and verify_evidence_chain's
 // rows per second. Prints a table (or one JSON document) and says which figures grew.
 
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineCommand, EXIT_OK, main, usageError, wholeNumberOption } from '../src/kernel/index.ts';
 import { databaseBytes, idleCpuMsPerSecond, readinessUnderLoad, startService, timeRoute, verifyRate } from './scale/measure.ts';
 import type { Latency } from './scale/measure.ts';
-import type { ScaleProfile } from './scale/profile.ts';
+import type { ScaleProfile, WriteLoadResult } from './scale/profile.ts';
 import { agentContextProfile } from './scale/profiles/agent-context.ts';
 import { contentProfile } from './scale/profiles/content.ts';
 import { erpProfile } from './scale/profiles/erp.ts';
@@ -35,6 +35,8 @@ export interface SizeRecord {
   bytes_per_event: number;
   raw_bytes_per_event: number;
   verify: { rows: number; seconds: number; rows_per_second: number; ok: boolean };
+  /** The profile's write load at this size (ERP: its performance gate), when it has one. */
+  write_load?: WriteLoadResult & { name: string; seconds: number };
 }
 
 const command = defineCommand({
@@ -123,9 +125,33 @@ async function measureAt(profile: ScaleProfile, dataDir: string, options: { rows
       bytes_per_event: Math.round(bytes / grown.events),
       raw_bytes_per_event: Math.round(grown.rawBytes / grown.events),
       verify: await verifyRate(profile.database(dataDir)),
+      ...(profile.writeLoad && { write_load: await writeLoadOnCopy(profile, dataDir, options.bundle) }),
     };
   } finally {
     await service.stop();
+  }
+}
+
+const WRITE_LOAD_SECONDS = 20;
+
+/**
+ * The profile's write load against the service started over a copy of the grown data directory:
+ * its writes must not count as grown events, nor stay for the next size.
+ */
+async function writeLoadOnCopy(profile: ScaleProfile, dataDir: string, bundle: boolean): Promise<NonNullable<SizeRecord['write_load']>> {
+  const load = profile.writeLoad!;
+  const copy = `${dataDir}-write-load`;
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(dataDir, copy, { recursive: true });
+  try {
+    const service = await startService(profile, copy, { bundle });
+    try {
+      return { name: load.name, seconds: WRITE_LOAD_SECONDS, ...(await load.run(service.url, copy, WRITE_LOAD_SECONDS)) };
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
   }
 }
 
@@ -146,6 +172,11 @@ function targets(records: SizeRecord[]): { service: string; target: string; met:
     add(`idle CPU independent of size`, (last.idle_cpu_ms_per_s ?? 0) <= Math.max(10, 2 * (first.idle_cpu_ms_per_s ?? 0)), `${last.idle_cpu_ms_per_s} ms/s (${first.rows}: ${first.idle_cpu_ms_per_s} ms/s)`);
     add(`bytes on disk per ${last.business_event} <= 2 x raw body`, last.bytes_per_event <= 2 * last.raw_bytes_per_event, `${last.bytes_per_event} (raw ${last.raw_bytes_per_event})`);
     add('verify_evidence_chain >= 200000 rows/s', last.verify.rows_per_second >= 200_000, `${last.verify.rows_per_second} rows/s`);
+    if (first.write_load && last.write_load) {
+      // "Unchanged": within a fifth of its figure at the smallest size, or 5 ms, whichever is more.
+      const limit = first.write_load.p95_ms + Math.max(5, first.write_load.p95_ms / 5);
+      add(`${last.write_load.name} p95 unchanged (within 20 % or 5 ms of its ${first.rows} figure)`, last.write_load.p95_ms <= limit, `${last.write_load.p95_ms} ms (${first.rows}: ${first.write_load.p95_ms} ms; errors ${last.write_load.errors}/${last.write_load.requests})`);
+    }
   }
   return out;
 }
@@ -157,6 +188,7 @@ function describe(record: SizeRecord): string {
     `  start-up ${record.startup_ms} ms; idle CPU ${record.idle_cpu_ms_per_s} ms/s; ${record.bytes_per_event} bytes on disk per ${record.business_event} (raw body ${record.raw_bytes_per_event}); verify_evidence_chain ${record.verify.rows_per_second} rows/s over ${record.verify.rows} rows${record.verify.ok ? '' : ' (BROKEN)'}`,
     ...record.reads.map((r) => `  ${r.route}: p50 ${r.p50_ms} p95 ${r.p95_ms} p99 ${r.p99_ms} ms (${statuses(r)})`),
     `  readiness under 8 x heaviest read: p50 ${record.readiness_under_load.p50_ms} p95 ${record.readiness_under_load.p95_ms} p99 ${record.readiness_under_load.p99_ms} ms (${statuses(record.readiness_under_load)}); heaviest ${statuses(record.heaviest)}, p95 ${record.heaviest.p95_ms} ms`,
+    ...(record.write_load ? [`  ${record.write_load.name} for ${record.write_load.seconds} s: ${record.write_load.requests} requests, ${record.write_load.errors} errors, p50 ${record.write_load.p50_ms} p95 ${record.write_load.p95_ms} p99 ${record.write_load.p99_ms} ms`] : []),
   ].join('\n');
 }
 
