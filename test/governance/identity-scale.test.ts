@@ -8,12 +8,10 @@ import assert from 'node:assert/strict';
 import type { Store } from '../../src/kernel/index.ts';
 import { identityProjections } from '../../src/governance/database.ts';
 import { scopeKey } from '../../src/governance/access/projection.ts';
-import type { GovernanceRuntime } from '../../src/governance/runtime.ts';
 import { randomUUID } from 'node:crypto';
 import { send, sendJson } from '../helpers/http.ts';
-import { stepCounter } from '../helpers/sqlite-steps.ts';
 import type { StepCounter } from '../helpers/sqlite-steps.ts';
-import { bearer, startGovernance } from './_service.ts';
+import { bearer, startCountingGovernance } from './_service.ts';
 import type { RunningGovernance } from './_service.ts';
 
 const MAILBOXES = ['ops@example.com', 'billing@example.com', 'hr@example.com'];
@@ -21,12 +19,7 @@ const MAILBOXES = ['ops@example.com', 'billing@example.com', 'hr@example.com'];
 let running: RunningGovernance;
 let store: Store;
 let steps: StepCounter;
-test.before(async () => {
-  let runtime: GovernanceRuntime | undefined;
-  running = await startGovernance({ role: 'test', service: { inspect: (r) => (runtime = r) } });
-  store = runtime!.store;
-  steps = stepCounter(store.sqlite);
-});
+test.before(async () => ({ running, store, steps } = await startCountingGovernance()));
 test.after(() => running.stop());
 
 /** `hours` hourly refreshes of every scope (each projected for an hour, all but the last expired), with a refused stale write beside each. */

@@ -11,11 +11,9 @@ import type { Store } from '../../src/kernel/index.ts';
 import { identityProjections } from '../../src/governance/database.ts';
 import { scopeKey } from '../../src/governance/access/projection.ts';
 import type { ProjectionRow } from '../../src/governance/access/projection.ts';
-import type { GovernanceRuntime } from '../../src/governance/runtime.ts';
 import { send } from '../helpers/http.ts';
-import { stepCounter } from '../helpers/sqlite-steps.ts';
 import type { StepCounter } from '../helpers/sqlite-steps.ts';
-import { bearer, startGovernance } from './_service.ts';
+import { bearer, startCountingGovernance } from './_service.ts';
 import type { RunningGovernance } from './_service.ts';
 
 const MAILBOXES = ['ops@example.com', 'billing@example.com'];
@@ -25,12 +23,7 @@ const BASE = Date.now() - 50_000 * HOUR;
 let running: RunningGovernance;
 let store: Store;
 let steps: StepCounter;
-test.before(async () => {
-  let runtime: GovernanceRuntime | undefined;
-  running = await startGovernance({ role: 'test', service: { inspect: (r) => (runtime = r) } });
-  store = runtime!.store;
-  steps = stepCounter(store.sqlite);
-});
+test.before(async () => ({ running, store, steps } = await startCountingGovernance()));
 test.after(() => running.stop());
 
 /**
