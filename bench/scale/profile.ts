@@ -18,6 +18,15 @@ export interface GrowOutcome {
   rawBytes: number;
 }
 
+/** What a write load measured: its requests, errors and latency percentiles. */
+export interface WriteLoadResult {
+  requests: number;
+  errors: number;
+  p50_ms: number;
+  p95_ms: number;
+  p99_ms: number;
+}
+
 export interface ScaleProfile {
   service: string;
   /** What one business event is, e.g. "integration event". */
@@ -50,6 +59,11 @@ export interface ScaleProfile {
   heaviest: ReadRoute;
   /** The readiness (or health) probe. */
   readiness: ReadRoute;
+  /**
+   * The service's own write load, run against it at each size after the reads (ERP: its
+   * performance gate): the issue wants its p95 unchanged as the evidence grows.
+   */
+  writeLoad?: { name: string; run(url: string, dataDir: string, seconds: number): Promise<WriteLoadResult> };
   /** Starts what the service needs beside it for every size (e.g. the governance it asks), before env() is read. */
   start?(): Promise<void>;
   /** Stops what start() started. */

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { defineEvidenceTable, openDatabase } from '../kernel/index.ts';
 import type { Migration, Store } from '../kernel/index.ts';
+import { ensureRunCounts } from './run-counts.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -34,7 +35,9 @@ export const EVIDENCE_TABLES = [serviceStarts, runtimePatches, executionRuns, co
 
 export function openAgentContextDatabase(path: string, dataDir: string, options: { now?: () => Date } = {}): Store {
   mkdirSync(dataDir, { recursive: true });
-  return openDatabase(path, { migrations: MIGRATIONS, evidenceTables: EVIDENCE_TABLES, ...(options.now && { now: options.now }) });
+  const store = openDatabase(path, { migrations: MIGRATIONS, evidenceTables: EVIDENCE_TABLES, ...(options.now && { now: options.now }) });
+  ensureRunCounts(store.sqlite, executionRuns.name);
+  return store;
 }
 
 /** Rows per evidence table, for /metrics and the inventory. */

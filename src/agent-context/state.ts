@@ -6,6 +6,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { readRows, statement } from '../kernel/index.ts';
 import type { EvidenceRow } from '../kernel/index.ts';
 import { executionRuns, learningProposals, runtimePatches } from './database.ts';
+import { readRunCounts } from './run-counts.ts';
 
 export interface PatchPayload {
   runtime: string;
@@ -32,7 +33,6 @@ export interface PersistentAgent {
 }
 
 type PatchRow = EvidenceRow<typeof runtimePatches.columns>;
-type RunRow = EvidenceRow<typeof executionRuns.columns>;
 
 /** An agent after one more runtime patch (apply or rollback). */
 function withPatch(current: PersistentAgent | undefined, row: PatchRow): PersistentAgent {
@@ -52,28 +52,15 @@ function withPatch(current: PersistentAgent | undefined, row: PatchRow): Persist
   };
 }
 
-/** Counts one execution-run row on its agent. */
-function countRun(agent: PersistentAgent, row: RunRow): void {
-  const p = row.payload as { outcome?: string; observed_version?: string };
-  if (row.kind === 'dispatched') {
-    agent.runs.dispatched += 1;
-    agent.last_run_id = row.run_id;
-  } else {
-    if (p.outcome === 'succeeded') agent.runs.succeeded += 1;
-    else agent.runs.failed += 1;
-    if (typeof p.observed_version === 'string') agent.observed_version = p.observed_version;
-  }
-}
-
 /**
- * The agents folded incrementally: each advance() folds only the patch and run rows appended
- * since the last one, so a read after a write costs the rows the write added, not the history
- * (issue 24). Call it outside a write transaction: a row of a batch later rolled back would stay.
+ * The agents folded incrementally: each advance() folds only the patches appended since the last
+ * one, and takes each agent's run counts from the counters a trigger keeps (run-counts.ts), so a
+ * read costs the rows a write added, not the history, the first read after a start too (issue
+ * 24). Call it outside a write transaction: a row of a batch later rolled back would stay.
  */
 export function createAgentsFold(): { advance(sqlite: DatabaseSync): Map<string, PersistentAgent>; folded(): number } {
   const agents = new Map<string, PersistentAgent>();
   let patchSeq = 0;
-  let runSeq = 0;
   let folded = 0;
   return {
     advance(sqlite) {
@@ -82,11 +69,12 @@ export function createAgentsFold(): { advance(sqlite: DatabaseSync): Map<string,
         patchSeq = row.seq;
         folded++;
       }
-      for (const row of readRows(sqlite, executionRuns, { afterSeq: runSeq })) {
-        const agent = agents.get(row.agent_id);
-        if (agent) countRun(agent, row);
-        runSeq = row.seq;
-        folded++;
+      const counts = readRunCounts(sqlite);
+      for (const agent of agents.values()) {
+        const c = counts.get(agent.agent_id);
+        agent.runs = { dispatched: c?.dispatched ?? 0, succeeded: c?.succeeded ?? 0, failed: c?.failed ?? 0 };
+        agent.last_run_id = c?.last_run_id ?? null;
+        agent.observed_version = c?.observed_version ?? null;
       }
       return agents;
     },

@@ -4,7 +4,7 @@
 // candidate rows. Every alternative must name a word, so the hits are always among the rows the
 // index finds for the query's positive words, and no query reads the whole table.
 
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, SQLOutputValue } from 'node:sqlite';
 import type { AftsNode, TextField } from './afts-parse.ts';
 import { RepositoryError } from './repository-error.ts';
 
@@ -121,19 +121,25 @@ export function compileAfts(node: AftsNode): CompiledAfts {
   return { where, args, candidates: positive.map((p) => `(${p})`).join(' OR ') };
 }
 
+/**
+ * afts_match(text, spec): 1 when `text` holds the spec's term (or phrase) with its wildcards.
+ * It stands alone (foldText() written out) because the read pool's threads get its source text.
+ */
+export function aftsMatch(text: SQLOutputValue, spec: SQLOutputValue): number {
+  if (typeof text !== 'string' || typeof spec !== 'string') return 0;
+  const { terms, phrase } = JSON.parse(spec) as { terms: string[]; phrase: boolean };
+  const patterns = terms.map((t) => new RegExp(t, 'u'));
+  const words = text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (!phrase) return words.some((w) => patterns[0]!.test(w)) ? 1 : 0;
+  for (let i = 0; i + patterns.length <= words.length; i++) if (patterns.every((p, j) => p.test(words[i + j]!))) return 1;
+  return 0;
+}
+
 const REGISTERED = new WeakSet<DatabaseSync>();
 
-/** afts_match(text, spec): whether `text` holds the spec's term (or phrase) with its wildcards; registered once per connection. */
+/** Registers afts_match() on a connection, once. */
 export function registerAftsMatch(sqlite: DatabaseSync): void {
   if (REGISTERED.has(sqlite)) return;
-  sqlite.function('afts_match', { deterministic: true }, (text, spec) => {
-    if (typeof text !== 'string' || typeof spec !== 'string') return 0;
-    const { terms, phrase } = JSON.parse(spec) as { terms: string[]; phrase: boolean };
-    const patterns = terms.map((t) => new RegExp(t, 'u'));
-    const words = foldText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
-    if (!phrase) return words.some((w) => patterns[0]!.test(w)) ? 1 : 0;
-    for (let i = 0; i + patterns.length <= words.length; i++) if (patterns.every((p, j) => p.test(words[i + j]!))) return 1;
-    return 0;
-  });
+  sqlite.function('afts_match', { deterministic: true }, aftsMatch);
   REGISTERED.add(sqlite);
 }

@@ -46,8 +46,6 @@ export const SEARCH_WINDOW = 1000;
 interface SearchPlan {
   sql: string;
   params: SQLInputValue[];
-  /** Whether the query calls afts_match(), a JavaScript function only the writer's connection has. */
-  needsAftsMatch: boolean;
 }
 
 function planSearch(request: SearchRequest): SearchPlan {
@@ -66,7 +64,7 @@ function planSearch(request: SearchRequest): SearchPlan {
     SELECT n.id, n.parent_id, n.owner, n.inherit_permissions, c.score AS score, (SELECT count(*) FROM c) AS candidates
     FROM c JOIN search_rows r ON r.fts_rowid = c.fts_rowid JOIN nodes n ON n.id = r.node_id
     WHERE n.archived_at IS NULL AND ${compiled.where} ORDER BY ${order}`;
-  return { sql, params: [compiled.candidates, SEARCH_WINDOW, ...compiled.args], needsAftsMatch: compiled.where.includes('afts_match(') };
+  return { sql, params: [compiled.candidates, SEARCH_WINDOW, ...compiled.args] };
 }
 
 type SearchAnswer = { rows: { node: NodeRow; score: number }[]; total: number; exact: boolean };
@@ -86,13 +84,12 @@ export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): Searc
 
 /**
  * searchNodes() with its query on the service's read pool, off the event loop (issue 24): the
- * same hits in the same order, then the same read check and page on this thread. A query with
- * an inner wildcard or a cm:title/cm:description field calls afts_match(), which the pool's
- * connections do not have: it runs here, bounded by the same window.
+ * same hits in the same order, then the same read check and page on this thread. The pool's
+ * connections have afts_match() (an inner wildcard, a cm:title/cm:description field): the
+ * service creates its pool with it (service.ts).
  */
 export async function searchNodesOnPool(reads: ReadPool, sqlite: DatabaseSync, request: SearchRequest): Promise<SearchAnswer> {
   const plan = planSearch(request);
-  if (plan.needsAftsMatch) return searchNodes(sqlite, request);
   const { rows } = await reads.query(plan.sql, plan.params);
   return answerOf(sqlite, rows, request);
 }

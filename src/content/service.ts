@@ -3,6 +3,7 @@
 
 import { createLogger, createReadPool, createService, replicationConfigFromEnv, secretValues, versionTruth } from '../kernel/index.ts';
 import type { Logger, ReadPool, Service } from '../kernel/index.ts';
+import { aftsMatch } from './afts-sql.ts';
 import { reclaimBlobs } from './blob-reclaim.ts';
 import { replicatedBlobStore, startBlobReplication } from './blob-replication.ts';
 import { createBlobStore } from './blob-store.ts';
@@ -38,7 +39,7 @@ export async function createContentService(config: ContentConfig, options: { now
   const blobs = replication ? replicatedBlobStore(local, replication) : local;
   const bridge = createBridge({ config, store, log: log.child('content.oidc'), ...(options.now && { now: options.now }) });
   // Searches and folder listings read on their own connections, so probes and writes answer beside them.
-  const reads = createReadPool(store.path, { ...options.reads, inline: store.sqlite });
+  const reads = createReadPool(store.path, { ...options.reads, inline: store.sqlite, functions: { afts_match: aftsMatch } });
   const deps = { store, reads, blobs, config, log, policy: permissionPolicy(config) };
   const repository = repositoryAuthenticator(bridge);
   const service = createService({

@@ -53,7 +53,7 @@ export {
 } from './store/index.ts';
 export type {
   Store, Transaction, OpenDatabaseOptions, Migration, EvidenceTable, EvidenceRow, EvidenceInput, JsonValue, ChainVerification,
-  IdempotencyStore, IdempotencyBegin, StoredResponse, ReadPool, ReadResult,
+  IdempotencyStore, IdempotencyBegin, StoredResponse, ReadPool, ReadResult, RecordsResult, RecordShape, SqlFunction,
 } from './store/index.ts';
 
 export { compileSchema } from './schema/index.ts';

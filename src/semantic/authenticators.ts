@@ -3,7 +3,7 @@
 // and context readback; and, for projection verification, the operator token plus a configured
 // case allowlist (absent or empty: 503, fail closed). Failures say one fixed thing per cause.
 
-import { parseBearer, problem, verifyToken } from '../kernel/index.ts';
+import { parseBearer, problem, verifyToken, whichToken } from '../kernel/index.ts';
 import type { Authenticator, AuthOutcome, Reply, RequestContext } from '../kernel/index.ts';
 import { consumerAdmission } from './cdc-matrix.ts';
 import type { ConsumerToken } from './consumer-tokens.ts';
@@ -29,16 +29,17 @@ export function createAuthenticators(options: AuthenticatorOptions): Record<'ope
     return { ok: true, principal: { kind: 'operator' } };
   };
 
+  // Ids and tokens are distinct (consumer-tokens.ts), so at most one consumer matches.
+  const consumerTokens: Record<string, readonly string[]> = Object.fromEntries(options.consumerTokens.map((entry) => [entry.consumer, [entry.token]]));
+  const consumerOrder = options.consumerTokens.map((entry) => entry.consumer);
   const consumer: Authenticator = (context) => {
     const header = context.headers['authorization'];
     const challenge = { 'www-authenticate': 'Bearer realm="semantic"' };
     if (header === undefined) {
       return deny(problem(401, 'Consumer token missing', { type: 'consumer_token_missing', detail: 'Send Authorization: Bearer <consumer token>', headers: challenge }));
     }
-    const token = parseBearer(header);
     // Every token is compared, so the time taken does not tell which consumer came close.
-    let matched: string | undefined;
-    for (const entry of options.consumerTokens) if (verifyToken(token, [entry.token])) matched = entry.consumer;
+    const matched = whichToken(parseBearer(header), consumerTokens, consumerOrder);
     if (matched === undefined) {
       return deny(problem(401, 'Consumer token invalid', { type: 'consumer_token_invalid', detail: 'The bearer token is not a configured consumer token', headers: challenge }));
     }

@@ -3,7 +3,7 @@
 // cached control state, so the serialized body is rebuilt only when the database changed and the
 // kernel's strong ETag stays stable in between.
 
-import { isLoopbackHost, JSON_TYPE } from '../kernel/index.ts';
+import { isLoopbackHost, JSON_TYPE, strongEtag } from '../kernel/index.ts';
 import type { Reply } from '../kernel/index.ts';
 import type { ApiConfig } from './config.ts';
 import { DATABASE_FILE } from './config.ts';
@@ -82,14 +82,16 @@ export function statusBody(options: StatusOptions, state: ControlState): Record<
 export function createStatusReadback(options: StatusOptions): { reply(): Reply } {
   let cachedKey: string | undefined;
   let cachedBytes: Buffer = Buffer.alloc(0);
+  let cachedEtag = strongEtag(cachedBytes);
   return {
     reply() {
       const state = options.reader.current();
       if (state.key !== cachedKey) {
         cachedBytes = Buffer.from(JSON.stringify(statusBody(options, state)), 'utf8');
+        cachedEtag = strongEtag(cachedBytes);
         cachedKey = state.key;
       }
-      return { status: 200, raw: cachedBytes, contentType: JSON_TYPE };
+      return { status: 200, raw: cachedBytes, contentType: JSON_TYPE, headers: { etag: cachedEtag } };
     },
   };
 }

@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import type { TestContext } from 'node:test';
-import { statement } from '../../src/kernel/index.ts';
-import type { RequestContext } from '../../src/kernel/index.ts';
+import { readRows, statement } from '../../src/kernel/index.ts';
+import type { RequestContext, Store } from '../../src/kernel/index.ts';
+import { ensureRunCounts, readRunCounts, RUN_COUNTS_TABLE } from '../../src/agent-context/run-counts.ts';
+import type { RunCounts } from '../../src/agent-context/run-counts.ts';
 import { PROPOSAL_WRITE, RUN_DISPATCH } from '../../src/agent-context/writes.ts';
 import { controlCommands, executionRuns, openAgentContextDatabase, runtimePatches } from '../../src/agent-context/database.ts';
 import { agentKnown, agentRuntime, controlState, createAgentsFold, LAST_CONTROL_COMMAND_SQL } from '../../src/agent-context/state.ts';
@@ -36,20 +38,67 @@ function recordingPrepares(sqlite: DatabaseSync, seen: string[]): DatabaseSync {
 
 const patch = (agent: string, version: string) => ({ agent_id: agent, action: 'apply', payload: { runtime: 'node', version, config_sha256: null, reason: 'r', actor: 'ops' } });
 
-test('createAgentsFold() folds only the rows appended since its last advance', async (t) => {
+test('createAgentsFold() folds only the patches appended since its last advance, and reads no execution run', async (t) => {
   const store = openStore(t);
   await store.append(runtimePatches, patch('a1', '1.0.0'));
   await store.write((_sqlite, tx) => {
     for (let i = 0; i < 2000; i++) tx.append(executionRuns, { run_id: `r${i}`, agent_id: 'a1', kind: 'dispatched', payload: { action: 'x', actor: 'ops' } });
   });
   const fold = createAgentsFold();
-  assert.equal(fold.advance(store.sqlite).get('a1')!.runs.dispatched, 2000);
-  assert.equal(fold.folded(), 2001);
+  const seen: string[] = [];
+  assert.equal(fold.advance(recordingPrepares(store.sqlite, seen)).get('a1')!.runs.dispatched, 2000);
+  assert.equal(fold.folded(), 1);
+  assert.ok(!seen.some((sql) => /execution_runs/.test(sql)), `the first read after a start read execution runs:\n${seen.join('\n')}`);
   await store.append(executionRuns, { run_id: 'r0', agent_id: 'a1', kind: 'completed', payload: { outcome: 'succeeded', observed_version: '1.0.0', actor: 'ops' } });
   await store.append(runtimePatches, patch('a1', '1.1.0'));
   const agent = fold.advance(store.sqlite).get('a1')!;
-  assert.equal(fold.folded(), 2003);
-  assert.deepEqual([agent.desired_version, agent.previous_versions, agent.runs, agent.observed_version], ['1.1.0', ['1.0.0'], { dispatched: 2000, succeeded: 1, failed: 0 }, '1.0.0']);
+  assert.equal(fold.folded(), 2);
+  assert.deepEqual([agent.desired_version, agent.previous_versions, agent.runs, agent.observed_version, agent.last_run_id], ['1.1.0', ['1.0.0'], { dispatched: 2000, succeeded: 1, failed: 0 }, '1.0.0', 'r1999']);
+});
+
+/** The run counts as folding every execution run gives them (what the readbacks showed before the counters). */
+function foldedCounts(sqlite: DatabaseSync): Record<string, RunCounts> {
+  const counts: Record<string, RunCounts> = {};
+  for (const row of readRows(sqlite, executionRuns)) {
+    const c = (counts[row.agent_id] ??= { dispatched: 0, succeeded: 0, failed: 0, last_run_id: null, observed_version: null });
+    const p = row.payload as { outcome?: unknown; observed_version?: unknown };
+    if (row.kind === 'dispatched') {
+      c.dispatched += 1;
+      c.last_run_id = row.run_id;
+    } else {
+      if (p.outcome === 'succeeded') c.succeeded += 1;
+      else c.failed += 1;
+      if (typeof p.observed_version === 'string') c.observed_version = p.observed_version;
+    }
+  }
+  return counts;
+}
+
+/** Runs of three agents with every kind of completion: succeeded, failed, odd outcomes, versions or none. */
+function appendMixedRuns(store: Store, from: number, count: number): Promise<void> {
+  return store.write((_sqlite, tx) => {
+    for (let i = from; i < from + count; i++) {
+      const agent = `a${i % 3}`;
+      tx.append(executionRuns, { run_id: `r${i}`, agent_id: agent, kind: 'dispatched', payload: { action: 'x', actor: 'ops' } });
+      if (i % 4 === 3) continue;
+      const outcome = [`succeeded`, 'failed', 'timed_out', 7][i % 5 === 0 ? 3 : i % 3];
+      const observed = i % 6 === 0 ? { observed_version: 42 } : i % 7 === 0 ? {} : { observed_version: `1.${i}.0` };
+      tx.append(executionRuns, { run_id: `r${i}`, agent_id: agent, kind: 'completed', payload: { outcome, ...observed, actor: 'ops' } as never });
+    }
+  });
+}
+
+test('the run counters a trigger keeps equal the fold of every execution run, for a database that had runs before the counters too', async (t) => {
+  const store = openStore(t);
+  await appendMixedRuns(store, 0, 300);
+  assert.deepEqual(Object.fromEntries(readRunCounts(store.sqlite)), foldedCounts(store.sqlite), 'kept by the trigger');
+  // A database from before the counters: drop them, then open it again as a start after the upgrade does.
+  store.sqlite.exec(`DROP TRIGGER execution_runs_count; DROP TABLE ${RUN_COUNTS_TABLE};`);
+  await appendMixedRuns(store, 300, 50);
+  ensureRunCounts(store.sqlite, executionRuns.name);
+  assert.deepEqual(Object.fromEntries(readRunCounts(store.sqlite)), foldedCounts(store.sqlite), 'counted once at the upgrade');
+  await appendMixedRuns(store, 350, 40);
+  assert.deepEqual(Object.fromEntries(readRunCounts(store.sqlite)), foldedCounts(store.sqlite), 'kept after the upgrade');
 });
 
 test('agentRuntime() reads one agent\'s patches by the agent_id index and no execution run', async (t) => {

@@ -29,9 +29,20 @@ export interface Harness {
 }
 
 export async function startContent(env: Record<string, string> = {}, options: { reads?: { threads?: number; budgetMs?: number; maxQueue?: number } } = {}): Promise<Harness> {
+  // The redirect URI names the public URL, so the port is chosen before the service listens; on
+  // a busy machine another process may take it in between: then another port, a few times.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startContentOn(await freePort(), env, options);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw error;
+    }
+  }
+}
+
+async function startContentOn(port: number, env: Record<string, string>, options: { reads?: { threads?: number; budgetMs?: number; maxQueue?: number } }): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-content-'));
-  // The redirect URI names the public URL, so the port is chosen before the service listens.
-  const base = `http://127.0.0.1:${await freePort()}`;
+  const base = `http://127.0.0.1:${port}`;
   const op = await startOidcDouble({ redirectUri: () => `${base}/auth/oidc/callback` });
   const logs: Record<string, unknown>[] = [];
   const log = createLogger({ name: 'content', service: 'content', write: (line) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
@@ -65,7 +76,14 @@ export async function startContent(env: Record<string, string> = {}, options: { 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-  await harness.service.listen();
+  try {
+    await harness.service.listen();
+  } catch (error) {
+    await harness.service.close();
+    await op.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return harness;
 }
 

@@ -11,6 +11,7 @@ import { createReadPool } from '../../src/kernel/index.ts';
 import { ROOT_NODE_ID } from '../../src/content/database.ts';
 import { listChildren, listChildrenOnPool } from '../../src/content/repository.ts';
 import { indexNode } from '../../src/content/search-index.ts';
+import { aftsMatch } from '../../src/content/afts-sql.ts';
 import { searchNodes, searchNodesOnPool } from '../../src/content/search.ts';
 import { send } from '../helpers/http.ts';
 import { API, SEARCH, login, startContent } from './_service.ts';
@@ -95,7 +96,7 @@ test('a folder listing runs on the read pool and pages as before', async () => {
 test('searches and listings on the pool answer exactly what the same queries answer on the writer\'s connection', async (t) => {
   const path = join(h.dataDir, 'content.sqlite');
   const sqlite = new DatabaseSync(path, { readOnly: true });
-  const reads = createReadPool(path, { threads: 2 });
+  const reads = createReadPool(path, { threads: 2, functions: { afts_match: aftsMatch } });
   t.after(async () => {
     await reads.close();
     sqlite.close();
@@ -108,11 +109,14 @@ test('searches and listings on the pool answer exactly what the same queries ans
     { query: 'solo42 OR solo4999', paging: { skipCount: 0, maxItems: 10 } },
     { query: 'common -third', paging: { skipCount: 5, maxItems: 10 }, filterQueries: ['+TYPE:"cm:content"'] },
     { query: 'common', paging: { skipCount: 0, maxItems: 10 }, readable },
-    // An inner wildcard needs afts_match(): answered on the connection, the same either way.
+    // An inner wildcard calls afts_match(), which the pool's threads have too.
     { query: 'so?o4999', paging: { skipCount: 0, maxItems: 10 } },
+    { query: 'com*n AND solo49*', paging: { skipCount: 0, maxItems: 10 } },
   ];
   for (const request of searches) {
+    const asked = reads.stats().queries;
     const onPool = await searchNodesOnPool(reads, sqlite, request);
+    assert.equal(reads.stats().queries, asked + 1, `${request.query}: not asked of the pool`);
     assert.deepEqual(onPool, searchNodes(sqlite, request), request.query);
     assert.ok(onPool.rows.length > 0, request.query);
   }

@@ -6,10 +6,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../../src/kernel/index.ts';
-import type { Service } from '../../src/kernel/index.ts';
+import type { Service, Store } from '../../src/kernel/index.ts';
 import { readGovernanceConfig } from '../../src/governance/config.ts';
 import { createGovernanceService } from '../../src/governance/service.ts';
 import type { GovernanceServiceOptions } from '../../src/governance/service.ts';
+import type { GovernanceRuntime } from '../../src/governance/runtime.ts';
+import { stepCounter } from '../helpers/sqlite-steps.ts';
+import type { StepCounter } from '../helpers/sqlite-steps.ts';
 import { rootEnv, tempRoot } from './_fixtures.ts';
 import type { TempRoot } from './_fixtures.ts';
 
@@ -118,4 +121,12 @@ export function serviceOnTempRoot(
     await running?.stop();
     root?.cleanup();
   });
+}
+
+/** A governance service (role test) with its store and a SQLite step counter on its writer connection. */
+export async function startCountingGovernance(): Promise<{ running: RunningGovernance; store: Store; steps: StepCounter }> {
+  let runtime: GovernanceRuntime | undefined;
+  const running = await startGovernance({ role: 'test', service: { inspect: (r) => (runtime = r) } });
+  const store = runtime!.store;
+  return { running, store, steps: stepCounter(store.sqlite) };
 }

@@ -8,11 +8,10 @@ import assert from 'node:assert/strict';
 import type { Store } from '../../src/kernel/index.ts';
 import { identityProjections } from '../../src/governance/database.ts';
 import { scopeKey } from '../../src/governance/access/projection.ts';
-import type { GovernanceRuntime } from '../../src/governance/runtime.ts';
-import { send } from '../helpers/http.ts';
-import { stepCounter } from '../helpers/sqlite-steps.ts';
+import { randomUUID } from 'node:crypto';
+import { send, sendJson } from '../helpers/http.ts';
 import type { StepCounter } from '../helpers/sqlite-steps.ts';
-import { bearer, startGovernance } from './_service.ts';
+import { bearer, startCountingGovernance } from './_service.ts';
 import type { RunningGovernance } from './_service.ts';
 
 const MAILBOXES = ['ops@example.com', 'billing@example.com', 'hr@example.com'];
@@ -20,12 +19,7 @@ const MAILBOXES = ['ops@example.com', 'billing@example.com', 'hr@example.com'];
 let running: RunningGovernance;
 let store: Store;
 let steps: StepCounter;
-test.before(async () => {
-  let runtime: GovernanceRuntime | undefined;
-  running = await startGovernance({ role: 'test', service: { inspect: (r) => (runtime = r) } });
-  store = runtime!.store;
-  steps = stepCounter(store.sqlite);
-});
+test.before(async () => ({ running, store, steps } = await startCountingGovernance()));
 test.after(() => running.stop());
 
 /** `hours` hourly refreshes of every scope (each projected for an hour, all but the last expired), with a refused stale write beside each. */
@@ -72,4 +66,26 @@ test('the mail-admission and decision reads take the same steps after 10 and aft
   assert.deepEqual([large.admissions.count, large.decision.decision], [3, 'allow']);
   assert.ok(large.admissions.steps <= small.admissions.steps * 1.1 + 20, `admissions: ${small.admissions.steps} steps at 63 rows, ${large.admissions.steps} at 6003`);
   assert.ok(large.decision.steps <= small.decision.steps * 1.1 + 20, `decision: ${small.decision.steps} steps at 63 rows, ${large.decision.steps} at 6003`);
+});
+
+/** One hourly refresh of ops@example.com through the write route, as the producer sends it. */
+async function projectionWrite(): Promise<{ steps: number; effect: string }> {
+  const body = {
+    scope: { tenant_id: 'tenant-a', mailbox: 'ops@example.com' },
+    administrator: { subject_id: 'admin-of-ops@example.com', kind: 'human', role: 'administrator', active: true },
+    observed_at: new Date(Date.now() - 500).toISOString(),
+    source: { system: 'directory', record_ref: 'dir:1' },
+  };
+  const written = await steps.during(async () => (await sendJson(`${running.worker}/api/v1/identity/mail-management/projection`, body, { headers: { ...bearer('mail_producer'), 'idempotency-key': `"${randomUUID()}"` } })).json() as { effect: string });
+  return { steps: written.steps, effect: written.result.effect };
+}
+
+test('a projection write (the producer\'s hourly refresh) takes the same steps after 10 and after 1000 refreshes of its scope', async () => {
+  await refresh(1000, 10);
+  const small = await projectionWrite();
+  await refresh(1010, 1000);
+  const large = await projectionWrite();
+  assert.deepEqual([small.effect, large.effect], ['projected', 'projected']);
+  // The write finds the scope's latest projection by the index; it used to read every row of the scope.
+  assert.ok(large.steps <= small.steps * 1.1 + 50, `projection write: ${small.steps} steps after 10 refreshes, ${large.steps} after 1010`);
 });

@@ -31,16 +31,17 @@ test.before(async () => {
       inspect: (r) => {
         runtime = r;
         const pool = r.readPool;
-        r.readPool = { ...pool, query: async (...args) => {
+        const held = async <T>(read: () => Promise<T>): Promise<T> => {
           inFlight++;
           try {
             await gate;
             if (spent) throw new AirlockError('read_budget', 'Read on "governance.sqlite" did not finish within its 2000 ms budget: narrow the request, or retry later');
-            return await pool.query(...args);
+            return await read();
           } finally {
             inFlight--;
           }
-        } };
+        };
+        r.readPool = { ...pool, query: (...args) => held(() => pool.query(...args)), queryRecords: (...args) => held(() => pool.queryRecords(...args)) };
       },
     },
   });
@@ -105,7 +106,8 @@ test('readRecordPage() gives the spread record for payloads JavaScript reorders 
   const page = await readRecordPage(runtime.readPool, hostObservations, { afterSeq: first - 1, limit: payloads.length, before: ['seq', 'recorded_at', 'probe', 'subject'], after: ['sha256'] });
   const rows = readRows(runtime.store.sqlite, hostObservations, { afterSeq: first - 1, limit: payloads.length });
   assert.equal(rows.length, payloads.length);
-  assert.deepEqual(page.records, rows.map((row) => JSON.stringify({ seq: row.seq, recorded_at: row.recorded_at, probe: row.probe, subject: row.subject, ...(row.payload as object), sha256: row.sha256 })));
+  assert.equal(page.records.toString('utf8'), rows.map((row) => JSON.stringify({ seq: row.seq, recorded_at: row.recorded_at, probe: row.probe, subject: row.subject, ...(row.payload as object), sha256: row.sha256 })).join(','));
+  assert.equal(page.count, payloads.length);
   assert.equal(page.lastSeq, rows.at(-1)!.seq);
 });
 
@@ -130,4 +132,19 @@ test('a page past the end is empty, and a bad cursor is still the 422 naming the
   const bad = await send(`${running.platform}/api/v1/events/publishing/outbox?after_seq=x`);
   assert.equal(bad.status, 422);
   assert.match(bad.text, /after_seq/);
+});
+
+test('a page carries a strong ETag: 304 for it while nothing changes, a new tag once a record joins the page', async () => {
+  const path = '/api/v1/support-orchestration/handoffs?after_seq=0&limit=1000';
+  const first = await send(`${running.platform}${path}`);
+  const etag = String(first.headers['etag']);
+  assert.match(etag, /^"[A-Za-z0-9_-]{43}"$/);
+  assert.equal((await send(`${running.platform}${path}`)).headers['etag'], etag, 'the same page, the same tag');
+  assert.equal((await send(`${running.platform}${path}`, { headers: { 'if-none-match': etag } })).status, 304);
+  await runtime.store.write((_sqlite, tx) => appendOutbox(tx, { family: 'support', event: 'support.bench', occurred_at: '2026-01-01T00:00:00Z', payload: { n: -1 }, source: 'outbox_api', correlation_id: null }));
+  const changed = await send(`${running.platform}${path}`, { headers: { 'if-none-match': etag } });
+  assert.equal(changed.status, 200);
+  assert.notEqual(changed.headers['etag'], etag);
+  const other = await send(`${running.platform}/api/v1/support-orchestration/handoffs?after_seq=0&limit=10`);
+  assert.notEqual(other.headers['etag'], changed.headers['etag'], 'another page, another tag');
 });

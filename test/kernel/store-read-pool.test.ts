@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { isAirlockError } from '../../src/kernel/errors.ts';
 import { replyForError } from '../../src/kernel/http/pipeline.ts';
@@ -102,4 +103,41 @@ test('createReadPool() close() rejects what waits and ends its threads', async (
   await reads.close();
   await Promise.all(refusals);
   await assert.rejects(reads.query('SELECT 1'), (error) => isAirlockError(error, 'store_closed'));
+});
+
+test('queryRecords() renders the rows as records on the read thread: the spread record, as one buffer with its SHA-256', async (t) => {
+  const store = await filledStore(t, 3);
+  await store.append(RECEIPTS, { subject: 'odd', kind: 'opened', payload: { '10': 'a', '9': 'b', seq: 'shadowed', deep: { '2': 0 } } });
+  await store.append(RECEIPTS, { subject: 'big', kind: 'opened', payload: { text: 'é\u2028"q"'.repeat(5000) } });
+  const sql = 'SELECT seq, recorded_at, subject, payload, sha256 FROM receipts WHERE seq > ? ORDER BY seq LIMIT ?';
+  const rows = store.sqlite.prepare(sql).all(0, 10);
+  const expected = rows.map((row) => JSON.stringify({ seq: row['seq'], subject: row['subject'], ...(JSON.parse(String(row['payload'])) as object), sha256: row['sha256'] })).join(',');
+  const shape = { before: ['seq', 'subject'], after: ['sha256'] };
+  const reads = createReadPool(store.path, { threads: 1 });
+  t.after(() => reads.close());
+  const inline = createReadPool(':memory:', { inline: store.sqlite });
+  for (const [name, pool] of [['thread', reads], ['inline', inline]] as const) {
+    const page = await pool.queryRecords(sql, [0, 10], shape);
+    assert.equal(page.bytes.toString('utf8'), expected, name);
+    assert.equal(page.digest, createHash('sha256').update(expected).digest('base64url'), name);
+    assert.deepEqual([page.count, page.lastSeq], [5, 5], name);
+    const empty = await pool.queryRecords(sql, [5, 10], shape);
+    assert.deepEqual([empty.bytes.length, empty.count, empty.lastSeq], [0, 0, undefined], name);
+  }
+});
+
+test('createReadPool({ functions }) gives every read connection the SQL functions, from their source text', async (t) => {
+  const store = await filledStore(t, 3);
+  // Stands alone, as the option requires: the threads get its source, not the closure.
+  const initials = (text: unknown) => (typeof text === 'string' ? text.split('-').map((part) => part[0]).join('') : null);
+  const reads = createReadPool(store.path, { threads: 1, functions: { initials } });
+  t.after(() => reads.close());
+  const { rows } = await reads.query('SELECT initials(subject) AS i FROM receipts WHERE seq = 1');
+  assert.equal(rows[0]!['i'], 'c1');
+  const memory = openDatabase(':memory:', { evidenceTables: [RECEIPTS] });
+  t.after(() => memory.close());
+  await memory.append(RECEIPTS, { subject: 'x-y', kind: 'opened', payload: {} });
+  const inline = createReadPool(':memory:', { inline: memory.sqlite, functions: { initials } });
+  assert.equal((await inline.query('SELECT initials(subject) AS i FROM receipts')).rows[0]!['i'], 'xy');
+  assert.throws(() => createReadPool(store.path, { functions: { 'x); DROP': initials } }), /Invalid SQL function name/);
 });

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { send } from '../helpers/http.ts';
+import { strongEtag } from '../../src/kernel/index.ts';
 import { enqueueRecords } from '../../src/semantic/ingest-inbox.ts';
 import { reconcileOnce } from '../../src/semantic/reconcile.ts';
 import { CONTEXT_PATH, STATUS_PATH, TOPOLOGY_PATH } from '../../src/semantic/routes.ts';
@@ -74,6 +75,8 @@ test('status readback answers If-None-Match with 304 until the worker writes, th
   const changed = await status(s, { 'if-none-match': etag });
   assert.equal(changed.status, 200);
   assert.notEqual(changed.headers['etag'], etag);
+  // The tag is cached with the bytes (not hashed per request): it must still be the bytes' own.
+  assert.equal(changed.headers['etag'], strongEtag(changed.text), 'the ETag is the SHA-256 of the body sent');
   assert.equal((changed.json() as Body).reconciliation_worker_snapshot.run_id, 'recon-1-1');
   assert.equal((await status(s, { 'if-none-match': String(changed.headers['etag']) })).status, 304);
 });

@@ -3,6 +3,7 @@
 // website_contact_intake webhooks, each a fresh Integration Event, plus the posting calls on what
 // was staged), sent over HTTP to the running service. A business event is one Integration Event.
 
+import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ import { normalizeSupplierIntake, stageSupplierIntake } from '../../../src/erp/w
 import { normalizeContactIntake, upsertLead } from '../../../src/erp/webhooks/website-contact.ts';
 import { createLoadMix } from '../../../scripts/_erp/load-mix.ts';
 import type { PlannedRequest } from '../../../scripts/_erp/load-mix.ts';
-import type { GrowOutcome, ReadRoute, ScaleProfile } from '../profile.ts';
+import type { GrowOutcome, ReadRoute, ScaleProfile, WriteLoadResult } from '../profile.ts';
 
 const SECRETS = {
   PAYMENT_A_WEBHOOK_SECRET: 'whsec_scale_bench_stripe',
@@ -82,6 +83,10 @@ export function erpProfile(): ScaleProfile {
     bundle: 'erp-api.mjs',
     env: (dataDir) => ({ ...SECRETS, ERP_API_KEYS: API_KEY_PAIR, AIRLOCK_DATA_DIR: dataDir, ERP_LISTEN: '127.0.0.1:0' }),
     database: (dataDir) => join(dataDir, 'erp.sqlite'),
+    writeLoad: {
+      name: 'erp_performance_gate (c=50)',
+      run: (url, _dataDir, seconds) => performanceGate(url, seconds),
+    },
     async grow(url, target) {
       const agent = new Agent({ keepAlive: true, maxSockets: GROW_CONCURRENCY });
       const base = new URL(url);
@@ -148,4 +153,27 @@ export function erpProfile(): ScaleProfile {
     heaviest: get('GET /api/resource/Integration Event (unindexed like filter over the whole window)', resource('Integration Event', `${filters([['event_type', 'like', '%never%']])}&limit=20`)),
     readiness: get('GET /healthz', '/healthz', {}),
   };
+}
+
+const GATE = fileURLToPath(new URL('../../../scripts/erp_performance_gate.ts', import.meta.url));
+
+/** The seed's own load gate against the service at `url`, as an operator runs it (c=50). */
+function performanceGate(url: string, seconds: number): Promise<WriteLoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [GATE, '--base-url', url, '--duration', String(seconds), '--concurrency', '50', '--json'], {
+      env: { ...process.env, ...SECRETS, ERP_API_KEYS: API_KEY_PAIR },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('exit', () => {
+      try {
+        const result = JSON.parse(out) as WriteLoadResult & { errors: number };
+        resolve({ requests: result.requests, errors: result.errors, p50_ms: result.p50_ms, p95_ms: result.p95_ms, p99_ms: result.p99_ms });
+      } catch {
+        reject(new Error(`erp_performance_gate printed no JSON result: ${out.slice(0, 300)}`));
+      }
+    });
+  });
 }

@@ -11,7 +11,7 @@ import { failClosed } from '../routing/read-route.ts';
 import type { GovernanceRuntime } from '../runtime.ts';
 import { signCompactJws } from './jws.ts';
 import { materializedAdmissions } from './materialized-admissions.ts';
-import { decide, latestProjection, projectedScopeKeys, rowsOf } from './projection.ts';
+import { decide, latestProjection, projectedScopeKeys, rowsBackwards, withdrawalsOf } from './projection.ts';
 import type { ProjectionRow } from './projection.ts';
 
 export const ISSUER = 'urn:airlock:governance';
@@ -70,17 +70,23 @@ export function revocationsReply(runtime: GovernanceRuntime): Reply {
   const missing = keyStoreMissing(runtime, 'sign revocations');
   if (missing || !runtime.signingKey.ok) return missing!;
   const revocations: { jti: string; scope: Record<string, string>; revoked_at: string; reasons: string[] }[] = [];
+  const sqlite = runtime.store.sqlite;
   for (const scopeKey of scopeKeys(runtime)) {
-    // A refreshed projection does not end the admission before it: a withdrawal ends every one still unexpired.
-    let active: ProjectionRow[] = [];
-    for (const row of rowsOf(runtime, 'mail_management', scopeKey)) {
-      if (row.payload.effect === 'projected') active.push(row);
-      else if (row.payload.effect === 'withdrawn') {
-        for (const ended of active.filter((a) => Date.parse(a.payload.expires_at!) > Date.parse(row.payload.observed_at))) {
-          revocations.push({ jti: jtiOf(ended), scope: ended.payload.scope, revoked_at: row.recorded_at, reasons: row.payload.reasons });
-        }
-        active = [];
+    // A refreshed projection does not end the admission before it: a withdrawal ends every
+    // projection since the previous withdrawal that is still unexpired when it is observed. A
+    // scope's projections are never older than the one before them (a write refuses a superseded
+    // observation) and each is valid for the same hour, so they expire in seq order: read back
+    // from the withdrawal, the first one already expired ends the walk. The read costs the
+    // withdrawals and the hour before each, not the scope's history of hourly refreshes.
+    let previous = 0;
+    for (const withdrawal of withdrawalsOf(sqlite, 'mail_management', scopeKey)) {
+      const observed = Date.parse(withdrawal.payload.observed_at);
+      for (const row of rowsBackwards(sqlite, 'mail_management', scopeKey, previous, withdrawal.seq)) {
+        if (row.payload.effect !== 'projected') continue;
+        if (!(Date.parse(row.payload.expires_at!) > observed)) break;
+        revocations.push({ jti: jtiOf(row), scope: row.payload.scope, revoked_at: withdrawal.recorded_at, reasons: withdrawal.payload.reasons });
       }
+      previous = withdrawal.seq;
     }
   }
   revocations.sort((a, b) => (a.revoked_at < b.revoked_at ? -1 : a.revoked_at > b.revoked_at ? 1 : a.jti < b.jti ? -1 : 1));

@@ -5,10 +5,10 @@
 // withdraws the scope. Every write leaves a row, refused ones included; the decision is folded
 // from the rows of the scope, and expires with the projection. Default: deny.
 
-import { json, problem, readRows, statement, writeReply } from '../../kernel/index.ts';
+import { json, problem, statement, writeReply } from '../../kernel/index.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import type { EvidenceRow, JsonValue, Reply, RequestContext, Transaction } from '../../kernel/index.ts';
-import { identityProjections } from '../database.ts';
+import { identityProjections, WITHDRAWALS_INDEX, WITHDRAWN_CONDITION } from '../database.ts';
 import { artifactMember } from '../routing/read-route.ts';
 import type { GovernanceRuntime } from '../runtime.ts';
 
@@ -68,9 +68,22 @@ function policyOf(runtime: GovernanceRuntime, spec: SurfaceSpec): Policy {
   return artifactMember(runtime, spec.policy)!['freshness'] as Policy;
 }
 
-export function rowsOf(runtime: GovernanceRuntime, surface: Surface, key: string): ProjectionRow[] {
-  return readRows(runtime.store.sqlite, identityProjections, { where: { surface, scope_key: key } }) as unknown as ProjectionRow[];
+/** The scope's withdrawals, in seq order, by the partial index of withdrawals (few rows). */
+export function withdrawalsOf(sqlite: DatabaseSync, surface: Surface, key: string): ProjectionRow[] {
+  return statement(sqlite, WITHDRAWALS_SQL).all(key, surface).map(parsedRow);
 }
+
+/**
+ * The scope's rows after `afterSeq` and before `beforeSeq`, newest first, by the scope_key index:
+ * a caller stops reading as soon as it has what it needs.
+ */
+export function* rowsBackwards(sqlite: DatabaseSync, surface: Surface, key: string, afterSeq: number, beforeSeq: number): Generator<ProjectionRow> {
+  for (const row of statement(sqlite, BACKWARDS_SQL).iterate(key, beforeSeq, afterSeq, surface)) yield parsedRow(row);
+}
+
+const WITHDRAWALS_SQL = `SELECT * FROM ${identityProjections.name} INDEXED BY ${WITHDRAWALS_INDEX} WHERE scope_key = ? AND ${WITHDRAWN_CONDITION} AND surface = ? ORDER BY seq`;
+const BACKWARDS_SQL = `SELECT * FROM ${identityProjections.name} INDEXED BY identity_projections_scope_key WHERE scope_key = ? AND seq < ? AND seq > ? AND surface = ? ORDER BY seq DESC`;
+const parsedRow = (row: Record<string, unknown>) => ({ ...row, payload: JSON.parse(String(row['payload'])) }) as unknown as ProjectionRow;
 
 // The reads that decide a scope now (issue 24): a producer refreshes each scope's truth at least
 // hourly, so identity_projections grows without end while the scopes stay few. A decision needs
@@ -84,7 +97,7 @@ const HAS_SURFACE_SQL = `SELECT 1 FROM ${identityProjections.name} INDEXED BY id
 /** The scope's latest projected or withdrawn row (what decide() looks at), as a list of at most one. */
 export function latestProjection(sqlite: DatabaseSync, surface: string, key: string): ProjectionRow[] {
   const row = statement(sqlite, LATEST_SQL).get(key, surface);
-  return row === undefined ? [] : [{ ...row, payload: JSON.parse(String(row['payload'])) } as unknown as ProjectionRow];
+  return row === undefined ? [] : [parsedRow(row)];
 }
 
 /** The scope keys of `surface` but the refused "(none)", in order: one index seek per key. */
@@ -116,7 +129,8 @@ export function projectionWrite(spec: SurfaceSpec): (runtime: GovernanceRuntime,
       if (!scope.ok) payload = { ...base, effect: 'refused', reasons: [scope.reason] };
       else if (age > policy.max_age_seconds || age < -policy.max_clock_skew_seconds) payload = { ...base, effect: 'refused', reasons: ['stale'] };
       else {
-        const latest = (readRows(sqlite, identityProjections, { where: { surface: spec.surface, scope_key: scope.key } }) as unknown as ProjectionRow[]).filter((r) => r.payload.effect !== 'refused').at(-1);
+        // The scope's latest row that was not refused, by the index: a refresh every hour must not read the scope's history.
+        const latest = latestProjection(sqlite, spec.surface, scope.key)[0];
         if (latest && Date.parse(latest.payload.observed_at) > Date.parse(observedAt)) payload = { ...base, effect: 'refused', reasons: ['superseded'] };
         else {
           const reasons = spec.disqualify(body);

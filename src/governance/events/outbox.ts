@@ -85,9 +85,9 @@ export const PAGE_QUERY = {
 export async function outboxReadReply(runtime: GovernanceRuntime, context: RequestContext): Promise<Reply> {
   const page = pageOf(context.query);
   if (!page.ok) return page.reply;
-  const { records, lastSeq } = await readRecordPage(runtime.readPool, outboxRecords, { afterSeq: page.afterSeq, limit: page.limit, before: ['seq', 'recorded_at'], after: ['sha256', 'prev_sha256'] });
+  const records = await readRecordPage(runtime.readPool, outboxRecords, { afterSeq: page.afterSeq, limit: page.limit, before: ['seq', 'recorded_at'], after: ['sha256', 'prev_sha256'] });
   return recordsReply({ member: 'publishing-outbox', projection_state: 'published', evidence_table: outboxRecords.name }, 'records', records, {
-    next_after_seq: records.length === page.limit ? lastSeq : null,
+    next_after_seq: records.count === page.limit ? records.lastSeq : null,
     families: OUTBOX_FAMILIES,
   });
 }
@@ -96,8 +96,8 @@ export async function outboxReadReply(runtime: GovernanceRuntime, context: Reque
 export async function supportHandoffsReply(runtime: GovernanceRuntime, context: RequestContext): Promise<Reply> {
   const page = pageOf(context.query);
   if (!page.ok) return page.reply;
-  const { records, lastSeq } = await readRecordPage(runtime.readPool, outboxRecords, { where: { family: 'support' }, afterSeq: page.afterSeq, limit: page.limit, before: ['seq', 'recorded_at'], after: ['sha256'] });
+  const records = await readRecordPage(runtime.readPool, outboxRecords, { where: { family: 'support' }, afterSeq: page.afterSeq, limit: page.limit, before: ['seq', 'recorded_at'], after: ['sha256'] });
   return recordsReply({ member: 'support-handoffs', projection_state: 'published', evidence_table: outboxRecords.name, receiver_route: '/api/v1/events/outbox/support' }, 'handoffs', records, {
-    next_after_seq: records.length === page.limit ? lastSeq : null,
+    next_after_seq: records.count === page.limit ? records.lastSeq : null,
   });
 }

@@ -62,11 +62,11 @@ export const sidecarSelfHealthProbeReply = probeReply('sidecar_self_health');
 export async function runtimeObservationsReply(runtime: GovernanceRuntime, context: RequestContext): Promise<Reply> {
   const page = pageOf(context.query);
   if (!page.ok) return page.reply;
-  const { records, lastSeq } = await readRecordPage(runtime.readPool, hostObservations, { afterSeq: page.afterSeq, limit: page.limit, before: ['seq', 'recorded_at', 'probe', 'subject'], after: ['sha256'] });
+  const records = await readRecordPage(runtime.readPool, hostObservations, { afterSeq: page.afterSeq, limit: page.limit, before: ['seq', 'recorded_at', 'probe', 'subject'], after: ['sha256'] });
   const sources = (artifactMember(runtime, 'tools_runtime/runtime-contracts')?.['sources'] ?? []) as { route: string; source: string }[];
   return recordsReply({}, 'observations', records, {
-    count: records.length,
-    next_after_seq: records.length === page.limit ? lastSeq : null,
+    count: records.count,
+    next_after_seq: records.count === page.limit ? records.lastSeq : null,
     overrides_contract: false,
     source: sources.find((c) => c.route === '/api/v1/tools/runtime-observations')?.source ?? 'runtime probes',
   });

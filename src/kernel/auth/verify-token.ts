@@ -41,28 +41,29 @@ function digestOfPresented(presented: string | undefined): Buffer | undefined {
 
 function matchesAny(presentedDigest: Buffer, accepted: readonly string[]): boolean {
   let matched = false;
-  for (const token of splitSecretValues(accepted)) {
-    if (token !== '') matched = timingSafeEqual(presentedDigest, acceptedDigest(token)) || matched;
+  for (const entry of accepted) {
+    for (const digest of digestsOfEntry(entry)) matched = timingSafeEqual(presentedDigest, digest) || matched;
   }
   return matched;
 }
 
 /**
- * Digests of accepted values, by value: a service checks every request against the same
- * configured tokens, and hashing them again each time was most of what a check cost (governance
- * compared each request with every lane, twice). Keyed by the configured value, never by what a
- * caller presented, so a lookup says nothing about the presented token; a rotated value is simply
- * another key. Bounded, since a caller may pass values that are not configuration.
+ * Digests of accepted entries, by entry: a service checks every request against the same
+ * configured tokens, and splitting and hashing them again each time was most of what a check cost
+ * (governance compared each request with every lane, twice). Keyed by the configured entry, never
+ * by what a caller presented, so a lookup says nothing about the presented token; a rotated value
+ * is simply another key. Bounded, since a caller may pass values that are not configuration.
  */
-const digestsByValue = new Map<string, Buffer>();
-const MAX_REMEMBERED_DIGESTS = 1024;
+const digestsByEntry = new Map<string, readonly Buffer[]>();
+const MAX_REMEMBERED_ENTRIES = 1024;
 
-function acceptedDigest(token: string): Buffer {
-  let digest = digestsByValue.get(token);
-  if (digest === undefined) {
-    if (digestsByValue.size >= MAX_REMEMBERED_DIGESTS) digestsByValue.clear();
-    digest = sha256(token);
-    digestsByValue.set(token, digest);
+/** The digests of an accepted entry's non-empty values (an entry may list several, comma-separated). */
+function digestsOfEntry(entry: string): readonly Buffer[] {
+  let digests = digestsByEntry.get(entry);
+  if (digests === undefined) {
+    if (digestsByEntry.size >= MAX_REMEMBERED_ENTRIES) digestsByEntry.clear();
+    digests = splitSecretValues(entry).filter((value) => value !== '').map((value) => sha256(value));
+    digestsByEntry.set(entry, digests);
   }
-  return digest;
+  return digests;
 }

@@ -16,6 +16,7 @@ export type JsonSchema = boolean | { readonly [keyword: string]: unknown };
 /** What a handler returns; the kernel serializes it. */
 export interface Reply {
   status: number;
+  /** An `etag` here is sent as the representation's tag instead of hashing the bytes (the handler caches both). */
   headers?: Record<string, string>;
   /** A JSON value, serialized with JSON.stringify; ignored when `raw` is set. */
   body?: unknown;

@@ -34,7 +34,8 @@ export function sendReply(request: IncomingMessage, response: ServerResponse, re
   if (options.close) headers['connection'] = 'close';
   const readOnly = request.method === 'GET' || request.method === 'HEAD';
   if (options.etag && readOnly && reply.status === 200) {
-    const etag = strongEtag(payload);
+    // A handler that serves cached bytes may send their tag with them, as a stream's handler does.
+    const etag = reply.headers?.['etag'] ?? strongEtag(payload);
     headers['etag'] = etag;
     if (etagMatches(request.headers['if-none-match'], etag)) return notModified(response, headers);
   }

@@ -26,7 +26,8 @@ export { rowHash, GENESIS_SHA256 } from './row-hash.ts';
 export type { HashedFields } from './row-hash.ts';
 export { verifyChain, verifyChainParallel, verifyAllChains, createChainWatch } from './verify-chain.ts';
 export { createReadPool, DEFAULT_READ_THREADS, DEFAULT_READ_BUDGET_MS, DEFAULT_READ_QUEUE } from './read-pool.ts';
-export type { ReadPool, ReadPoolOptions, ReadResult, ReadPoolStats } from './read-pool.ts';
+export type { ReadPool, ReadPoolOptions, ReadResult, ReadPoolStats, RecordsResult, SqlFunction } from './read-pool.ts';
+export type { RecordShape } from './_render-records.ts';
 export type { ChainVerification } from './verify-chain.ts';
 export {
   createIdempotencyStore,

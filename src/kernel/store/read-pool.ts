@@ -11,8 +11,11 @@ import type { DatabaseSync, SQLInputValue, SQLOutputValue } from 'node:sqlite';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AirlockError } from '../errors.ts';
+import { hash } from 'node:crypto';
 import { readWorkerMain } from './_read-worker.ts';
-import type { ReadAnswer, ReadRequest } from './_read-worker.ts';
+import type { ReadAnswer, ReadRequest, RenderedRecords } from './_read-worker.ts';
+import { renderRecords } from './_render-records.ts';
+import type { RecordShape } from './_render-records.ts';
 import { statement } from './_statements.ts';
 
 /** One core stays with the event loop that answers probes and writes: threads = cores - 1, from 1 to 4. */
@@ -30,11 +33,31 @@ export interface ReadPoolOptions {
   busyTimeoutMs?: number;
   /** The writer's connection: used inline when `path` is `:memory:`. */
   inline?: DatabaseSync;
+  /**
+   * Deterministic scalar SQL functions every read connection registers (a search's matcher).
+   * Each must stand alone, as renderRecords() does: the threads get its source text.
+   */
+  functions?: Readonly<Record<string, SqlFunction>>;
 }
+
+/** A scalar SQL function: SQLite values in, one SQLite value out. */
+export type SqlFunction = (...args: SQLOutputValue[]) => SQLInputValue;
 
 export interface ReadResult {
   rows: Record<string, SQLOutputValue>[];
   /** SQLite virtual-machine steps the query took: its cost, independent of the clock. */
+  steps: number;
+}
+
+/** A query's rows rendered as records on the read thread (renderRecords()). */
+export interface RecordsResult {
+  /** The records' JSON texts joined by commas, UTF-8: the inside of a JSON array. */
+  bytes: Buffer;
+  /** Base64url SHA-256 of `bytes`. */
+  digest: string;
+  count: number;
+  /** The last row's seq, or undefined for no rows. */
+  lastSeq: number | undefined;
   steps: number;
 }
 
@@ -55,6 +78,11 @@ export interface ReadPool {
    * Rejects with `read_budget` when the budget is spent or too many queries wait.
    */
   query(sql: string, params?: readonly SQLInputValue[], options?: { budgetMs?: number }): Promise<ReadResult>;
+  /**
+   * Runs one read-only query whose rows carry `seq`, `payload` and the shape's fields, and
+   * resolves with them rendered as records on the read thread: the event loop gets one buffer.
+   */
+  queryRecords(sql: string, params: readonly SQLInputValue[], shape: RecordShape, options?: { budgetMs?: number }): Promise<RecordsResult>;
   stats(): ReadPoolStats;
   /** Ends the threads; queries still waiting reject with `store_closed`. */
   close(): Promise<void>;
@@ -62,7 +90,7 @@ export interface ReadPool {
 
 interface Job {
   request: ReadRequest;
-  resolve(result: ReadResult): void;
+  resolve(result: ReadResult | RecordsResult): void;
   reject(error: unknown): void;
   timer: NodeJS.Timeout;
   thread?: Thread;
@@ -73,7 +101,11 @@ interface Thread {
   job?: Job;
 }
 
-const WORKER_SOURCE = `(${readWorkerMain.toString()})()`;
+/** The threads' source: the worker's body, given the renderer and the pool's SQL functions. */
+function workerSource(functions: Readonly<Record<string, SqlFunction>>): string {
+  const entries = Object.entries(functions).map(([name, fn]) => `${JSON.stringify(name)}: (${fn.toString()})`);
+  return `(${readWorkerMain.toString()})(${renderRecords.toString()}, {${entries.join(', ')}})`;
+}
 
 /**
  * A pool of read-only connections to the database at `path`. Threads start on first use.
@@ -87,6 +119,12 @@ export function createReadPool(path: string, options: ReadPoolOptions = {}): Rea
   const budgetMs = options.budgetMs ?? DEFAULT_READ_BUDGET_MS;
   const maxQueue = options.maxQueue ?? DEFAULT_READ_QUEUE;
   if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`Invalid read threads ${size}: use a positive integer`);
+  const functions = options.functions ?? {};
+  for (const name of Object.keys(functions)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new TypeError(`Invalid SQL function name "${name}": use letters, digits and _`);
+  }
+  const source = workerSource(functions);
+  if (options.inline !== undefined) for (const [name, fn] of Object.entries(functions)) options.inline.function(name, { deterministic: true }, fn);
   const stats: ReadPoolStats = { queries: 0, overBudget: 0, refused: 0, lastSteps: 0, totalSteps: 0 };
   const threads: Thread[] = [];
   const waiting: Job[] = [];
@@ -94,7 +132,7 @@ export function createReadPool(path: string, options: ReadPoolOptions = {}): Rea
   let closed = false;
 
   function spawn(): Thread {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 } });
+    const worker = new Worker(source, { eval: true, workerData: { path, busyTimeoutMs: options.busyTimeoutMs ?? 5000 } });
     const thread: Thread = { worker };
     worker.unref();
     worker.on('message', (answer: ReadAnswer) => {
@@ -105,7 +143,7 @@ export function createReadPool(path: string, options: ReadPoolOptions = {}): Rea
       if (answer.ok) {
         stats.lastSteps = answer.steps;
         stats.totalSteps += answer.steps;
-        job.resolve({ rows: answer.rows as Record<string, SQLOutputValue>[], steps: answer.steps });
+        job.resolve('records' in answer ? recordsResult(answer.records, answer.steps) : { rows: answer.rows as Record<string, SQLOutputValue>[], steps: answer.steps });
       } else job.reject(new AirlockError('store_read', `Cannot read "${path}": ${answer.message}`));
       dispatch();
     });
@@ -162,30 +200,39 @@ export function createReadPool(path: string, options: ReadPoolOptions = {}): Rea
     return { rows, steps };
   }
 
+  /** Queues one query; on ':memory:' it runs inline, and `records` renders its rows here. */
+  function ask<T extends ReadResult | RecordsResult>(sql: string, params: readonly SQLInputValue[], records: RecordShape | undefined, queryBudgetMs: number | undefined): Promise<T> {
+    if (closed) return Promise.reject(new AirlockError('store_closed', `Cannot read: database "${path}" is closed`));
+    stats.queries++;
+    if (path === ':memory:') {
+      if (options.inline === undefined) return Promise.reject(new TypeError('A read pool on ":memory:" needs the writer connection as `inline`'));
+      try {
+        const result = inlineQuery(options.inline, sql, params);
+        if (records === undefined) return Promise.resolve(result as T);
+        const bytes = Buffer.from(renderRecords(result.rows, records), 'utf8');
+        const lastSeq = result.rows.length === 0 ? null : Number(result.rows.at(-1)!['seq']);
+        return Promise.resolve(recordsResult({ bytes, digest: hash('sha256', bytes, 'base64url'), count: result.rows.length, lastSeq }, result.steps) as T);
+      } catch (error) {
+        return Promise.reject(new AirlockError('store_read', `Cannot read "${path}": ${(error as Error).message}`, { cause: error }));
+      }
+    }
+    if (waiting.length >= maxQueue) {
+      stats.refused++;
+      return Promise.reject(new AirlockError('read_budget', `Read on "${path}" refused: ${maxQueue} reads are already waiting; retry later`));
+    }
+    const limit = queryBudgetMs ?? budgetMs;
+    return new Promise<T>((resolve, reject) => {
+      const request: ReadRequest = { id: nextId++, sql, params: [...params], ...(records !== undefined && { records }) };
+      const job: Job = { request, resolve: resolve as Job['resolve'], reject, timer: setTimeout(() => overBudget(job, limit), limit) };
+      job.timer.unref();
+      waiting.push(job);
+      dispatch();
+    });
+  }
+
   return {
-    query(sql, params = [], queryOptions = {}) {
-      if (closed) return Promise.reject(new AirlockError('store_closed', `Cannot read: database "${path}" is closed`));
-      stats.queries++;
-      if (path === ':memory:') {
-        if (options.inline === undefined) return Promise.reject(new TypeError('A read pool on ":memory:" needs the writer connection as `inline`'));
-        try {
-          return Promise.resolve(inlineQuery(options.inline, sql, params));
-        } catch (error) {
-          return Promise.reject(new AirlockError('store_read', `Cannot read "${path}": ${(error as Error).message}`, { cause: error }));
-        }
-      }
-      if (waiting.length >= maxQueue) {
-        stats.refused++;
-        return Promise.reject(new AirlockError('read_budget', `Read on "${path}" refused: ${maxQueue} reads are already waiting; retry later`));
-      }
-      const limit = queryOptions.budgetMs ?? budgetMs;
-      return new Promise<ReadResult>((resolve, reject) => {
-        const job: Job = { request: { id: nextId++, sql, params: [...params] }, resolve, reject, timer: setTimeout(() => overBudget(job, limit), limit) };
-        job.timer.unref();
-        waiting.push(job);
-        dispatch();
-      });
-    },
+    query: (sql, params = [], queryOptions = {}) => ask<ReadResult>(sql, params, undefined, queryOptions.budgetMs),
+    queryRecords: (sql, params, shape, queryOptions = {}) => ask<RecordsResult>(sql, params, { before: [...shape.before], after: [...shape.after] }, queryOptions.budgetMs),
     stats: () => ({ ...stats }),
     async close() {
       closed = true;
@@ -202,4 +249,9 @@ export function createReadPool(path: string, options: ReadPoolOptions = {}): Rea
       }));
     },
   };
+}
+
+function recordsResult(records: RenderedRecords, steps: number): RecordsResult {
+  const bytes = Buffer.from(records.bytes.buffer, records.bytes.byteOffset, records.bytes.byteLength);
+  return { bytes, digest: records.digest, count: records.count, lastSeq: records.lastSeq ?? undefined, steps };
 }
