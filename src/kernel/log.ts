@@ -1,6 +1,8 @@
 // Structured logs: one JSON object per line on stderr. Every value of a configured secret is
 // redacted from the finished line, wherever a careless caller put it (message, field, stack).
 
+import { isoTime, isoTimeOfMs } from './iso-time.ts';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 const LEVEL_RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -217,19 +219,10 @@ function loggableFields(fields: LogFields, reserved: ReadonlySet<string>): LogFi
   return out;
 }
 
-let lastMillisecond = Number.NaN;
-let lastTime = '';
-
-/** The wall clock's ISO time, made once per millisecond however many lines share it. */
 function wallClockTime(): string {
-  const now = Date.now();
-  if (now !== lastMillisecond) {
-    lastMillisecond = now;
-    lastTime = new Date(now).toISOString();
-  }
-  return lastTime;
+  return isoTimeOfMs(Date.now());
 }
 
 function timeFrom(now: () => Date): () => string {
-  return () => now().toISOString();
+  return () => isoTime(now());
 }

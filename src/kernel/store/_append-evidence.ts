@@ -5,6 +5,7 @@
 // (never from memory, so a rolled-back batch cannot leave a stale head), then hashes and inserts.
 
 import type { DatabaseSync } from 'node:sqlite';
+import { isoTime } from '../iso-time.ts';
 import { canonicalJson } from './canonical-json.ts';
 import type { AnyEvidenceTable, ColumnTypes, EvidenceRow, EvidenceTable } from './evidence-table.ts';
 import { GENESIS_SHA256, rowHashOfTexts } from './row-hash.ts';
@@ -49,7 +50,7 @@ export function insertEvidence<C extends ColumnTypes, P>(
   const head = statement(sqlite, sql.head).get();
   const seq = head === undefined ? 1 : Number(head['seq']) + 1;
   const prev_sha256 = head === undefined ? GENESIS_SHA256 : String(head['sha256']);
-  const recorded_at = options.now().toISOString();
+  const recorded_at = isoTime(options.now());
   const sha256 = rowHashOfTexts({
     ...prepared.columnTexts,
     seq: String(seq),
