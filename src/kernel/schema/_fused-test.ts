@@ -54,7 +54,7 @@ export function combineTests(tests: readonly Test[]): Test {
 
 type Shaped<K extends KeywordShape['kind']> = Extract<KeywordShape, { kind: K }>;
 
-function shapesOf<K extends KeywordShape['kind']>(keywords: readonly Compiled[], kind: K): Shaped<K>[] {
+function shapesOf<K extends KeywordShape['kind']>(keywords: readonly Pick<Compiled, 'shape'>[], kind: K): Shaped<K>[] {
   return keywords.flatMap((keyword) => (keyword.shape?.kind === kind ? [keyword.shape as Shaped<K>] : []));
 }
 
@@ -118,8 +118,11 @@ export function fuseChecks(keywords: readonly Compiled[]): Check[] {
   return checks;
 }
 
-/** properties, required, one leftover keyword and `type: object` as one test and one check. */
-function objectKeywords(keywords: readonly Compiled[]): { test: Test; check: Check; answers: Compiled[] } | undefined {
+/**
+ * properties, required, one leftover keyword and `type: object` as one test and one check;
+ * undefined without properties or a leftover keyword. `answers` are the keywords answered.
+ */
+export function objectKeywords<K extends Pick<Compiled, 'shape'> & { check?: Check }>(keywords: readonly K[]): { test: Test; check: Check; answers: K[] } | undefined {
   const types = keywords.flatMap((keyword) => (keyword.shape?.kind === 'type' ? keyword.shape.types : []));
   const objectOnly = types.length === 1 && types[0] === 'object';
   const members = keywords.find((keyword) => keyword.shape?.kind === 'members');
