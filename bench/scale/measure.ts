@@ -62,7 +62,7 @@ export interface Latency {
 
 /** One client asking `route` back to back for `durationMs` (after a short warm-up). */
 export async function timeRoute(url: string, route: ReadRoute, durationMs: number): Promise<Latency> {
-  const result = await runLoad(url, { request: route.request, concurrency: 1, durationMs, warmupMs: Math.min(300, durationMs) });
+  const result = await runLoad(url, { request: route.request, concurrency: 1, durationMs, warmupMs: Math.min(300, durationMs), ...(route.expectStatus !== undefined && { expectStatus: route.expectStatus }) });
   return { route: route.name, requests: result.requests, p50_ms: result.p50_ms, p95_ms: result.p95_ms, p99_ms: result.p99_ms, statuses: result.statuses };
 }
 
@@ -70,7 +70,7 @@ export async function timeRoute(url: string, route: ReadRoute, durationMs: numbe
 export async function readinessUnderLoad(url: string, profile: ScaleProfile, durationMs: number): Promise<{ readiness: Latency; heaviest: Latency }> {
   const [readiness, heaviest] = await Promise.all([
     runLoad(url, { request: profile.readiness.request, concurrency: 1, durationMs, warmupMs: 300 }),
-    runLoad(url, { request: profile.heaviest.request, concurrency: 8, durationMs: durationMs + 300, warmupMs: 0 }),
+    runLoad(url, { request: profile.heaviest.request, concurrency: 8, durationMs: durationMs + 300, warmupMs: 0, ...(profile.heaviest.expectStatus !== undefined && { expectStatus: profile.heaviest.expectStatus }) }),
   ]);
   const latency = (route: ReadRoute, result: typeof readiness): Latency => ({ route: route.name, requests: result.requests, p50_ms: result.p50_ms, p95_ms: result.p95_ms, p99_ms: result.p99_ms, statuses: result.statuses });
   return { readiness: latency(profile.readiness, readiness), heaviest: latency(profile.heaviest, heaviest) };

@@ -9,6 +9,8 @@ export interface ReadRoute {
   /** "GET /api/resource/{doctype}" and what is asked, e.g. "limit=20". */
   name: string;
   request: LoadRequest;
+  /** The status its answer has (default: any below 400), e.g. a refusal that is the answer once a window is full. */
+  expectStatus?: number;
 }
 
 export interface GrowOutcome {
