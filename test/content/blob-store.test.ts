@@ -22,7 +22,7 @@ test('createBlobStore() removes the partial files a killed upload left in tmp/, 
     const reopened = createBlobStore(root);
     assert.deepEqual(readdirSync(join(root, 'tmp')), [basename(stored.marker!)]);
     assert.deepEqual(reopened.placed(), [{ sha256, marker: stored.marker }]);
-    reopened.settle(stored);
+    await reopened.settle(stored);
     assert.deepEqual(readdirSync(join(root, 'tmp')), []);
     assert.equal(await reopened.has(sha256), true);
   } finally {
