@@ -2,7 +2,7 @@
 // entry created, renamed or removed in it before the fsync started, whoever made them: so an upload
 // that asks while another's fsync of the same directory is running waits for it to end and then
 // shares one more fsync with everyone else who asked meanwhile (as a group commit does for rows).
-// Sixteen uploads making their journal entries in tmp/ at once cost one or two fsyncs, not sixteen.
+// Sixteen uploads making their journal entries in tmp/ at once cost two or three fsyncs, not sixteen.
 
 import { open } from 'node:fs/promises';
 
