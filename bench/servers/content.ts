@@ -1,7 +1,9 @@
 // The content repository as shipped (createContentService) behind the development OpenID
 // provider, in a temporary data directory: it logs in through the real code flow, writes the
 // session cookie to BENCH_CONTENT_SESSION_FILE, seeds BENCH_CONTENT_SEED_DOCS text documents
-// for search, and only then prints its listening line.
+// for search, and only then prints its listening line. BENCH_CONTENT_DATA_DIR names a data
+// directory to use and keep (test/content/upload-crash.test.ts kills this server and starts it
+// again there).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +14,8 @@ import { DEV_GROUP, startDevProvider } from '../../src/content/dev-oidc/provider
 import { createContentService } from '../../src/content/service.ts';
 
 const API = '/repository/api/-default-/public/repository/versions/1';
-const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-content-'));
+const kept = process.env['BENCH_CONTENT_DATA_DIR'];
+const dir = kept ?? mkdtempSync(join(tmpdir(), 'airlock-bench-content-'));
 const probe = createNetServer();
 await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
 const port = (probe.address() as { port: number }).port;
@@ -44,6 +47,6 @@ process.stdout.write(`${JSON.stringify({ msg: 'listening', service: 'content', l
 process.once('SIGTERM', async () => {
   await service.close();
   op.server.close();
-  rmSync(dir, { recursive: true, force: true });
+  if (kept === undefined) rmSync(dir, { recursive: true, force: true });
   process.exit(0);
 });

@@ -4,10 +4,12 @@
 
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, rename, rm, stat, unlink } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { fsyncDirectory, sharedDirectorySync } from './directory-sync.ts';
+import type { SyncDirectory } from './directory-sync.ts';
 
 export interface StoredBlob {
   sha256: string;
@@ -48,7 +50,7 @@ export interface BlobStore {
   /** Deletes a blob no version names. */
   remove(sha256: string): void;
   /** After the version that names `blob` committed: its journal entry goes (a crash before that leaves it for the start's reclaim). */
-  settle(blob: StoredBlob): void;
+  settle(blob: StoredBlob): Promise<void>;
   /**
    * The journal entries in tmp/ (placing-<sha256>-<id>): blobs placed by finish() whose
    * versions may not have committed. The start's reclaim judges them instead of every blob.
@@ -65,9 +67,12 @@ export const JOURNAL_TEXT = 'Every blob that could be an orphan is named by a tm
 /** Bytes one upload may have queued for the disk before the socket is paused (fs default: 16 KiB). */
 export const WRITE_BUFFER_BYTES = 256 * 1024;
 
-/** `syncDirectory` is the directory fsync; tests pass a recorder to see what was made durable and when. */
-export function createBlobStore(root: string, options: { syncDirectory?: (path: string) => Promise<void> } = {}): BlobStore {
-  const syncDirectory = options.syncDirectory ?? fsyncDirectory;
+/**
+ * `syncDirectory` is the directory fsync; tests pass a recorder to see what was made durable and
+ * when. Concurrent uploads share its calls (directory-sync.ts).
+ */
+export function createBlobStore(root: string, options: { syncDirectory?: SyncDirectory } = {}): BlobStore {
+  const syncDirectory = sharedDirectorySync(options.syncDirectory ?? fsyncDirectory);
   const tmp = join(root, 'tmp');
   // Whatever else tmp/ holds at start is a partial upload of a process that died (SIGKILL, power
   // loss): no row names it and nobody will finish it, so it would only fill the disk. A blob a
@@ -94,8 +99,16 @@ export function createBlobStore(root: string, options: { syncDirectory?: (path: 
       }
     },
     remove: (sha256) => rmSync(pathOf(sha256), { force: true }),
-    settle: (blob) => {
-      if (blob.marker !== undefined) rmSync(blob.marker, { force: true });
+    // Off the event loop (an unlink can wait on the file system's journal while other uploads
+    // fsync), and one unlink: rm() would lstat the entry twice first.
+    settle: async (blob) => {
+      if (blob.marker === undefined) return;
+      try {
+        await unlink(blob.marker);
+      } catch (error) {
+        // ENOENT: nothing left to remove, which is what settle() is for.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
     },
     placed: () => readdirSync(tmp).flatMap((entry) => {
       const sha256 = /^placing-([0-9a-f]{64})-/.exec(entry)?.[1];
@@ -132,28 +145,31 @@ export function createBlobStore(root: string, options: { syncDirectory?: (path: 
           if (!file.write(chunk)) await once(file, 'drain');
         },
         async finish() {
-          await new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve())));
           if (failure) throw failure;
           const sha256 = hash.digest('hex');
           const target = pathOf(sha256);
-          // The journal entry, durable before the blob is: a crash between the rename below and
-          // the commit of the version that names the blob leaves it, and the next start judges
-          // that one blob instead of walking every blob on disk (issue 24).
+          // The journal entry: a crash between the rename below and the commit of the version that
+          // names the blob leaves it, and the next start judges that one blob instead of walking
+          // every blob on disk (issue 24). It is a second name of the temporary file (one link(),
+          // where an empty file took an open and a close), so it holds no bytes of its own.
           const marker = join(tmp, `placing-${sha256}-${randomUUID()}`);
-          await writeFile(marker, '', { mode: 0o600 });
-          await syncDirectory(tmp);
+          if (file.pending) await once(file, 'ready');
+          // Before the rename, the bytes must be durable (flush: the fsync at close) and so must the
+          // journal entry (the fsync of tmp/, shared with the uploads finishing at the same time):
+          // two independent waits on the disk, so they run at once.
+          await Promise.all([
+            new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve()))),
+            link(tmpPath, marker).then(() => syncDirectory(tmp)),
+          ]);
+          if (failure) throw failure;
           const created = mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
           // A directory made just now is an entry in its parent: make those entries durable too
-          // (`created` is the first one mkdir made: <aa> or <aa>/<bb>).
-          if (created !== undefined) {
-            await syncDirectory(dirname(created));
-            if (created !== dirname(target)) await syncDirectory(created);
-          }
+          // (`created` is the first one mkdir made: <aa> or <aa>/<bb>), beside the rename's own fsync.
+          const parents = created === undefined ? [] : created === dirname(target) ? [dirname(created)] : [dirname(created), created];
           // Same bytes, same name: renaming over an existing blob replaces it with identical content.
-          await rename(tmpPath, target);
-          // The rename is an entry in the blob's directory: without this fsync a power loss could
-          // take the blob back while the version row that names it (committed next) survives.
-          await syncDirectory(dirname(target));
+          // The rename is an entry in the blob's directory: without its fsync a power loss could take
+          // the blob back while the version row that names it (committed next) survives.
+          await Promise.all([...parents.map((dir) => syncDirectory(dir)), rename(tmpPath, target).then(() => syncDirectory(dirname(target)))]);
           return { sha256, size, marker };
         },
         async abort() {
@@ -164,14 +180,4 @@ export function createBlobStore(root: string, options: { syncDirectory?: (path: 
       return writer;
     },
   };
-}
-
-/** fsync of a directory: makes the entries created or renamed in it durable (Linux). */
-async function fsyncDirectory(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }

@@ -67,7 +67,16 @@ export async function parseMultipart(stream: Readable, boundary: string, handler
     field = undefined;
   };
 
+  let epilogue = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (state === 'done') {
+      // The epilogue, which RFC 2046 says to ignore (usually a CRLF, or nothing more to read). The
+      // stream is read to its end rather than left: leaving it destroys the request stream with an
+      // AbortError and its stack trace per upload. One that goes on is left all the same.
+      epilogue += chunk.length;
+      if (epilogue > MAX_PART_HEADER_BYTES) break;
+      continue;
+    }
     if (state === 'body' && buffer.length < delimiter.length) {
       // Inside a part only a short tail is held back. Unless a delimiter starts in that tail,
       // hand the tail over and search the new chunk as it is: no copy of the upload's bytes.
@@ -134,7 +143,6 @@ export async function parseMultipart(stream: Readable, boundary: string, handler
       }
       break;
     }
-    if (state === 'done') break;
   }
   if (state !== 'done') throw new MultipartError('The multipart body ended before its closing boundary');
 }

@@ -138,7 +138,7 @@ export function nodeRoutes(deps: ContentDeps): Route[] {
       if (name !== undefined && name !== node.name) updateMetadata(sqlite, tx, { nodeId: id, name, properties: undefined, user: actor });
       addVersion(sqlite, tx, { nodeId: id, content: { ...blob, mimeType, text, blobPath: deps.blobs.path(blob.sha256) }, version: { majorVersion, comment }, user: actor, action: 'content-updated' });
     });
-    deps.blobs.settle(blob);
+    await deps.blobs.settle(blob);
     return nodeReply(deps, id, 200, { actor, view });
   });
 

@@ -100,7 +100,7 @@ export async function uploadFile(
         user: request.user,
       }),
     );
-    deps.blobs.settle(blob);
+    await deps.blobs.settle(blob);
     return { ...created, renditions };
   } catch (error) {
     await writer?.abort();

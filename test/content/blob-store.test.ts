@@ -1,7 +1,7 @@
 // The blob store on disk: what a killed upload left in tmp/ is gone when the store opens again.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
@@ -22,7 +22,7 @@ test('createBlobStore() removes the partial files a killed upload left in tmp/, 
     const reopened = createBlobStore(root);
     assert.deepEqual(readdirSync(join(root, 'tmp')), [basename(stored.marker!)]);
     assert.deepEqual(reopened.placed(), [{ sha256, marker: stored.marker }]);
-    reopened.settle(stored);
+    await reopened.settle(stored);
     assert.deepEqual(readdirSync(join(root, 'tmp')), []);
     assert.equal(await reopened.has(sha256), true);
   } finally {
@@ -72,5 +72,44 @@ test('createBlobStore() starts a new store with its journal file, so its first s
     assert.equal(existsSync(old.journalFile), false, 'blobs made before the journal are walked once by the start');
   } finally {
     rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+test('finish() of 16 concurrent uploads: one shared fsync of tmp/ makes their journal entries durable, each before its blob is moved into place', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'airlock-blobs-'));
+  try {
+    const tmp = join(root, 'tmp');
+    const durable = new Set<string>();
+    const tmpSyncs: string[][] = [];
+    const early: string[] = [];
+    const store = createBlobStore(root, {
+      syncDirectory: async (dir) => {
+        if (dir === tmp) {
+          // What this fsync covers: the entries present when it starts, durable once it ends.
+          const entries = readdirSync(dir).filter((entry) => entry.startsWith('placing-'));
+          tmpSyncs.push(entries);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          for (const entry of entries) durable.add(entry.slice('placing-'.length, 'placing-'.length + 64));
+          return;
+        }
+        // A blob's directory is synced after its rename: by then its journal entry must be durable.
+        for (const name of readdirSync(dir)) if (/^[0-9a-f]{64}$/.test(name) && !durable.has(name)) early.push(name);
+      },
+    });
+    const blobs = await Promise.all(Array.from({ length: 16 }, async (_, i) => {
+      const writer = store.create(1024);
+      await writer.write(Buffer.from(`concurrent blob ${i}`));
+      return writer.finish();
+    }));
+    assert.equal(new Set(blobs.map((blob) => blob.sha256)).size, 16);
+    assert.deepEqual(early, [], 'no blob was in place before its journal entry was durable');
+    assert.ok(tmpSyncs.length <= 3, `16 journal entries took ${tmpSyncs.length} fsyncs of tmp/ (one each before they were shared)`);
+    for (const blob of blobs) assert.ok(durable.has(blob.sha256));
+    // The journal entry is a second name of the blob's bytes, and settle() removes it.
+    for (const blob of blobs) assert.equal(statSync(blob.marker!).ino, statSync(store.path(blob.sha256)).ino);
+    await Promise.all(blobs.map((blob) => store.settle(blob)));
+    assert.deepEqual(readdirSync(tmp), []);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 });

@@ -67,3 +67,23 @@ test('multipartBoundary() reads quoted and bare boundaries and refuses other typ
   assert.equal(multipartBoundary('multipart/form-data'), undefined);
   assert.equal(multipartBoundary(undefined), undefined);
 });
+
+test('parseMultipart() reads the epilogue to the end of the stream instead of destroying it (a destroyed request stream cost an AbortError per upload)', async () => {
+  for (const tail of [[], [Buffer.from('\r\n')], [Buffer.from('\r\nan epilogue'), Buffer.from(' in two chunks')]]) {
+    const stream = Readable.from([BODY.subarray(0, BODY.indexOf(`--${B}--`) + B.length + 4), ...tail]);
+    let error: unknown;
+    stream.on('error', (e) => (error = e));
+    await parseMultipart(stream, B, { field: () => undefined, file: () => ({ write: async () => undefined, end: async () => undefined }) });
+    assert.equal(stream.readableEnded, true, `read to its end (tail of ${tail.length} chunks)`);
+    assert.equal(error, undefined);
+  }
+});
+
+test('parseMultipart() leaves a stream that goes on past the closing boundary (more epilogue than a part header may hold)', async () => {
+  const endless = Readable.from((function* () {
+    yield BODY;
+    for (;;) yield Buffer.alloc(4096, 'x');
+  })());
+  await parseMultipart(endless, B, { field: () => undefined, file: () => ({ write: async () => undefined, end: async () => undefined }) });
+  assert.equal(endless.destroyed, true);
+});
