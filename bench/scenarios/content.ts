@@ -24,8 +24,12 @@ function session(): string {
 }
 
 function uploadBody() {
-  const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="filedata"; filename="upload-${process.pid}-${counter++}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-  return { body: Buffer.concat([head, MIB, TAIL]), headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, cookie: session() } };
+  const n = counter++;
+  const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="filedata"; filename="upload-${process.pid}-${n}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  // Distinct bytes in every upload, as users send: each is its own blob (its own file, directory
+  // entry and fsyncs), not the same blob stored again.
+  const unique = Buffer.from(`upload ${process.pid} ${n}\n`);
+  return { body: Buffer.concat([head, unique, MIB.subarray(unique.length), TAIL]), headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, cookie: session() } };
 }
 
 const QUERIES = ['alpha', 'bravo charlie', 'delta*', 'name:doc', 'echo foxtrot golf', '"hotel india"'];
