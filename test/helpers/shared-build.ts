@@ -15,6 +15,8 @@ import { build, versionTruth } from '../../build.mjs';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const PREFIX = 'airlock-test-build-';
+/** The run's temporary directory, not the scratch one each test process gets (scratch-tmpdir.ts). */
+const sharedTmpdir = () => process.env['AIRLOCK_TEST_SHARED_TMPDIR'] ?? tmpdir();
 /** Builds nobody used for this long are removed when a new one is made (each is tens of MB). */
 const UNUSED_MS = 6 * 60 * 60 * 1000;
 
@@ -33,9 +35,9 @@ function buildKey(): string {
 }
 
 function pruneUnused(keep: string): void {
-  for (const name of readdirSync(tmpdir())) {
+  for (const name of readdirSync(sharedTmpdir())) {
     if (!name.startsWith(PREFIX) || name === keep) continue;
-    const path = join(tmpdir(), name);
+    const path = join(sharedTmpdir(), name);
     try {
       if (Date.now() - statSync(path).mtimeMs > UNUSED_MS) rmSync(path, { recursive: true, force: true });
     } catch {
@@ -50,13 +52,13 @@ let built: Promise<string> | undefined;
 export function sharedBuild(): Promise<string> {
   built ??= (async () => {
     const name = `${PREFIX}${buildKey()}`;
-    const dir = join(tmpdir(), name);
+    const dir = join(sharedTmpdir(), name);
     if (existsSync(join(dir, 'package-metadata.json'))) {
       const now = new Date();
       utimesSync(dir, now, now); // in use: not pruned
       return dir;
     }
-    const work = mkdtempSync(join(tmpdir(), `${name}.work-`));
+    const work = mkdtempSync(join(sharedTmpdir(), `${name}.work-`));
     await build({ root: ROOT, outdir: work });
     try {
       renameSync(work, dir);
