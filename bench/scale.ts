@@ -92,7 +92,7 @@ const command = defineCommand({
     }
     const verdicts = targets(records);
     if (json) printJson({ records, targets: verdicts });
-    else print(`${table(records)}\n\n${verdicts.map((v) => `${v.met ? 'met    ' : 'NOT MET'} ${v.target}: ${v.observed}`).join('\n')}`);
+    else print(`${table(records)}\n\n${verdicts.map((v) => `${v.compared === false ? 'n/a    ' : v.met ? 'met    ' : 'NOT MET'} ${v.target}: ${v.observed}`).join('\n')}`);
     // A bench on a shared machine reports; it does not fail the build.
     return EXIT_OK;
   },
@@ -207,15 +207,21 @@ async function writeLoadOnCopy(profile: ScaleProfile, dataDir: string, bundle: b
 }
 
 /** The issue's targets at the largest size of each service, against its smallest size in the same run. */
-function targets(records: SizeRecord[]): { service: string; target: string; met: boolean; observed: string }[] {
-  const out: { service: string; target: string; met: boolean; observed: string }[] = [];
+function targets(records: SizeRecord[]): { service: string; target: string; met: boolean; observed: string; compared?: false }[] {
+  const out: { service: string; target: string; met: boolean; observed: string; compared?: false }[] = [];
   for (const service of [...new Set(records.map((r) => r.service))]) {
     const mine = records.filter((r) => r.service === service);
     const [first, last] = [mine[0]!, mine.at(-1)!];
     const add = (target: string, met: boolean, observed: string) => out.push({ service, target: `${service} at ${last.rows}: ${target}`, met, observed });
     if (last.paired) {
-      // Both figures from the same minutes: medians of the paired passes.
+      // Both figures from the same minutes: medians of the paired passes. A route with no
+      // successful answer on one side (a planning session made after the smallest size was
+      // copied) has nothing to compare: named, not judged.
       for (const route of last.paired.routes) {
+        if (!(route.smallest_p95_ms > 0 && route.largest_p95_ms > 0)) {
+          out.push({ service, target: `${service} at ${last.rows}: ${route.route}, paired medians`, met: false, compared: false, observed: `not compared: no successful answer at ${route.smallest_p95_ms > 0 ? last.rows : first.rows}` });
+          continue;
+        }
         const limit = Math.min(50, 2 * route.smallest_p95_ms);
         add(`${route.route} p95 <= min(50 ms, 2 x its ${first.rows} figure), paired medians`, route.largest_p95_ms <= limit, `${route.largest_p95_ms} ms (${first.rows}: ${route.smallest_p95_ms} ms)`);
       }
