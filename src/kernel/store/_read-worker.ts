@@ -7,7 +7,7 @@
 // A query that asks for records gets them rendered here (_render-records.ts) as one UTF-8
 // buffer, moved to the main thread without a copy, with its SHA-256.
 
-import type { RecordShape } from './_render-records.ts';
+import type { RecordShape, RenderedRecords } from './_render-records.ts';
 
 /** What the main thread sends: one query. */
 export interface ReadRequest {
@@ -18,16 +18,6 @@ export interface ReadRequest {
   records?: RecordShape;
 }
 
-/** A page of records: their JSON texts joined by commas, as UTF-8. */
-export interface RenderedRecords {
-  bytes: Uint8Array;
-  /** Base64url SHA-256 of `bytes`. */
-  digest: string;
-  count: number;
-  /** The last row's seq, or null for no rows. */
-  lastSeq: number | null;
-}
-
 /** What the worker answers. */
 export type ReadAnswer =
   | { id: number; ok: true; rows: Record<string, unknown>[]; steps: number }
@@ -35,12 +25,11 @@ export type ReadAnswer =
   | { id: number; ok: false; message: string };
 
 export function readWorkerMain(
-  render: (rows: readonly Record<string, unknown>[], shape: RecordShape) => string,
+  render: (rows: readonly Record<string, unknown>[], shape: RecordShape) => RenderedRecords,
   functions: Record<string, (...args: never[]) => unknown>,
 ): void {
   const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
   const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
-  const { hash } = process.getBuiltinModule('node:crypto');
   const { path, busyTimeoutMs } = workerData as { path: string; busyTimeoutMs: number };
   const sqlite = new DatabaseSync(path, { readOnly: true, timeout: busyTimeoutMs });
   sqlite.exec('PRAGMA cache_size = -16384; PRAGMA temp_store = MEMORY;');
@@ -60,14 +49,8 @@ export function readWorkerMain(
       const rows = statement.all(...(request.params as never[])) as Record<string, unknown>[];
       const steps = counted.stat('vmStep');
       if (request.records !== undefined) {
-        const bytes = Buffer.from(render(rows, request.records), 'utf8');
-        // Small buffers share Node's pool: those are copied into one of their own, so that the
-        // memory can move to the main thread.
-        const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-        const owned = whole ? bytes : new Uint8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-        const lastSeq = rows.length === 0 ? null : Number(rows[rows.length - 1]!['seq']);
-        const records = { bytes: owned, digest: hash('sha256', owned, 'base64url'), count: rows.length, lastSeq };
-        parentPort!.postMessage({ id: request.id, ok: true, records, steps } satisfies ReadAnswer, [owned.buffer]);
+        const records = render(rows, request.records);
+        parentPort!.postMessage({ id: request.id, ok: true, records, steps } satisfies ReadAnswer, [records.bytes.buffer as ArrayBuffer]);
         return;
       }
       answer = { id: request.id, ok: true, rows, steps };

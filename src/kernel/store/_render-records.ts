@@ -3,7 +3,8 @@
 // query, so the event loop that answers probes and writes receives one finished buffer instead
 // of a thousand rows to splice and hash (a page of 1000 outbox records cost the event loop about
 // 10 ms that way). The read worker carries this function's source text (see _read-worker.ts),
-// so it must stand alone: no imports, nothing from its module.
+// so it must stand alone: no imports (node:crypto through process.getBuiltinModule), nothing
+// from its module.
 //
 // Parsing each payload to serialize it again costs about three times what splicing its stored
 // text does, so a record is spliced: the store keeps payloads canonical (JCS: keys sorted,
@@ -18,8 +19,19 @@ export interface RecordShape {
   after: readonly string[];
 }
 
-/** The records' JSON texts joined by commas (the inside of a JSON array), in row order. */
-export function renderRecords(rows: readonly Record<string, unknown>[], shape: RecordShape): string {
+/** A page of records: their JSON texts joined by commas (the inside of a JSON array), as UTF-8. */
+export interface RenderedRecords {
+  /** A buffer of its own (not a slice of Node's pool), so that it can move to another thread. */
+  bytes: Uint8Array;
+  /** Base64url SHA-256 of `bytes`. */
+  digest: string;
+  count: number;
+  /** The last row's seq, or null for no rows. */
+  lastSeq: number | null;
+}
+
+/** The rows as records, in row order, with the page's digest and last seq. */
+export function renderRecords(rows: readonly Record<string, unknown>[], shape: RecordShape): RenderedRecords {
   const indexKey = /"(0|[1-9][0-9]*)":/;
   const own = [...shape.before, ...shape.after].map((field) => `"${field}":`);
   const fields = (row: Record<string, unknown>, names: readonly string[]) => {
@@ -39,5 +51,9 @@ export function renderRecords(rows: readonly Record<string, unknown>[], shape: R
     const parts = [fields(row, shape.before), members, fields(row, shape.after)].filter((part) => part !== '');
     records.push(`{${parts.join(',')}}`);
   }
-  return records.join(',');
+  const pooled = Buffer.from(records.join(','), 'utf8');
+  const bytes = pooled.byteOffset === 0 && pooled.byteLength === pooled.buffer.byteLength ? pooled : new Uint8Array(pooled);
+  const lastSeq = rows.length === 0 ? null : Number(rows[rows.length - 1]!['seq']);
+  const { hash } = process.getBuiltinModule('node:crypto');
+  return { bytes, digest: hash('sha256', bytes, 'base64url'), count: rows.length, lastSeq };
 }

@@ -11,11 +11,10 @@ import type { DatabaseSync, SQLInputValue, SQLOutputValue } from 'node:sqlite';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AirlockError } from '../errors.ts';
-import { hash } from 'node:crypto';
 import { readWorkerMain } from './_read-worker.ts';
-import type { ReadAnswer, ReadRequest, RenderedRecords } from './_read-worker.ts';
+import type { ReadAnswer, ReadRequest } from './_read-worker.ts';
 import { renderRecords } from './_render-records.ts';
-import type { RecordShape } from './_render-records.ts';
+import type { RecordShape, RenderedRecords } from './_render-records.ts';
 import { statement } from './_statements.ts';
 
 /** One core stays with the event loop that answers probes and writes: threads = cores - 1, from 1 to 4. */
@@ -209,9 +208,7 @@ export function createReadPool(path: string, options: ReadPoolOptions = {}): Rea
       try {
         const result = inlineQuery(options.inline, sql, params);
         if (records === undefined) return Promise.resolve(result as T);
-        const bytes = Buffer.from(renderRecords(result.rows, records), 'utf8');
-        const lastSeq = result.rows.length === 0 ? null : Number(result.rows.at(-1)!['seq']);
-        return Promise.resolve(recordsResult({ bytes, digest: hash('sha256', bytes, 'base64url'), count: result.rows.length, lastSeq }, result.steps) as T);
+        return Promise.resolve(recordsResult(renderRecords(result.rows, records), result.steps) as T);
       } catch (error) {
         return Promise.reject(new AirlockError('store_read', `Cannot read "${path}": ${(error as Error).message}`, { cause: error }));
       }
@@ -232,7 +229,7 @@ export function createReadPool(path: string, options: ReadPoolOptions = {}): Rea
 
   return {
     query: (sql, params = [], queryOptions = {}) => ask<ReadResult>(sql, params, undefined, queryOptions.budgetMs),
-    queryRecords: (sql, params, shape, queryOptions = {}) => ask<RecordsResult>(sql, params, { before: [...shape.before], after: [...shape.after] }, queryOptions.budgetMs),
+    queryRecords: (sql, params, shape, queryOptions = {}) => ask<RecordsResult>(sql, params, shape, queryOptions.budgetMs),
     stats: () => ({ ...stats }),
     async close() {
       closed = true;
