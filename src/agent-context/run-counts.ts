@@ -5,6 +5,7 @@
 // writes' own update, so that every insert counts, a restored row too.
 
 import type { DatabaseSync } from 'node:sqlite';
+import { ensureTrigger, statement } from '../kernel/index.ts';
 
 export const RUN_COUNTS_TABLE = 'agent_run_counts';
 const TRIGGER = 'execution_runs_count';
@@ -30,12 +31,10 @@ const observed = (row: string) => `(json_type(${row}.payload, '$.observed_versio
  * write lock).
  */
 export function ensureRunCounts(sqlite: DatabaseSync, runs: string): void {
-  const exists = () => sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND name = ?").get(TRIGGER) !== undefined;
-  if (exists()) return;
-  sqlite.exec('BEGIN IMMEDIATE');
-  try {
-    if (!exists()) {
-      sqlite.exec(`CREATE TABLE IF NOT EXISTS ${RUN_COUNTS_TABLE} (
+  ensureTrigger(
+    sqlite,
+    TRIGGER,
+    `CREATE TABLE IF NOT EXISTS ${RUN_COUNTS_TABLE} (
           agent_id TEXT PRIMARY KEY, dispatched INTEGER NOT NULL, succeeded INTEGER NOT NULL, failed INTEGER NOT NULL,
           last_run_id TEXT, observed_version TEXT) STRICT;
         DELETE FROM ${RUN_COUNTS_TABLE};
@@ -53,19 +52,14 @@ export function ensureRunCounts(sqlite: DatabaseSync, runs: string): void {
             last_run_id = CASE WHEN ${completed('NEW')} THEN last_run_id ELSE NEW.run_id END,
             observed_version = CASE WHEN ${completed('NEW')} AND ${observed('NEW')} THEN json_extract(NEW.payload, '$.observed_version') ELSE observed_version END
           WHERE agent_id = NEW.agent_id;
-        END;`);
-    }
-    sqlite.exec('COMMIT');
-  } catch (error) {
-    sqlite.exec('ROLLBACK');
-    throw error;
-  }
+        END;`,
+  );
 }
 
 /** Every agent's counts: one row per agent that has had a run. */
 export function readRunCounts(sqlite: DatabaseSync): Map<string, RunCounts> {
   const counts = new Map<string, RunCounts>();
-  for (const row of sqlite.prepare(`SELECT * FROM ${RUN_COUNTS_TABLE}`).all()) {
+  for (const row of statement(sqlite, `SELECT * FROM ${RUN_COUNTS_TABLE}`).all()) {
     counts.set(String(row['agent_id']), {
       dispatched: Number(row['dispatched']),
       succeeded: Number(row['succeeded']),

@@ -46,7 +46,7 @@ export { verifySignature, signRequest, checkSecret, verifyToken, whichToken, par
 export type { SignatureScheme, SignatureResult, SignatureFailureReason, SignedHeaders, IncomingHeaders } from './auth/index.ts';
 
 export {
-  openDatabase, openDatabaseReadOnly, migrate, userVersion, defineEvidenceTable, listEvidenceTables, readRows, readRowsSql, projectRows,
+  openDatabase, openDatabaseReadOnly, migrate, userVersion, defineEvidenceTable, listEvidenceTables, readRows, readRowsSql, projectRows, ensureTrigger,
   verifyChain, verifyChainParallel, verifyAllChains, createChainWatch, canonicalJson, rowHash, GENESIS_SHA256, statement,
   createIdempotencyStore, lazyIdempotencyStore, requestFingerprint, parseIdempotencyKey, MIN_IDEMPOTENCY_RETENTION_MS,
   createReadPool, IDEMPOTENCY_ANSWERS, restoreIdempotencyKeys,

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { defineEvidenceTable, openDatabase } from '../kernel/index.ts';
+import { defineEvidenceTable, ensureTrigger, openDatabase } from '../kernel/index.ts';
 import type { Migration, Store } from '../kernel/index.ts';
 
 export const DATABASE_FILE = 'messaging.sqlite';
@@ -75,22 +75,15 @@ export const PUBLICATION_COUNTS_TABLE = 'mailbox_publication_counts';
  * A trigger rather than the publisher's own update, so every insert counts, a restored row too.
  */
 export function ensurePublicationCounts(sqlite: DatabaseSync): void {
-  const exists = () => sqlite.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND name = 'mailbox_publications_count'").get() !== undefined;
-  if (exists()) return;
-  sqlite.exec('BEGIN IMMEDIATE');
-  try {
-    if (!exists()) {
-      sqlite.exec(`CREATE TABLE IF NOT EXISTS ${PUBLICATION_COUNTS_TABLE} (mailbox TEXT PRIMARY KEY, publications INTEGER NOT NULL) STRICT;
+  ensureTrigger(
+    sqlite,
+    'mailbox_publications_count',
+    `CREATE TABLE IF NOT EXISTS ${PUBLICATION_COUNTS_TABLE} (mailbox TEXT PRIMARY KEY, publications INTEGER NOT NULL) STRICT;
         DELETE FROM ${PUBLICATION_COUNTS_TABLE};
         INSERT INTO ${PUBLICATION_COUNTS_TABLE} (mailbox, publications) SELECT mailbox, count(*) FROM mailbox_publications GROUP BY mailbox;
         CREATE TRIGGER mailbox_publications_count AFTER INSERT ON mailbox_publications BEGIN
           INSERT INTO ${PUBLICATION_COUNTS_TABLE} (mailbox, publications) VALUES (NEW.mailbox, 1)
             ON CONFLICT (mailbox) DO UPDATE SET publications = publications + 1;
-        END;`);
-    }
-    sqlite.exec('COMMIT');
-  } catch (error) {
-    sqlite.exec('ROLLBACK');
-    throw error;
-  }
+        END;`,
+  );
 }

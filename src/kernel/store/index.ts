@@ -20,6 +20,7 @@ export type {
   RegisteredTable,
 } from './evidence-table.ts';
 export { readRows, readRowsSql, projectRows } from './read-rows.ts';
+export { ensureTrigger } from './ensure-trigger.ts';
 export { statement } from './_statements.ts';
 export type { ProjectOptions, ReadRowsOptions } from './read-rows.ts';
 export { rowHash, GENESIS_SHA256 } from './row-hash.ts';
