@@ -63,7 +63,7 @@ const command = defineCommand({
     const readMs = wholeNumberOption('--read-ms', values['read-ms']);
     if (values.grow !== 'direct' && values.grow !== 'http') usageError(`--grow must be direct or http, got "${values.grow}"`);
     const grow = values.grow;
-    const passes = wholeNumberOption('--paired', values.paired);
+    const passes = wholeNumberOption('--paired', values.paired, 0);
     const records: SizeRecord[] = [];
     for (const name of names) {
       const profile = PROFILES[name]!();
