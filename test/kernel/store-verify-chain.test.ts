@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import type { JsonValue } from '../../src/kernel/store/canonical-json.ts';
@@ -44,6 +45,9 @@ const TAMPERING: Array<[string, string, number | null, RegExp]> = [
   ['a payload with keys out of order', `UPDATE receipts SET payload = '{"note":"a b","n":3}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
   ['a payload with a duplicate key', `UPDATE receipts SET payload = '{"n":3,"n":3,"note":"a b"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
   ['a payload with an escape JCS does not use', `UPDATE receipts SET payload = '{"n":3,"note":"a\\/b"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload with a \\u escape of a printable character', `UPDATE receipts SET payload = '{"n":3,"note":"\\u0041"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload with an uppercase \\u escape', `UPDATE receipts SET payload = '{"n":3,"note":"\\u001F"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
+  ['a payload with a \\u escape of a character that has a short one', `UPDATE receipts SET payload = '{"n":3,"note":"\\u000a"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
   ['a payload with trailing text', `UPDATE receipts SET payload = '{"n":3,"note":"a b"}x' WHERE seq = 3`, 3, /payload is not canonical JSON/],
   // What the scan of text without any backslash must still refuse (it finds strings by their closing quote).
   ['a payload with a raw control character in a string', `UPDATE receipts SET payload = '{"n":3,"note":"a' || char(9) || 'b"}' WHERE seq = 3`, 3, /payload is not canonical JSON/],
@@ -88,6 +92,33 @@ for (const threads of [2, 3]) {
       assert.match(result.ok === false ? result.reason : '', reason);
     });
   }
+}
+
+// The fast check scans the row's whole hashed text (its members around the stored payload text)
+// at once. A payload that is not one JSON value can still make that text valid JSON, so these
+// rows carry a sha256 recomputed over exactly that text: each must still fail as not canonical.
+const SPLICED_PAYLOADS: Array<[string, string]> = [
+  ['adds a member of the row after its value', '3,"pb":1'],
+  ['repeats the member after it', '3,"prev_sha256":"x"'],
+  ['leaves an object open', '{"n":3'],
+  ['closes the row early', '3}'],
+  ['leaves a string open', '"a b'],
+  ['is empty', ''],
+];
+for (const [label, text] of SPLICED_PAYLOADS) {
+  test(`verifyChain() refuses a payload that ${label}, with the sha256 recomputed over the row's text`, async (t) => {
+    const store = await fiveRows(t);
+    const row = store.sqlite.prepare('SELECT * FROM receipts WHERE seq = 3').get()!;
+    const members: Record<string, string> = {
+      kind: JSON.stringify(row['kind']), payload: text, prev_sha256: JSON.stringify(row['prev_sha256']),
+      recorded_at: JSON.stringify(row['recorded_at']), seq: '3', subject: JSON.stringify(row['subject']),
+    };
+    const hashed = `{${Object.keys(members).sort().map((name) => `"${name}":${members[name]}`).join(',')}}`;
+    const sha256 = createHash('sha256').update(hashed).digest('hex');
+    tamper(store.sqlite, 'receipts', `UPDATE receipts SET payload = '${text.replaceAll("'", "''")}', sha256 = '${sha256}' WHERE seq = 3; UPDATE receipts SET prev_sha256 = '${sha256}' WHERE seq = 4`);
+    assert.deepEqual(verifyChain(store.sqlite, RECEIPTS), { ok: false, table: 'receipts', seq: 3, reason: 'payload is not canonical JSON' });
+    assert.deepEqual(await verifyChainParallel(store.sqlite, RECEIPTS, { path: store.path, threads: 2, parallelFromRows: 2 }), verifyChain(store.sqlite, RECEIPTS));
+  });
 }
 
 test('verifyChainParallel() accepts an intact chain split across threads with the head verifyChain() finds', async (t) => {

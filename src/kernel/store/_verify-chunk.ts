@@ -5,12 +5,13 @@
 // The function runs in worker threads from its own source text, so it stands alone: it reaches
 // node:crypto through process.getBuiltinModule and repeats the row-hash definition of
 // row-hash.ts for rows whose stored payload is already canonical. That repetition is what makes
-// it fast: SQLite writes the hashed text around the stored payload text itself, instead of the
-// parsed payload being serialized again. isCanonical() proves the stored text canonical in one pass without building objects
-// (JSON.parse + JSON.stringify of every payload cost more than its hash). It only ever says yes
-// for canonical text; a payload it cannot confirm (a \u escape, an escaped key, anything not
-// canonical) is not judged here: the range reports it as doubtful and the caller runs the exact
-// check of canonical-json.ts, which names the failure.
+// it fast: SQLite writes the hashed text around the stored payload text itself (one concat() per
+// row), and only that text reaches JavaScript, not the payload a second time. One scan of it
+// proves it canonical without building objects: the payload inside is then canonical too, and is
+// exactly the stored column (see isCanonicalRow). The scan only ever says yes for canonical
+// text; a row it cannot confirm (a \u escape it does not judge, an escaped key, deep nesting,
+// anything not canonical) is not judged here: the range reports it as doubtful and the caller
+// runs the exact check of canonical-json.ts, which names the failure.
 
 import type { DatabaseSync } from 'node:sqlite';
 
@@ -40,133 +41,60 @@ export function verifyChunk(sqlite: DatabaseSync, range: ChunkRange): ChunkRepor
   const report: ChunkReport = { rows: 0, first: null, last: null, doubtful: [], failure: null };
   const columns = range.columns;
   // The hashed object's members in its order (keys sorted by UTF-16 code units, RFC 8785). SQLite
-  // writes the whole hashed text itself, so a row reaches JavaScript as a few strings instead of
-  // one per column: its json_quote() writes a string exactly as JSON.stringify does (every code
-  // point of the BMP and beyond, checked against it), so the text is the row's canonical JSON as
-  // soon as the payload in it is canonical, which the scan below proves, and no integer column is
-  // out of JavaScript's safe range, which the query reports as the 1-based member it found.
+  // writes the whole hashed text itself: its json_quote() writes a string exactly as
+  // JSON.stringify does (every code point of the BMP and beyond, checked against it), so the text
+  // is the row's canonical JSON as soon as the payload in it is canonical, which the scan below
+  // proves, and no integer column is out of JavaScript's safe range, which the query reports as
+  // the 1-based member it found. concat() builds the text in one allocation (|| copies it once
+  // per member); it reads a NULL payload as '', which the scan then refuses.
   const members = ['seq', 'recorded_at', 'prev_sha256', 'payload', ...columns].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const hashedText = members
-    .map((name, i) => `'${i === 0 ? '{' : ','}"${name}":' || ${name === 'payload' || name === 'seq' ? name : `json_quote(${name})`}`)
-    .join(' || ');
+  const hashedText = `concat(${members
+    .map((name, i) => `'${i === 0 ? '{' : ','}"${name}":', ${name === 'payload' || name === 'seq' ? name : `json_quote(${name})`}`)
+    .join(', ')}, '}')`;
   const outOfRange = columns.length === 0
     ? '0'
     : `CASE ${members.map((name, i) => (columns.includes(name) ? `WHEN typeof(${name}) = 'integer' AND ${name} NOT BETWEEN ${Number.MIN_SAFE_INTEGER} AND ${Number.MAX_SAFE_INTEGER} THEN ${i + 1} ` : '')).join('')}ELSE 0 END`;
-  const select = sqlite.prepare(
-    `SELECT seq, prev_sha256, sha256, payload, ${hashedText} || '}', ${outOfRange} FROM ${range.table}${range.bounds ? ' WHERE seq >= ? AND seq < ?' : ''} ORDER BY seq`,
-  );
-  select.setReadBigInts(true);
-  select.setReturnArrays(true);
+  // Rows come in pages of PAGE by seq (all() of a page costs about half of iterate()'s call per
+  // row): the first page from the range's lower bound, each next one after the last seq read.
+  const PAGE = 2000;
+  const page = (after: boolean) => {
+    const statement = sqlite.prepare(
+      `SELECT seq, prev_sha256, sha256, ${hashedText}, ${outOfRange} FROM ${range.table} WHERE seq ${after ? '>' : '>='} ?${range.bounds ? ' AND seq < ?' : ''} ORDER BY seq LIMIT ${PAGE}`,
+    );
+    statement.setReadBigInts(true);
+    statement.setReturnArrays(true);
+    return statement;
+  };
+  const firstPage = page(false);
+  const nextPage = page(true);
+  const upper = range.bounds === undefined ? [] : [range.bounds[1]];
+  function* rows(): Generator<unknown[]> {
+    let from: number | bigint = range.bounds?.[0] ?? -9223372036854775808n;
+    let statement = firstPage;
+    for (;;) {
+      const batch = statement.all(from, ...upper) as unknown[] as unknown[][];
+      yield* batch;
+      if (batch.length < PAGE) return;
+      from = batch[batch.length - 1]![0] as bigint;
+      statement = nextPage;
+    }
+  }
   const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
   const minSafe = BigInt(Number.MIN_SAFE_INTEGER);
   const safe = (value: unknown): number => (typeof value === 'bigint' && value <= maxSafe && value >= minSafe ? Number(value) : Number.NaN);
-  // True only when `text` is the RFC 8785 form of a JSON value: no whitespace, numbers in their
-  // shortest form, object keys strictly ascending, only the escapes JSON.stringify writes for
-  // \" \\ \b \t \n \f \r, well-formed UTF-16. Iterative, so deep nesting cannot overflow the stack.
-  function isCanonical(text: string): boolean {
-    const n = text.length;
-    let i = 0;
-    // Stack of open containers: 1 = object, 2 = array; and for objects the previous key.
-    const kinds: number[] = [];
-    const lastKeys: (string | undefined)[] = [];
-    const scanString = (): number => {
-      // text[i] is '"'; returns the index after the closing quote, or -1.
-      let j = i + 1;
-      for (;;) {
-        if (j >= n) return -1;
-        const c = text.charCodeAt(j);
-        if (c === 34) return j + 1;
-        if (c < 32) return -1;
-        if (c === 92) {
-          const e = text.charCodeAt(j + 1);
-          if (e === 34 || e === 92 || e === 98 || e === 116 || e === 110 || e === 102 || e === 114) { j += 2; continue; }
-          return -1;
-        }
-        j++;
-      }
-    };
-    for (;;) {
-      // A value at i.
-      const c = text.charCodeAt(i);
-      if (c === 123 || c === 91) {
-        const close = c === 123 ? 125 : 93;
-        if (text.charCodeAt(i + 1) === close) { i += 2; }
-        else {
-          kinds.push(c === 123 ? 1 : 2);
-          lastKeys.push(undefined);
-          i++;
-          if (c === 123) {
-            if (text.charCodeAt(i) !== 34) return false;
-            const end = scanString();
-            if (end < 0 || text.charCodeAt(end) !== 58) return false;
-            const key = text.slice(i + 1, end - 1);
-            if (key.includes('\\')) return false;
-            lastKeys[lastKeys.length - 1] = key;
-            i = end + 1;
-          }
-          continue;
-        }
-      } else if (c === 34) {
-        const end = scanString();
-        if (end < 0) return false;
-        i = end;
-      } else if (c === 116) { if (!text.startsWith('true', i)) return false; i += 4; }
-      else if (c === 102) { if (!text.startsWith('false', i)) return false; i += 5; }
-      else if (c === 110) { if (!text.startsWith('null', i)) return false; i += 4; }
-      else {
-        let j = i;
-        for (;;) {
-          const d = text.charCodeAt(j);
-          if ((d >= 48 && d <= 57) || d === 45 || d === 46 || d === 101 || d === 69 || d === 43) j++;
-          else break;
-        }
-        if (j === i) return false;
-        // Plain integers of up to 15 digits without a leading zero are their own shortest form.
-        const first = text.charCodeAt(i);
-        let plain = j - i <= 15 && (first !== 48 || j - i === 1);
-        for (let k = i; plain && k < j; k++) { const d = text.charCodeAt(k); plain = d >= 48 && d <= 57; }
-        if (!plain) {
-          const token = text.slice(i, j);
-          if (String(Number(token)) !== token) return false;
-        }
-        i = j;
-      }
-      // After a value: close containers or move to the next member.
-      for (;;) {
-        if (kinds.length === 0) return i === n && text.isWellFormed();
-        const kind = kinds[kinds.length - 1];
-        const d = text.charCodeAt(i);
-        if (d === 44) {
-          i++;
-          if (kind === 1) {
-            if (text.charCodeAt(i) !== 34) return false;
-            const end = scanString();
-            if (end < 0 || text.charCodeAt(end) !== 58) return false;
-            const key = text.slice(i + 1, end - 1);
-            if (key.includes('\\') || !(lastKeys[lastKeys.length - 1]! < key)) return false;
-            lastKeys[lastKeys.length - 1] = key;
-            i = end + 1;
-          }
-          break;
-        }
-        if (d !== (kind === 1 ? 125 : 93)) return false;
-        kinds.pop();
-        lastKeys.pop();
-        i++;
-      }
-    }
-  }
-  // The common case, text with no backslash and no control character at all (one native regex
-  // pass proves it), is scanned without building anything: strings end at the next quote (found
-  // by indexOf), keys are compared where they stand in the text, and the open containers live in
-  // typed arrays made once per range. Deeper nesting than they hold is left to isCanonical().
-  const escapedOrControl = /[\u0000-\u001f\\]/;
+  // Raw control characters: never in canonical JSON (strings escape them, no whitespace outside).
+  const control = /[\u0000-\u001f]/;
   const MAX_DEPTH = 64;
   const openKinds = new Uint8Array(MAX_DEPTH);
   const keyStarts = new Int32Array(MAX_DEPTH);
   const keyEnds = new Int32Array(MAX_DEPTH);
+  // Where the scan stands in the row's text, shared by the helpers below: the next backslash at
+  // or after the scan (-1: none left), found once per stretch so a row costs one pass however
+  // many strings it holds.
+  let text = '';
+  let nextEscape = -1;
   // True when the key text[start, end) sorts strictly after the open object's previous key (UTF-16 code units).
-  function keyAfterPrevious(text: string, level: number, start: number, end: number): boolean {
+  function keyAfterPrevious(level: number, start: number, end: number): boolean {
     const prevStart = keyStarts[level]!;
     const prevLength = keyEnds[level]! - prevStart;
     const length = end - start;
@@ -178,10 +106,53 @@ export function verifyChunk(sqlite: DatabaseSync, range: ChunkRange): ChunkRepor
     }
     return prevLength < length;
   }
-  function isPlainCanonical(text: string): boolean {
+  const HEX = /^00[01][0-9a-f]$/;
+  // text[i] is '"': the index after its closing quote, or -1 when the string is not as
+  // JSON.stringify writes it (an escape it would not write: \/, \uXXXX of a printable character,
+  // uppercase hex; those rows go to the exact check).
+  function stringEnd(i: number): number {
+    let j = i + 1;
+    for (;;) {
+      const quote = text.indexOf('"', j);
+      if (quote < 0) return -1;
+      if (nextEscape !== -1 && nextEscape < j) nextEscape = text.indexOf('\\', j);
+      if (nextEscape === -1 || nextEscape > quote) return quote + 1;
+      const e = text.charCodeAt(nextEscape + 1);
+      if (e === 117) {
+        // \u00XX: JSON.stringify writes it for control characters without a short escape.
+        const hex = text.slice(nextEscape + 2, nextEscape + 6);
+        if (!HEX.test(hex)) return -1;
+        const code = parseInt(hex, 16);
+        if (code === 8 || code === 9 || code === 10 || code === 12 || code === 13) return -1;
+        j = nextEscape + 6;
+      } else if (e === 34 || e === 92 || e === 98 || e === 116 || e === 110 || e === 102 || e === 114) j = nextEscape + 2;
+      else return -1;
+      nextEscape = text.indexOf('\\', j);
+    }
+  }
+  // A key at text[i] ('"' expected): its closing quote's index, or -1. Keys with an escape are
+  // left to the exact check.
+  function keyEnd(i: number): number {
+    if (text.charCodeAt(i) !== 34) return -1;
+    const end = text.indexOf('"', i + 1);
+    if (end < 0 || text.charCodeAt(end + 1) !== 58) return -1;
+    if (nextEscape !== -1 && nextEscape < i) nextEscape = text.indexOf('\\', i);
+    return nextEscape !== -1 && nextEscape < end ? -1 : end;
+  }
+  // True only when the row's text is the RFC 8785 form of an object whose members are exactly
+  // `members`, in order: no whitespace, numbers in their shortest form, object keys strictly
+  // ascending, only the escapes JSON.stringify writes, well-formed UTF-16. The members' own text
+  // comes from SQLite and cannot hold a bracket or quote outside a string, so a stored payload
+  // that is not exactly one JSON value (unbalanced, or `1,"pb":2`) breaks either the brackets or
+  // the member list: passing proves the payload column canonical.
+  function isCanonicalRow(row: string): boolean {
+    text = row;
+    if (control.test(text)) return false;
+    nextEscape = text.indexOf('\\');
     const n = text.length;
     let i = 0;
     let depth = 0;
+    let member = 0;
     for (;;) {
       const c = text.charCodeAt(i);
       if (c === 123 || c === 91) {
@@ -191,9 +162,9 @@ export function verifyChunk(sqlite: DatabaseSync, range: ChunkRange): ChunkRepor
           openKinds[depth] = c === 123 ? 1 : 2;
           i++;
           if (c === 123) {
-            if (text.charCodeAt(i) !== 34) return false;
-            const end = text.indexOf('"', i + 1);
-            if (end < 0 || text.charCodeAt(end + 1) !== 58) return false;
+            const end = keyEnd(i);
+            if (end < 0) return false;
+            if (depth === 0 && (end - i - 1 !== members[0]!.length || !text.startsWith(members[0]!, i + 1))) return false;
             keyStarts[depth] = i + 1;
             keyEnds[depth] = end;
             i = end + 2;
@@ -202,9 +173,9 @@ export function verifyChunk(sqlite: DatabaseSync, range: ChunkRange): ChunkRepor
           continue;
         }
       } else if (c === 34) {
-        const end = text.indexOf('"', i + 1);
+        const end = stringEnd(i);
         if (end < 0) return false;
-        i = end + 1;
+        i = end;
       } else if (c === 116) { if (!text.startsWith('true', i)) return false; i += 4; }
       else if (c === 102) { if (!text.startsWith('false', i)) return false; i += 5; }
       else if (c === 110) { if (!text.startsWith('null', i)) return false; i += 4; }
@@ -234,15 +205,19 @@ export function verifyChunk(sqlite: DatabaseSync, range: ChunkRange): ChunkRepor
         i = j;
       }
       for (;;) {
-        if (depth === 0) return i === n && text.isWellFormed();
+        if (depth === 0) return i === n && member === members.length - 1 && text.isWellFormed();
         const level = depth - 1;
         const d = text.charCodeAt(i);
         if (d === 44) {
           i++;
           if (openKinds[level] === 1) {
-            if (text.charCodeAt(i) !== 34) return false;
-            const end = text.indexOf('"', i + 1);
-            if (end < 0 || text.charCodeAt(end + 1) !== 58 || !keyAfterPrevious(text, level, i + 1, end)) return false;
+            const end = keyEnd(i);
+            if (end < 0) return false;
+            if (level === 0) {
+              // The row object: its next member, by name.
+              const name = members[++member];
+              if (name === undefined || end - i - 1 !== name.length || !text.startsWith(name, i + 1)) return false;
+            } else if (!keyAfterPrevious(level, i + 1, end)) return false;
             keyStarts[level] = i + 1;
             keyEnds[level] = end;
             i = end + 2;
@@ -262,7 +237,7 @@ export function verifyChunk(sqlite: DatabaseSync, range: ChunkRange): ChunkRepor
   let expectedSeq = Number.NaN;
   let prev: string | undefined;
   let lastSeq = Number.NaN;
-  for (const row of select.iterate(...(range.bounds ?? [])) as Iterable<unknown> as Iterable<unknown[]>) {
+  for (const row of rows()) {
     const seq = safe(row[0]);
     const prevText = row[1];
     const sha256 = String(row[2]);
@@ -276,16 +251,16 @@ export function verifyChunk(sqlite: DatabaseSync, range: ChunkRange): ChunkRepor
     lastSeq = seq;
     prev = sha256;
     expectedSeq = seq + 1;
-    const payload = row[3];
-    // The stored text is hashed as it is once the scan proves it canonical; anything else
-    // (not a string, not JSON, an escape or key order the scan does not judge) gets the exact check.
-    if (typeof payload !== 'string' || !(escapedOrControl.test(payload) ? isCanonical(payload) : isPlainCanonical(payload))) {
+    const hashed = row[3];
+    // The text is hashed as it is once the scan proves it canonical; anything else (not JSON, an
+    // escape or key order the scan does not judge, a NULL payload) gets the exact check.
+    if (typeof hashed !== 'string' || !isCanonicalRow(hashed)) {
       report.doubtful.push(seq);
       continue;
     }
-    const outOf = Number(row[5]);
+    const outOf = Number(row[4]);
     if (outOf !== 0) return fail(seq, `column "${members[outOf - 1]}" holds an integer out of range`);
-    if (hash('sha256', String(row[4]), 'hex') !== sha256) return fail(seq, "sha256 does not match the row's canonical JSON");
+    if (hash('sha256', hashed, 'hex') !== sha256) return fail(seq, "sha256 does not match the row's canonical JSON");
   }
   return finish();
 }
