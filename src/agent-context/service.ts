@@ -3,7 +3,7 @@
 // records its start, and closes the database after the last request drained.
 
 import { buildOpenApi, createLogger, createReadPool, createService, json, problem, versionTruth } from '../kernel/index.ts';
-import type { Handler, Logger, Reply, RequestContext, Service, Store } from '../kernel/index.ts';
+import type { Handler, Logger, ReadPool, Reply, RequestContext, Service, Store } from '../kernel/index.ts';
 import { internalAuthenticator } from './authenticators.ts';
 import type { AgentContextConfig } from './config.ts';
 import { openAgentContextDatabase, serviceStarts } from './database.ts';
@@ -32,6 +32,8 @@ export interface AgentContextServiceOptions {
   log?: Logger;
   env?: NodeJS.ProcessEnv;
   version?: string;
+  /** For tests: wraps the read pool the rollouts audit is read on (to hold reads in flight). */
+  wrapReads?: (pool: ReadPool) => ReadPool;
 }
 
 export interface AgentContextService extends Service {
@@ -80,7 +82,8 @@ export function createAgentContextService(config: AgentContextConfig, options: A
   let service: Service | undefined;
   const openapi = buildOpenApi(manifest);
   const entry = manifestEntry();
-  const reads = createReadPool(store.path, { inline: store.sqlite });
+  const pool = createReadPool(store.path, { inline: store.sqlite });
+  const reads = options.wrapReads?.(pool) ?? pool;
   const deps: ReadDeps = { store: () => store, reads: () => reads, folds, governance: client, metrics, version, startedAt, now, listenerUrl: () => service!.url(), surfaces: manifest.routes.length };
   const writeDeps = { store: () => store, governance: client, metrics };
   const writes = Object.fromEntries(Object.entries(WRITES).map(([name, [path, write]]) => [name, guardedWrite(path, write, writeDeps)])) as Record<WriteName, Handler>;

@@ -23,6 +23,8 @@ export interface OwnerReadbackOptions {
   listen?: string;
   log?: Logger;
   version?: string;
+  /** For tests: wraps the read pool the evidence is read on, when it is created (to hold reads in flight). */
+  wrapReads?: (pool: ReadPool) => ReadPool;
 }
 
 export function createOwnerReadbackService(options: OwnerReadbackOptions = {}): Service {
@@ -49,7 +51,7 @@ export function createOwnerReadbackService(options: OwnerReadbackOptions = {}): 
     return { ok: true, principal: 'owner-readback' };
   };
 
-  const owner = createOwnerConnection(dbPath);
+  const owner = createOwnerConnection(dbPath, options.wrapReads);
   const ownerCheck = owner.check;
 
   const handlers = {
@@ -90,7 +92,7 @@ interface OwnerConnection {
  * database first exists and kept: WAL shows every write the mailbox adapter commits, and a
  * request no longer pays for opening the file and reading its schema.
  */
-function createOwnerConnection(dbPath: string): OwnerConnection {
+function createOwnerConnection(dbPath: string, wrapReads: (pool: ReadPool) => ReadPool = (pool) => pool): OwnerConnection {
   let sqlite: DatabaseSync | undefined;
   let pool: ReadPool | undefined;
   let counts = false;
@@ -119,7 +121,7 @@ function createOwnerConnection(dbPath: string): OwnerConnection {
       }
     },
     hasCounts: () => counts,
-    reads: () => (pool ??= createReadPool(dbPath)),
+    reads: () => (pool ??= wrapReads(createReadPool(dbPath))),
     async close() {
       drop();
       await pool?.close();

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildGovernanceManifest, buildStackContract, createLogger } from '../../src/kernel/index.ts';
+import type { ReadPool } from '../../src/kernel/index.ts';
 import { manifest as governanceManifest } from '../../src/governance/manifest.ts';
 import { manifest as agentContextManifest } from '../../src/agent-context/manifest.ts';
 import { loadAgentContextConfig } from '../../src/agent-context/config.ts';
@@ -41,7 +42,7 @@ export function stackRoot(): TempRoot {
  * Starts the stack. `governance: false` leaves GOVERNANCE_URL pointing at nothing that answers;
  * `serviceAuthToken: ''` leaves AGENT_CONTEXT_SERVICE_AUTH_TOKEN unset.
  */
-export async function startStack(options: { governance?: boolean; serviceAuthToken?: string; env?: Record<string, string>; editRoot?: (root: TempRoot) => void } = {}): Promise<Stack> {
+export async function startStack(options: { governance?: boolean; serviceAuthToken?: string; env?: Record<string, string>; editRoot?: (root: TempRoot) => void; wrapReads?: (pool: ReadPool) => ReadPool } = {}): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-agent-context-'));
   let root: TempRoot | undefined;
   let governance: RunningGovernance | undefined;
@@ -61,7 +62,7 @@ export async function startStack(options: { governance?: boolean; serviceAuthTok
     AGENT_CONTEXT_UPSTREAM_TIMEOUT_MS: '2000',
     ...options.env,
   }, { listen: '127.0.0.1:0' });
-  const service = createAgentContextService(config, { version: '0.0.0-test', log: createLogger({ name: 'agent-context', service: 'agent-context', write: (line) => void logs.push(line) }) });
+  const service = createAgentContextService(config, { version: '0.0.0-test', log: createLogger({ name: 'agent-context', service: 'agent-context', write: (line) => void logs.push(line) }), ...(options.wrapReads && { wrapReads: options.wrapReads }) });
   await service.listen();
   await service.started;
   return {
