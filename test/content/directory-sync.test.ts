@@ -49,14 +49,18 @@ test('sharedDirectorySync() covers each caller with an fsync that started after 
 
 test('sharedDirectorySync() gives every caller of a failed fsync its error, and the next callers a new fsync', async () => {
   let calls = 0;
+  // The first fsync runs until the test lets it end, so the two callers below surely ask while it
+  // runs (a timer could let it end first on a loaded machine).
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
   const sync = sharedDirectorySync(async () => {
     calls++;
-    await sleep(10);
+    if (calls === 1) await held;
     if (calls === 2) throw new Error('EIO on fsync');
   });
   const first = sync('/d');
-  await sleep(2);
   const shared = [sync('/d'), sync('/d')];
+  release();
   await first;
   for (const result of await Promise.allSettled(shared)) assert.equal(result.status === 'rejected' && (result.reason as Error).message, 'EIO on fsync');
   await sync('/d');

@@ -10,7 +10,9 @@ let erp: Running;
 let intake: string;
 let revenue: string;
 before(async () => {
-  erp = await startErp({ env: { AGENT_RUNTIME_URL: 'http://127.0.0.1:9/agent' } });
+  // The worker ticks only when a test calls tick(): its own 1 s timer closed the decided packet
+  // between two of a test's reads whenever a tick fell there.
+  erp = await startErp({ env: { AGENT_RUNTIME_URL: 'http://127.0.0.1:9/agent', ERP_WORKER_INTERVAL_MS: '60000' } });
   const staged = await postHouse(erp.url, 'supplier_intake', { vendor: { name: 'Globex LLC' }, invoice: { number: 'AP-1', currency: 'USD' }, totals: { grand_total: '5.00' }, line_items: [{ description: 'x', amount: '5.00' }] });
   intake = (staged.json() as { message: { supplier_intake: string } }).message.supplier_intake;
   const paid = await postStandard(erp.url, { type: 'payment.succeeded', data: { id: 'pay_ap', amount: 500, currency: 'USD', customer: 'c' } });
