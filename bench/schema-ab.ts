@@ -51,14 +51,14 @@ const command = defineCommand({
   name: 'schema-ab',
   summary: 'Times compileSchema() beside ajv 8 (and an older tree) in one process, slices interleaved; prints medians and ratios',
   options: {
-    'ajv-dir': { type: 'string', default: process.env['BENCH_AJV_DIR'] ?? '', valueName: 'DIR', description: 'Folder where `npm install --prefix DIR ajv` ran (default: $BENCH_AJV_DIR)' },
-    baseline: { type: 'string', default: '', valueName: 'DIR', description: 'Another checkout of this project to time beside (optional)' },
+    'ajv-dir': { type: 'string', valueName: 'DIR', description: 'Folder where `npm install --prefix DIR ajv` ran (default: $BENCH_AJV_DIR)' },
+    baseline: { type: 'string', valueName: 'DIR', description: 'Another checkout of this project to time beside (optional)' },
     runs: { type: 'string', default: '3', valueName: 'N', description: 'Runs, each reporting its own medians' },
     slices: { type: 'string', default: '100', valueName: 'N', description: 'Slices per subject and body in one run' },
     slice: { type: 'string', default: '1000', valueName: 'N', description: 'Validations per slice' },
   },
   async run({ values, json, print }) {
-    const ajvDir = values['ajv-dir'];
+    const ajvDir = values['ajv-dir'] ?? process.env['BENCH_AJV_DIR'] ?? '';
     if (ajvDir === '') usageError('Set --ajv-dir or BENCH_AJV_DIR to a folder where `npm install --prefix <folder> ajv` ran');
     const runs = wholeNumberOption('--runs', values.runs);
     const slices = wholeNumberOption('--slices', values.slices);
@@ -67,7 +67,7 @@ const command = defineCommand({
     const ajv = ajvValidator(ajvDir);
     const subjects: Subject[] = [{ name: 'ajv', validate: ajv }];
     subjects.push({ name: 'ours', validate: await ourValidator(join(import.meta.dirname, '..')) });
-    if (values.baseline !== '') subjects.push({ name: 'baseline', validate: await ourValidator(resolve(values.baseline)) });
+    if (values.baseline !== undefined) subjects.push({ name: 'baseline', validate: await ourValidator(resolve(values.baseline)) });
     const expected = instances.map((instance) => ajv(instance));
     for (let run = 1; run <= runs; run++) {
       const times = subjects.map(() => BODIES.map((): number[] => []));
