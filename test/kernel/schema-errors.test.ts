@@ -51,6 +51,28 @@ describe('compileSchema().validate() errors', () => {
     ]);
   });
 
+  it('validate() keeps each error whole when it moves an object\'s missing required names before its members\' errors', () => {
+    // Errors are kept in one flat log of records of different lengths (the location's tokens,
+    // an unexpected member's name); moving the root's two records must not split any of them.
+    const schema = {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: {
+        id: { type: 'string' },
+        items: { type: 'array', items: { type: 'object', required: ['q'], properties: { q: { type: 'integer' } }, additionalProperties: false } },
+      },
+      additionalProperties: false,
+    };
+    assert.deepEqual(errorsOf(schema, { items: [{ z: 1 }, { q: 'x' }], extra: true }).map((e) => [e.instancePath, e.schemaPath, e.message]), [
+      ['', '/required', 'Value at the root is missing required property "id"'],
+      ['', '/required', 'Value at the root is missing required property "name"'],
+      ['/items/0', '/properties/items/items/required', 'Value at "/items/0" is missing required property "q"'],
+      ['/items/0/z', '/properties/items/items/additionalProperties', 'Value at "/items/0/z" is not allowed: unexpected property "z"'],
+      ['/items/1/q', '/properties/items/items/properties/q/type', 'Value at "/items/1/q" must be an integer, got string'],
+      ['/extra', '/additionalProperties', 'Value at "/extra" is not allowed: unexpected property "extra"'],
+    ]);
+  });
+
   it('validate() with allErrors: false stops at the first error', () => {
     const errors = errorsOf(ORDER, { id: 1, items: 'none' }, { allErrors: false });
     assert.equal(errors.length, 1);

@@ -4,7 +4,7 @@
 
 import { addPropSet, type Annotations } from './_annotations.ts';
 import { inheritsEnumerables, type Verdict } from './_verdict.ts';
-import { preview, report, type Check, type FoundError, type RunContext } from './_run-context.ts';
+import { preview, report, type Check, type ErrorLog, type RunContext } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
 
 /** One declared member: its subschema, and whether the `required` keyword names it. */
@@ -100,8 +100,8 @@ function memberPasses(part: Verdict & { check: Check }, value: unknown, name: st
   return ok;
 }
 
-/** Moves the errors from `from` to the end so that they start at `to` (the list is short). */
-function moveBefore(errors: FoundError[], from: number, to: number): void {
+/** Moves the records from `from` to the end so that they start at `to` (both record boundaries; the list is short). */
+function moveBefore(errors: ErrorLog, from: number, to: number): void {
   const moved = errors.splice(from);
   errors.splice(to, 0, ...moved);
 }

@@ -3,19 +3,41 @@
 
 import type { Annotations } from './_annotations.ts';
 import { formatPointer } from './_pointer.ts';
-import type { Check, Describe, FoundError, RunContext } from './_schema-types.ts';
+import type { Check, Describe, ErrorLog, FoundError, RunContext } from './_schema-types.ts';
 import type { ValidationError } from './types.ts';
 
-export type { Check, Describe, FoundError, RunContext } from './_schema-types.ts';
+export type { Check, Describe, ErrorLog, FoundError, RunContext } from './_schema-types.ts';
 
 /**
  * Records a failure of `keyword` (standing at `schemaPath`) at the current instance location,
  * plus `extra` when the failure is about one member or item. Nothing is formatted here: the
- * location is kept as its tokens and the message as `describe` with the value it reads, and
- * both become text only when someone reads the result's errors (describeError).
+ * location is kept as its tokens and the message as `describe` with the value it reads, appended
+ * to the context's ErrorLog, and both become text only when someone reads the result's errors
+ * (describeError).
  */
 export function report(ctx: RunContext, schemaPath: string, keyword: string, describe: Describe, data: unknown, extra?: string | number): void {
-  ctx.errors.push({ path: ctx.path.slice(), extra, schemaPath, keyword, describe, data });
+  const { errors, path } = ctx;
+  const depth = path.length;
+  errors.push(schemaPath, keyword, describe, data, extra, depth);
+  for (let i = 0; i < depth; i++) errors.push(path[i]);
+}
+
+/** The records of `log` (see ErrorLog), in order. */
+export function foundErrors(log: ErrorLog): FoundError[] {
+  const found: FoundError[] = [];
+  for (let i = 0; i < log.length; ) {
+    const depth = log[i + 5] as number;
+    found.push({
+      schemaPath: log[i] as string,
+      keyword: log[i + 1] as string,
+      describe: log[i + 2] as Describe,
+      data: log[i + 3],
+      extra: log[i + 4] as string | number | undefined,
+      path: log.slice(i + 6, i + 6 + depth) as (string | number)[],
+    });
+    i += 6 + depth;
+  }
+  return found;
 }
 
 /** A recorded failure as the ValidationError callers read. */

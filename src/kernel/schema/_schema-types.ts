@@ -37,9 +37,9 @@ export type Check = (data: unknown, ctx: RunContext, ann: Annotations | null) =>
 /** A failure's message from its subject (`Value at "/a/0"`) and the value it is about. */
 export type Describe = (subject: string, data: unknown) => string;
 
-/** A failure as a check finds it; formatted only when the errors are read (describeError). */
+/** A failure as a check found it, read back from the ErrorLog when the errors are read (describeError). */
 export interface FoundError {
-  /** Tokens of the instance location, a copy taken when the failure was found. */
+  /** Tokens of the instance location when the failure was found. */
   path: (string | number)[];
   /** The member or item the failure is about, beyond `path` (unexpected properties and items). */
   extra: string | number | undefined;
@@ -49,8 +49,18 @@ export interface FoundError {
   data: unknown;
 }
 
+/**
+ * The failures of one validation, one record after another in a flat list: schemaPath, keyword,
+ * describe, data, extra, then the number of location tokens and the tokens themselves. A record
+ * costs a few stores into one growing array, not two objects (the error and a copy of the
+ * location); the list is read back as FoundErrors only when someone reads the errors
+ * (foundErrors in _run-context.ts). An index into the list taken between records (its length)
+ * marks a record boundary.
+ */
+export type ErrorLog = unknown[];
+
 export interface RunContext {
-  errors: FoundError[];
+  errors: ErrorLog;
   /** Tokens of the current instance location; pushed and popped as checks descend. */
   path: (string | number)[];
   /** Record errors (false inside anyOf branches, not, contains: only the verdict counts there). */

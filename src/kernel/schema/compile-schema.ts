@@ -6,7 +6,7 @@ import { booleanCheck, booleanTest, compileNode, readyOrLater, type CompileState
 import { notePrototypeState, type Compiled } from './_fused-test.ts';
 import { KEYWORDS } from './_keywords.ts';
 import { METASCHEMAS } from './_metaschemas.ts';
-import { describeError, jsonType, type FoundError, type RunContext } from './_run-context.ts';
+import { describeError, foundErrors, jsonType, type ErrorLog, type RunContext } from './_run-context.ts';
 import { createIndex, indexDocument, isObject, ROOT_URI, type NodeInfo } from './_schema-index.ts';
 import { resolveUri, splitFragment } from './_uri.ts';
 import type { CompileOptions, SchemaValidator, ValidationError, ValidationResult } from './types.ts';
@@ -74,15 +74,15 @@ export function compileValidator(schema: unknown, options: CompileOptions & { te
  */
 class InvalidResult implements ValidationResult {
   readonly valid: boolean = false;
-  readonly #found: readonly FoundError[];
+  readonly #found: ErrorLog;
   #errors: readonly ValidationError[] | undefined;
 
-  constructor(found: readonly FoundError[]) {
+  constructor(found: ErrorLog) {
     this.#found = found;
   }
 
   get errors(): readonly ValidationError[] {
-    this.#errors ??= this.#found.map(describeError);
+    this.#errors ??= foundErrors(this.#found).map(describeError);
     return this.#errors;
   }
 
