@@ -106,17 +106,72 @@ export function unindexedPrefixes(node: AftsNode): string[] {
   return [...found];
 }
 
+type TextLeaf = ReturnType<typeof textLeaf>;
+
+/** The conjuncts of a query: the nodes of its top-level ANDs. */
+function conjunctsOf(node: AftsNode): AftsNode[] {
+  return node.kind === 'and' ? node.nodes.flatMap(conjunctsOf) : [node];
+}
+
+/**
+ * The FTS5 expression that matches exactly the rows a node of words matches (its words as the
+ * query combines them), or undefined when the index alone cannot say (a negation, a TYPE or a
+ * range among them, a wildcard or a property checked afterwards); null when it matches no row.
+ */
+function exactExpression(node: AftsNode, leafOf: (leaf: Extract<AftsNode, { kind: 'text' }>) => TextLeaf): string | null | undefined {
+  switch (node.kind) {
+    case 'text': {
+      const leaf = leafOf(node);
+      return leaf.exactTerms || node.field === 'cm:title' || node.field === 'cm:description' ? undefined : leaf.fts;
+    }
+    case 'none':
+      return null;
+    case 'and':
+    case 'or': {
+      const parts = node.nodes.map((n) => exactExpression(n, leafOf));
+      if (parts.includes(undefined)) return undefined;
+      const matching = parts.filter((p): p is string => p !== null);
+      if (node.kind === 'and' ? matching.length < parts.length : matching.length === 0) return null;
+      return matching.map((p) => `(${p})`).join(node.kind === 'and' ? ' AND ' : ' OR ');
+    }
+    default:
+      return undefined;
+  }
+}
+
 export function compileAfts(node: AftsNode, expansions: PrefixExpansions = new Map()): CompiledAfts {
   requireWords(node);
+  const leaves = new Map<AftsNode, TextLeaf>();
+  const leafOf = (at: Extract<AftsNode, { kind: 'text' }>): TextLeaf => {
+    let leaf = leaves.get(at);
+    if (leaf === undefined) leaves.set(at, (leaf = textLeaf(at, expansions)));
+    return leaf;
+  };
+  // When every conjunct that names words is answered by the index exactly, the candidates are
+  // those conjuncts' rows themselves, newest first, and only the other conjuncts (TYPE, ranges,
+  // negations) are checked on them: no word is looked up twice.
+  const conjuncts = conjunctsOf(node);
+  const exact = conjuncts.map((c) => (namesWords(c) ? exactExpression(c, leafOf) : false));
+  if (exact.every((e) => e !== undefined)) {
+    const words = exact.filter((e): e is string | null => e !== false);
+    const complete = [...leaves.values()].every((l) => l.complete);
+    // No row matches (TAG:): SQLite skips the query for its constant condition, FTS5 never sees the empty expression.
+    if (words.includes(null)) return { where: '0', args: [], candidates: '', complete };
+    const { where, args } = compileWhere({ kind: 'and', nodes: conjuncts.filter((_, i) => exact[i] === false) }, leafOf);
+    return { where, args, candidates: words.map((e) => `(${e})`).join(' AND '), complete };
+  }
+  const { where, args, positive } = compileWhere(node, leafOf);
+  return { where, args, candidates: positive.map((p) => `(${p})`).join(' OR '), complete: [...leaves.values()].every((l) => l.complete) };
+}
+
+/** The condition over `n` and `r` that decides which candidates are hits, and the FTS5 text of its positive words. */
+function compileWhere(node: AftsNode, leafOf: (leaf: Extract<AftsNode, { kind: 'text' }>) => TextLeaf): { where: string; args: SQLInputValue[]; positive: string[] } {
   const args: SQLInputValue[] = [];
   const positive: string[] = [];
-  let complete = true;
   const walk = (at: AftsNode, negated: boolean): string => {
     switch (at.kind) {
       case 'text': {
-        const leaf = textLeaf(at, expansions);
-        const { fts, exactTerms } = leaf;
-        complete &&= leaf.complete;
+        const { fts, exactTerms } = leafOf(at);
         if (!negated) positive.push(fts);
         const spec = JSON.stringify({ terms: at.terms.map(termPattern), phrase: at.phrase });
         args.push(fts);
@@ -157,11 +212,10 @@ export function compileAfts(node: AftsNode, expansions: PrefixExpansions = new M
         return `NOT ${walk(at.node, !negated)}`;
       case 'and':
       case 'or':
-        return `(${at.nodes.map((n) => walk(n, negated)).join(at.kind === 'and' ? ' AND ' : ' OR ')})`;
+        return at.nodes.length === 0 ? '1' : `(${at.nodes.map((n) => walk(n, negated)).join(at.kind === 'and' ? ' AND ' : ' OR ')})`;
     }
   };
-  const where = walk(node, false);
-  return { where, args, candidates: positive.map((p) => `(${p})`).join(' OR '), complete };
+  return { where: walk(node, false), args, positive };
 }
 
 /**

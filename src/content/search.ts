@@ -38,7 +38,8 @@ export const SORT_FIELDS: Readonly<Record<string, string>> = {
 
 /**
  * Candidates one query ranks: the newest index rows (highest rowid, i.e. the latest created
- * nodes) that hold the query's words. A word in a million documents costs this many rows, not a
+ * nodes) that hold the query's words, combined by AND and OR as the query combines them when the
+ * index answers its words exactly (afts-sql.ts), else holding any of them. A word in a million documents costs this many rows, not a
  * million (issue 24), as Alfresco bounds a query's permission checks
  * (system.acl.maxPermissionChecks): ranking, filters and the read check apply inside the window,
  * and a query that fills it answers without totalItems.

@@ -70,8 +70,8 @@ test('listChildren() takes as many steps at 10x the window as at 5x, in the defa
   assert.deepEqual(envelope.list.pagination, { count: 0, hasMoreItems: true, skipCount: 0, maxItems: 25 });
 });
 
-test('searchNodes() for a word in every document, and a rare word beside a negated common one, take the same steps at 2x the rows', () => {
-  const queries = ['common', 'solo7 AND NOT common', 'common AND NOT solo7', 'words AND common'];
+test('searchNodes() for a word in every document, and a rare word beside a common one or a negated one, take the same steps at 2x the rows', () => {
+  const queries = ['common', 'solo7 AND NOT common', 'common AND NOT solo7', 'words AND common', 'common AND solo7'];
   const run = () => queries.map((query) => steps(() => searchNodes(store.sqlite, { query, paging: { skipCount: 0, maxItems: 25 } })));
   const before = run();
   grow(LARGE * 2, LARGE * 4);
@@ -86,6 +86,8 @@ test('searchNodes() for a word in every document, and a rare word beside a negat
   assert.deepEqual([after[1]!.result.total, after[1]!.result.exact], [0, true]);
   const rare = searchNodes(store.sqlite, { query: 'solo7', paging: { skipCount: 0, maxItems: 25 } });
   assert.deepEqual([rare.rows.map((r) => r.node.name), rare.total, rare.exact], [['doc-7.txt'], 1, true], 'an old document is found by its own word');
+  // The window holds the rows with both words (FTS5's AND), not the newest rows with either.
+  assert.deepEqual([after[4]!.result.rows.map((r) => r.node.name), after[4]!.result.total, after[4]!.result.exact], [['doc-7.txt'], 1, true], 'a common word and a rare one together: the old document');
 });
 
 test('the transcript references read their nodes through the assistant:kind index, in the same steps at any size', () => {
