@@ -61,7 +61,7 @@ function textLeaf(node: Extract<AftsNode, { kind: 'text' }>, expansions: PrefixE
   if (!last.prefix) return { fts: phraseEndingIn(last.text, false), exactTerms, complete: true };
   if (indexedPrefix(last.text)) return { fts: phraseEndingIn(last.text, true), exactTerms, complete: true };
   const expanded = expansions.get(last.text);
-  if (expanded === undefined) throw new Error(`The prefix "${last.text}" was not expanded before compiling: pass unindexedPrefixes()' words to compileAfts()`);
+  if (expanded === undefined) throw new Error(`The prefix "${last.text}" was not expanded before compiling: pass the words of each prefix unindexedPrefixes() names to compileAfts()`);
   // No word starts with the prefix: then it is no word either, and its phrase matches nothing.
   const words = expanded.words.length === 0 ? [last.text] : expanded.words;
   return { fts: `(${words.map((word) => phraseEndingIn(word, false)).join(' OR ')})`, exactTerms, complete: expanded.complete };
