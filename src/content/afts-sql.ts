@@ -1,12 +1,15 @@
 // An AFTS query (afts-parse.ts) as SQL over nodes and the FTS5 index. Each text term becomes a
 // MATCH on its column; a wildcard FTS5 cannot express (? anywhere, * inside a word) and a field
 // that is one property (cm:title, cm:description) are checked exactly by afts_match() on the
-// candidate rows. Every alternative must name a word, so the hits are always among the rows the
-// index finds for the query's positive words, and no query reads the whole table.
+// candidate rows. A trailing * is a prefix index's lookup, or for a longer prefix the words it
+// stands for (search-prefixes.ts). Every alternative must name a word, so the hits are always
+// among the rows the index finds for the query's positive words, and no query reads the whole table.
 
 import type { DatabaseSync, SQLInputValue, SQLOutputValue } from 'node:sqlite';
 import type { AftsNode, TextField } from './afts-parse.ts';
 import { RepositoryError } from './repository-error.ts';
+import { indexedPrefix } from './search-prefixes.ts';
+import type { PrefixWords } from './search-prefixes.ts';
 
 export interface CompiledAfts {
   /** A condition over `n` (nodes) and `r` (search_rows). */
@@ -14,6 +17,8 @@ export interface CompiledAfts {
   args: SQLInputValue[];
   /** The FTS5 expression of the positive words: a superset of the hits, and their bm25 score. */
   candidates: string;
+  /** False when a prefix stood for only its first PREFIX_WORDS words: then hits may be missing (or, negated, too many). */
+  complete: boolean;
 }
 
 const FTS_COLUMN: Record<TextField, string> = { 'all': '', 'name': 'name : ', 'content': 'body : ', 'cm:title': 'metadata : ', 'cm:description': 'metadata : ' };
@@ -28,22 +33,38 @@ function termPattern(term: string): string {
   return `^${foldText(term).replace(/[*?]|[^*?]+/gu, (part) => (part === '*' ? '[\\p{L}\\p{N}]*' : part === '?' ? '[\\p{L}\\p{N}]' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))}$`;
 }
 
-/** The FTS5 text of one term: a quoted token, a prefix for a trailing *, or the prefix before an inner wildcard (checked exactly after). */
-function ftsTerm(term: string, last: boolean, phrase: boolean): { fts: string; exact: boolean } {
+/** How one term is looked up: its folded text up to its first wildcard, whether a wildcard follows (a prefix), and whether afts_match() must check it after. */
+function termLookup(term: string, last: boolean, phrase: boolean): { text: string; prefix: boolean; exact: boolean } {
   const folded = foldText(term);
   const first = folded.search(/[*?]/);
-  if (first === -1) return { fts: folded, exact: false };
+  if (first === -1) return { text: folded, prefix: false, exact: false };
   if (first === 0) throw new RepositoryError(400, `Unsupported AFTS: "${term}" starts with a wildcard, which the index cannot look up: put at least one letter first`);
   const trailingStar = /^[^*?]+\*+$/.test(folded);
   if (phrase && !(last && trailingStar)) throw new RepositoryError(400, `Unsupported AFTS: the wildcard in "${term}" inside a phrase (only the phrase's last word may end in *)`);
-  return { fts: `${folded.slice(0, first)}*`, exact: !trailingStar };
+  return { text: folded.slice(0, first), prefix: true, exact: !trailingStar };
 }
 
-function textLeaf(node: Extract<AftsNode, { kind: 'text' }>): { fts: string; exactTerms: boolean } {
-  const parts = node.terms.map((term, i) => ftsTerm(term, i === node.terms.length - 1, node.phrase));
-  const prefix = parts.at(-1)!.fts.endsWith('*');
-  const words = parts.map((p, i) => (i === parts.length - 1 && prefix ? p.fts.slice(0, -1) : p.fts));
-  return { fts: `${FTS_COLUMN[node.field]}"${words.join(' ')}"${prefix ? ' *' : ''}`, exactTerms: parts.some((p) => p.exact) };
+/** The lookup of a text leaf's last term (only the last may hold a wildcard). */
+function lastTermLookup(node: Extract<AftsNode, { kind: 'text' }>): ReturnType<typeof termLookup> {
+  return termLookup(node.terms.at(-1)!, true, node.phrase);
+}
+
+/** The words each unindexed prefix of a query stands for, by prefix: what compileAfts() needs. */
+export type PrefixExpansions = ReadonlyMap<string, PrefixWords>;
+
+function textLeaf(node: Extract<AftsNode, { kind: 'text' }>, expansions: PrefixExpansions): { fts: string; exactTerms: boolean; complete: boolean } {
+  const parts = node.terms.map((term, i) => termLookup(term, i === node.terms.length - 1, node.phrase));
+  const last = parts.at(-1)!;
+  const head = parts.slice(0, -1).map((p) => p.text);
+  const phraseEndingIn = (word: string, star: boolean) => `${FTS_COLUMN[node.field]}"${[...head, word].join(' ')}"${star ? ' *' : ''}`;
+  const exactTerms = parts.some((p) => p.exact);
+  if (!last.prefix) return { fts: phraseEndingIn(last.text, false), exactTerms, complete: true };
+  if (indexedPrefix(last.text)) return { fts: phraseEndingIn(last.text, true), exactTerms, complete: true };
+  const expanded = expansions.get(last.text);
+  if (expanded === undefined) throw new Error(`The prefix "${last.text}" was not expanded before compiling: pass the words of each prefix unindexedPrefixes() names to compileAfts()`);
+  // No word starts with the prefix: then it is no word either, and its phrase matches nothing.
+  const words = expanded.words.length === 0 ? [last.text] : expanded.words;
+  return { fts: `(${words.map((word) => phraseEndingIn(word, false)).join(' OR ')})`, exactTerms, complete: expanded.complete };
 }
 
 /** Whether every row the node matches must match one of its positive words (so the index can find them all). */
@@ -64,16 +85,93 @@ function namesWords(node: AftsNode): boolean {
 
 const ASPECTS: Record<string, string> = { 'cm:auditable': '1', 'cm:versionable': 'n.is_folder = 0', 'cm:titled': 'n.is_folder = 0' };
 
-export function compileAfts(node: AftsNode): CompiledAfts {
+function requireWords(node: AftsNode): void {
   if (!namesWords(node)) {
     throw new RepositoryError(400, 'Unsupported AFTS: every alternative of the query must name a word to look for (TYPE:, ASPECT:, ranges and negations only narrow what words find)');
   }
+}
+
+/** The prefixes of a query that no prefix index holds: each is expanded to its words (search-prefixes.ts) before compileAfts(). */
+export function unindexedPrefixes(node: AftsNode): string[] {
+  requireWords(node);
+  const found = new Set<string>();
+  const walk = (at: AftsNode): void => {
+    if (at.kind === 'text') {
+      const last = lastTermLookup(at);
+      if (last.prefix && !indexedPrefix(last.text)) found.add(last.text);
+    } else if (at.kind === 'not') walk(at.node);
+    else if (at.kind === 'and' || at.kind === 'or') at.nodes.forEach(walk);
+  };
+  walk(node);
+  return [...found];
+}
+
+type TextLeaf = ReturnType<typeof textLeaf>;
+
+/** The conjuncts of a query: the nodes of its top-level ANDs. */
+function conjunctsOf(node: AftsNode): AftsNode[] {
+  return node.kind === 'and' ? node.nodes.flatMap(conjunctsOf) : [node];
+}
+
+/**
+ * The FTS5 expression that matches exactly the rows a node of words matches (its words as the
+ * query combines them), or undefined when the index alone cannot say (a negation, a TYPE or a
+ * range among them, a wildcard or a property checked afterwards); null when it matches no row.
+ */
+function exactExpression(node: AftsNode, leafOf: (leaf: Extract<AftsNode, { kind: 'text' }>) => TextLeaf): string | null | undefined {
+  switch (node.kind) {
+    case 'text': {
+      const leaf = leafOf(node);
+      return leaf.exactTerms || node.field === 'cm:title' || node.field === 'cm:description' ? undefined : leaf.fts;
+    }
+    case 'none':
+      return null;
+    case 'and':
+    case 'or': {
+      const parts = node.nodes.map((n) => exactExpression(n, leafOf));
+      if (parts.includes(undefined)) return undefined;
+      const matching = parts.filter((p): p is string => p !== null);
+      if (node.kind === 'and' ? matching.length < parts.length : matching.length === 0) return null;
+      return matching.map((p) => `(${p})`).join(node.kind === 'and' ? ' AND ' : ' OR ');
+    }
+    default:
+      return undefined;
+  }
+}
+
+export function compileAfts(node: AftsNode, expansions: PrefixExpansions = new Map()): CompiledAfts {
+  requireWords(node);
+  const leaves = new Map<AftsNode, TextLeaf>();
+  const leafOf = (at: Extract<AftsNode, { kind: 'text' }>): TextLeaf => {
+    let leaf = leaves.get(at);
+    if (leaf === undefined) leaves.set(at, (leaf = textLeaf(at, expansions)));
+    return leaf;
+  };
+  // When every conjunct that names words is answered by the index exactly, the candidates are
+  // those conjuncts' rows themselves, newest first, and only the other conjuncts (TYPE, ranges,
+  // negations) are checked on them: no word is looked up twice.
+  const conjuncts = conjunctsOf(node);
+  const exact = conjuncts.map((c) => (namesWords(c) ? exactExpression(c, leafOf) : false));
+  if (exact.every((e) => e !== undefined)) {
+    const words = exact.filter((e): e is string | null => e !== false);
+    const complete = [...leaves.values()].every((l) => l.complete);
+    // No row matches (TAG:): SQLite skips the query for its constant condition, FTS5 never sees the empty expression.
+    if (words.includes(null)) return { where: '0', args: [], candidates: '', complete };
+    const { where, args } = compileWhere({ kind: 'and', nodes: conjuncts.filter((_, i) => exact[i] === false) }, leafOf);
+    return { where, args, candidates: words.map((e) => `(${e})`).join(' AND '), complete };
+  }
+  const { where, args, positive } = compileWhere(node, leafOf);
+  return { where, args, candidates: positive.map((p) => `(${p})`).join(' OR '), complete: [...leaves.values()].every((l) => l.complete) };
+}
+
+/** The condition over `n` and `r` that decides which candidates are hits, and the FTS5 text of its positive words. */
+function compileWhere(node: AftsNode, leafOf: (leaf: Extract<AftsNode, { kind: 'text' }>) => TextLeaf): { where: string; args: SQLInputValue[]; positive: string[] } {
   const args: SQLInputValue[] = [];
   const positive: string[] = [];
   const walk = (at: AftsNode, negated: boolean): string => {
     switch (at.kind) {
       case 'text': {
-        const { fts, exactTerms } = textLeaf(at);
+        const { fts, exactTerms } = leafOf(at);
         if (!negated) positive.push(fts);
         const spec = JSON.stringify({ terms: at.terms.map(termPattern), phrase: at.phrase });
         args.push(fts);
@@ -114,11 +212,10 @@ export function compileAfts(node: AftsNode): CompiledAfts {
         return `NOT ${walk(at.node, !negated)}`;
       case 'and':
       case 'or':
-        return `(${at.nodes.map((n) => walk(n, negated)).join(at.kind === 'and' ? ' AND ' : ' OR ')})`;
+        return at.nodes.length === 0 ? '1' : `(${at.nodes.map((n) => walk(n, negated)).join(at.kind === 'and' ? ' AND ' : ' OR ')})`;
     }
   };
-  const where = walk(node, false);
-  return { where, args, candidates: positive.map((p) => `(${p})`).join(' OR ') };
+  return { where: walk(node, false), args, positive };
 }
 
 /**

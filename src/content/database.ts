@@ -7,6 +7,7 @@ import type { Migration, Store } from '../kernel/index.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { SEARCH_ROWS_MIGRATION, indexNode } from './search-index.ts';
 import { nodeRows } from './event-state.ts';
+import { SEARCH_PREFIX_MIGRATION } from './search-prefixes.ts';
 
 export const ROOT_NODE_ID = 'company-home';
 const SYSTEM_USER = JSON.stringify({ id: 'System', displayName: 'System' });
@@ -96,6 +97,8 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // A file's versions page newest first from an index: its primary key orders labels as text ("10.0" before "2.0").
   { name: 'versions by number', up: 'CREATE INDEX versions_by_number ON versions (node_id, major, minor);' },
+  // Issue 24: a prefix search costs the same whatever the index holds (search-prefixes.ts). Rebuilds the index once.
+  { name: 'search prefix indexes and vocabulary', up: SEARCH_PREFIX_MIGRATION },
 ];
 
 /**

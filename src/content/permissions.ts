@@ -211,7 +211,10 @@ export function readableBy(sqlite: DatabaseSync, policy: PermissionPolicy, who: 
       chain.push(at);
       if (granting.has(at.id)) answer = true;
       else if (at.inherit_permissions !== 1 || at.parent_id === null) answer = false;
-      else {
+      else if (ancestors.has(at.parent_id)) {
+        // The folder is judged already: a search's thousand hits in one folder read it once, not once each.
+        answer = ancestors.get(at.parent_id)!;
+      } else {
         const parent = parentOf.get(at.parent_id) as NodeRow | undefined;
         if (parent === undefined) answer = false;
         else at = parent;

@@ -6,8 +6,11 @@ import { statement } from '../kernel/index.ts';
 import type { ReadPool } from '../kernel/index.ts';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { parseAfts } from './afts-parse.ts';
-import { compileAfts, registerAftsMatch } from './afts-sql.ts';
+import type { AftsNode } from './afts-parse.ts';
+import { compileAfts, registerAftsMatch, unindexedPrefixes } from './afts-sql.ts';
+import type { PrefixExpansions } from './afts-sql.ts';
 import type { NodeRow } from './node-entry.ts';
+import { prefixWordsOf, prefixWordsQuery } from './search-prefixes.ts';
 
 /** Alfresco's sort member: by score (the default) or by one node field. */
 export interface SearchSort {
@@ -35,7 +38,8 @@ export const SORT_FIELDS: Readonly<Record<string, string>> = {
 
 /**
  * Candidates one query ranks: the newest index rows (highest rowid, i.e. the latest created
- * nodes) that hold the query's words. A word in a million documents costs this many rows, not a
+ * nodes) that hold the query's words, combined by AND and OR as the query combines them when the
+ * index answers its words exactly (afts-sql.ts), else holding any of them. A word in a million documents costs this many rows, not a
  * million (issue 24), as Alfresco bounds a query's permission checks
  * (system.acl.maxPermissionChecks): ranking, filters and the read check apply inside the window,
  * and a query that fills it answers without totalItems.
@@ -46,11 +50,18 @@ export const SEARCH_WINDOW = 1000;
 interface SearchPlan {
   sql: string;
   params: SQLInputValue[];
+  /** False when a prefix stood for only some of its words. */
+  complete: boolean;
 }
 
-function planSearch(request: SearchRequest): SearchPlan {
+/** The request's query and filter queries as one AFTS query. */
+function queryOf(request: SearchRequest): AftsNode {
   const query = [request.query, ...(request.filterQueries ?? [])].map(parseAfts);
-  const compiled = compileAfts(query.length === 1 ? query[0]! : { kind: 'and', nodes: query });
+  return query.length === 1 ? query[0]! : { kind: 'and', nodes: query };
+}
+
+function planSearch(query: AftsNode, expansions: PrefixExpansions, request: SearchRequest): SearchPlan {
+  const compiled = compileAfts(query, expansions);
   // Sort columns come from the fixed table above, never from the request's text.
   const order = [
     ...(request.sort ?? []).map((sort) => `${sort.type === 'SCORE' ? 'score' : SORT_FIELDS[sort.field ?? '']} ${sort.ascending === true ? 'ASC' : 'DESC'}`),
@@ -64,22 +75,27 @@ function planSearch(request: SearchRequest): SearchPlan {
     SELECT n.id, n.parent_id, n.owner, n.inherit_permissions, c.score AS score, (SELECT count(*) FROM c) AS candidates
     FROM c JOIN search_rows r ON r.fts_rowid = c.fts_rowid JOIN nodes n ON n.id = r.node_id
     WHERE n.archived_at IS NULL AND ${compiled.where} ORDER BY ${order}`;
-  return { sql, params: [compiled.candidates, SEARCH_WINDOW, ...compiled.args] };
+  return { sql, params: [compiled.candidates, SEARCH_WINDOW, ...compiled.args], complete: compiled.complete };
 }
 
 type SearchAnswer = { rows: { node: NodeRow; score: number }[]; total: number; exact: boolean };
 
-function answerOf(sqlite: DatabaseSync, hits: Iterable<Record<string, unknown>>, request: SearchRequest): SearchAnswer {
+function answerOf(sqlite: DatabaseSync, hits: Iterable<Record<string, unknown>>, plan: SearchPlan, request: SearchRequest): SearchAnswer {
   const page = pageOfReadable(hits, request);
   const full = statement(sqlite, 'SELECT * FROM nodes WHERE id = ?');
-  return { total: page.total, exact: page.candidates < SEARCH_WINDOW, rows: page.rows.map(({ node, score }) => ({ node: full.get(node.id) as unknown as NodeRow, score })) };
+  return { total: page.total, exact: page.candidates < SEARCH_WINDOW && plan.complete, rows: page.rows.map(({ node, score }) => ({ node: full.get(node.id) as unknown as NodeRow, score })) };
 }
 
 /** One page of matching nodes with their scores (bm25, higher is better), the total within the window, and whether it is exact. */
 export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): SearchAnswer {
-  const plan = planSearch(request);
+  const query = queryOf(request);
+  const expansions = new Map(unindexedPrefixes(query).map((prefix) => {
+    const lookup = prefixWordsQuery(prefix);
+    return [prefix, prefixWordsOf(statement(sqlite, lookup.sql).all(...lookup.params))] as const;
+  }));
+  const plan = planSearch(query, expansions, request);
   registerAftsMatch(sqlite);
-  return answerOf(sqlite, statement(sqlite, plan.sql).iterate(...plan.params) as Iterable<Record<string, unknown>>, request);
+  return answerOf(sqlite, statement(sqlite, plan.sql).iterate(...plan.params) as Iterable<Record<string, unknown>>, plan, request);
 }
 
 /**
@@ -89,9 +105,15 @@ export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): Searc
  * service creates its pool with it (service.ts).
  */
 export async function searchNodesOnPool(reads: ReadPool, sqlite: DatabaseSync, request: SearchRequest): Promise<SearchAnswer> {
-  const plan = planSearch(request);
+  const query = queryOf(request);
+  // A prefix longer than the indexed ones is expanded to its words on the pool too: one seek a word.
+  const expansions = new Map(await Promise.all(unindexedPrefixes(query).map(async (prefix) => {
+    const lookup = prefixWordsQuery(prefix);
+    return [prefix, prefixWordsOf((await reads.query(lookup.sql, lookup.params)).rows)] as const;
+  })));
+  const plan = planSearch(query, expansions, request);
   const { rows } = await reads.query(plan.sql, plan.params);
-  return answerOf(sqlite, rows, request);
+  return answerOf(sqlite, rows, plan, request);
 }
 
 /** Hits the caller may not read are skipped, not counted. */

@@ -6,12 +6,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import type { Store } from '../../src/kernel/index.ts';
 import { COUNT_WINDOW } from '../../src/content/bounded-total.ts';
 import { listEnvelope } from '../../src/content/alfresco-shapes.ts';
 import { ROOT_NODE_ID, openContentDatabase } from '../../src/content/database.ts';
 import { readOrderBy } from '../../src/content/listing-query.ts';
+import { permissionPolicy, readableBy } from '../../src/content/permissions.ts';
 import { listChildren, listVersionPage } from '../../src/content/repository.ts';
 import { indexNode } from '../../src/content/search-index.ts';
 import { SEARCH_WINDOW, searchNodes } from '../../src/content/search.ts';
@@ -70,8 +72,8 @@ test('listChildren() takes as many steps at 10x the window as at 5x, in the defa
   assert.deepEqual(envelope.list.pagination, { count: 0, hasMoreItems: true, skipCount: 0, maxItems: 25 });
 });
 
-test('searchNodes() for a word in every document, and a rare word beside a negated common one, take the same steps at 2x the rows', () => {
-  const queries = ['common', 'solo7 AND NOT common', 'common AND NOT solo7', 'words AND common'];
+test('searchNodes() for a word in every document, and a rare word beside a common one or a negated one, take the same steps at 2x the rows', () => {
+  const queries = ['common', 'solo7 AND NOT common', 'common AND NOT solo7', 'words AND common', 'common AND solo7'];
   const run = () => queries.map((query) => steps(() => searchNodes(store.sqlite, { query, paging: { skipCount: 0, maxItems: 25 } })));
   const before = run();
   grow(LARGE * 2, LARGE * 4);
@@ -86,6 +88,25 @@ test('searchNodes() for a word in every document, and a rare word beside a negat
   assert.deepEqual([after[1]!.result.total, after[1]!.result.exact], [0, true]);
   const rare = searchNodes(store.sqlite, { query: 'solo7', paging: { skipCount: 0, maxItems: 25 } });
   assert.deepEqual([rare.rows.map((r) => r.node.name), rare.total, rare.exact], [['doc-7.txt'], 1, true], 'an old document is found by its own word');
+  // The window holds the rows with both words (FTS5's AND), not the newest rows with either.
+  assert.deepEqual([after[4]!.result.rows.map((r) => r.node.name), after[4]!.result.total, after[4]!.result.exact], [['doc-7.txt'], 1, true], 'a common word and a rare one together: the old document');
+});
+
+test('the read check of a search by someone who owns none of its hits reads their folder once, not once a hit', () => {
+  // A connection of its own, so that every statement the check prepares is counted.
+  const sqlite = new DatabaseSync(join(dir, 'content.sqlite'), { readOnly: true });
+  try {
+    const counted = stepCounter(sqlite);
+    const reader = readableBy(sqlite, permissionPolicy({ writersGroup: undefined, coordinatorsGroup: undefined }), { id: 'reader', groups: [] });
+    const request = { query: 'common', paging: { skipCount: 0, maxItems: 25 } };
+    const alone = counted(() => searchNodes(sqlite, request));
+    const checked = counted(() => searchNodes(sqlite, { ...request, readable: reader }));
+    // Everyone reads Company Home (the policy's root grant) and the folder inherits it.
+    assert.deepEqual([checked.result.total, checked.result.rows.length], [SEARCH_WINDOW, 25]);
+    assert.ok(checked.steps - alone.steps < 100, `the read check of ${SEARCH_WINDOW} hits in one folder took ${checked.steps - alone.steps} steps`);
+  } finally {
+    sqlite.close();
+  }
 });
 
 test('the transcript references read their nodes through the assistant:kind index, in the same steps at any size', () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { openDatabase, statement } from '../../src/kernel/index.ts';
 import { CONTENT_EVENTS, MIGRATIONS, ROOT_NODE_ID, openContentDatabase } from '../../src/content/database.ts';
 import { SYSTEM_ACTOR, createFile, updateMetadata } from '../../src/content/repository.ts';
+import { indexNode } from '../../src/content/search-index.ts';
 import { searchNodes } from '../../src/content/search.ts';
 
 const USER = SYSTEM_ACTOR;
@@ -59,4 +60,31 @@ test('a new file is indexed by name and body, a new version replaces only its ow
   assert.deepEqual(names(store.sqlite, 'delta'), ['two.txt']);
   assert.deepEqual(names(store.sqlite, 'golf'), ['one.txt']);
   assert.equal(Number(statement(store.sqlite, 'SELECT count(*) AS n FROM search_rows').get()!['n']), 3);
+});
+
+test('a database made before the prefix indexes gets its index rebuilt with them once, every row kept under its rowid', async (t) => {
+  const path = tempPath(t);
+  const before = MIGRATIONS.findIndex((m) => m.name === 'search prefix indexes and vocabulary');
+  assert.ok(before > 0);
+  const old = openDatabase(path, { migrations: MIGRATIONS.slice(0, before), evidenceTables: [CONTENT_EVENTS] });
+  await old.write((sqlite) => {
+    statement(sqlite, `INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES (?, NULL, 'Company Home', 'company home', 'cm:folder', 1, 'x', '{}', 'x', '{}', '{}')`).run(ROOT_NODE_ID);
+    indexNode(sqlite, { nodeId: ROOT_NODE_ID, name: 'Company Home', metadata: '', body: '' });
+  });
+  await old.close();
+  const store = await openContentDatabase(path);
+  t.after(() => store.close());
+  const file = (name: string, text: string) => store.write((sqlite, tx) => createFile(sqlite, tx, {
+    parentId: ROOT_NODE_ID, name, relativePath: undefined, autoRename: false, overwrite: true, properties: {},
+    content: content(text), version: { majorVersion: true, comment: undefined }, user: USER,
+  }));
+  await file('quokka.txt', 'marsupial');
+  const schema = String(statement(store.sqlite, `SELECT sql FROM sqlite_schema WHERE name = 'search_index'`).get()!['sql']);
+  assert.match(schema, /prefix = '1 2 3 4'/);
+  const rows = statement(store.sqlite, 'SELECT s.node_id, i.node_id AS indexed FROM search_rows s JOIN search_index i ON i.rowid = s.fts_rowid ORDER BY s.node_id').all();
+  assert.equal(rows.length, 2);
+  for (const row of rows) assert.equal(row['indexed'], row['node_id'], 'each node\'s index row kept its rowid');
+  assert.deepEqual(names(store.sqlite, 'comp*'), ['Company Home'], 'a row indexed before: found by its prefix index');
+  assert.deepEqual(names(store.sqlite, 'compan*'), ['Company Home'], 'and by the vocabulary');
+  assert.deepEqual(names(store.sqlite, 'marsu*'), ['quokka.txt']);
 });

@@ -1,0 +1,62 @@
+// Prefix searches (`quok*`, ADF's `cm:name:"doc-7*"`) at a bounded cost (issue 24). Without a
+// prefix index FTS5 answers `p*` by reading and merging the whole doclist of every word that
+// starts with p before it returns one row, so its cost grows with the documents and the distinct
+// words sharing the prefix. Two bounds, chosen by the prefix's length:
+// - 1 to 4 characters: the index keeps a prefix index of that length (FTS5 `prefix`), and the
+//   prefix is looked up like one word, newest rows first, stopping at the search's window.
+// - 5 characters or more: the prefix is expanded to the first PREFIX_WORDS words of the index
+//   that start with it (one seek each in the vocabulary, search_words), each then looked up as a
+//   word. Words past that many are left out, and the answer says it is not exact.
+
+import type { SQLInputValue } from 'node:sqlite';
+
+/** Prefix lengths, in characters, the index keeps (FTS5 counts characters too). */
+export const INDEXED_PREFIX_LENGTHS: readonly number[] = [1, 2, 3, 4];
+
+/** At most this many words stand for a prefix longer than the indexed ones. */
+export const PREFIX_WORDS = 64;
+
+/**
+ * The migration that rebuilds the index with its prefix indexes (FTS5 takes them only when the
+ * table is made), keeping every rowid so search_rows stays right, and adds the vocabulary.
+ */
+export const SEARCH_PREFIX_MIGRATION = `
+  CREATE VIRTUAL TABLE search_index_prefixed USING fts5 (node_id UNINDEXED, name, metadata, body, tokenize = 'unicode61 remove_diacritics 2', prefix = '${INDEXED_PREFIX_LENGTHS.join(' ')}');
+  INSERT INTO search_index_prefixed (rowid, node_id, name, metadata, body) SELECT rowid, node_id, name, metadata, body FROM search_index;
+  DROP TABLE search_index;
+  ALTER TABLE search_index_prefixed RENAME TO search_index;
+  CREATE VIRTUAL TABLE search_words USING fts5vocab (search_index, 'instance');
+`;
+
+/** Whether FTS5 answers `prefix*` from one of the index's prefix indexes. */
+export function indexedPrefix(prefix: string): boolean {
+  return INDEXED_PREFIX_LENGTHS.includes([...prefix].length);
+}
+
+/** The words a prefix stands for, and whether they are all the words of the index that start with it. */
+export interface PrefixWords {
+  words: string[];
+  complete: boolean;
+}
+
+// The vocabulary in the 'instance' form reads lazily: `term >= ?` seeks to a word and LIMIT 1
+// stops at its first instance, where the 'row' form would count all of that word's documents.
+// The next word is the first at or after the previous one followed by \x01, which no word holds.
+const PREFIX_WORDS_SQL = `WITH RECURSIVE w(term, n) AS (
+    SELECT (SELECT term FROM search_words WHERE term >= ?1 AND term < ?2 LIMIT 1), 1
+    UNION ALL
+    SELECT (SELECT term FROM search_words WHERE term >= w.term || char(1) AND term < ?2 LIMIT 1), n + 1 FROM w WHERE w.term IS NOT NULL AND n <= ?3
+  )
+  SELECT term FROM w WHERE term IS NOT NULL`;
+
+/** The query that finds a prefix's first PREFIX_WORDS + 1 words, in the index's order (bytes). */
+export function prefixWordsQuery(prefix: string): { sql: string; params: SQLInputValue[] } {
+  // Every word that starts with the prefix sorts before the prefix followed by the last code point.
+  return { sql: PREFIX_WORDS_SQL, params: [prefix, `${prefix}\u{10FFFF}`, PREFIX_WORDS] };
+}
+
+/** A prefix's words from the rows of prefixWordsQuery(). */
+export function prefixWordsOf(rows: readonly Record<string, unknown>[]): PrefixWords {
+  const words = rows.map((row) => String(row['term']));
+  return { words: words.slice(0, PREFIX_WORDS), complete: words.length <= PREFIX_WORDS };
+}
