@@ -8,7 +8,7 @@
 import type { DatabaseSync, SQLInputValue, SQLOutputValue } from 'node:sqlite';
 import type { AftsNode, TextField } from './afts-parse.ts';
 import { RepositoryError } from './repository-error.ts';
-import { indexedPrefix } from './search-prefixes.ts';
+import { INDEXED_PREFIX_LENGTHS, LONG_PREFIXES_PER_QUERY, PREFIX_WORDS, indexedPrefix } from './search-prefixes.ts';
 import type { PrefixWords } from './search-prefixes.ts';
 
 export interface CompiledAfts {
@@ -95,14 +95,24 @@ function requireWords(node: AftsNode): void {
 export function unindexedPrefixes(node: AftsNode): string[] {
   requireWords(node);
   const found = new Set<string>();
+  let occurrences = 0;
   const walk = (at: AftsNode): void => {
     if (at.kind === 'text') {
       const last = lastTermLookup(at);
-      if (last.prefix && !indexedPrefix(last.text)) found.add(last.text);
+      if (last.prefix && !indexedPrefix(last.text)) {
+        found.add(last.text);
+        occurrences += 1;
+      }
     } else if (at.kind === 'not') walk(at.node);
     else if (at.kind === 'and' || at.kind === 'or') at.nodes.forEach(walk);
   };
   walk(node);
+  // Each occurrence puts up to PREFIX_WORDS words in the index's query and each distinct one is
+  // a read of its own on the pool: without a bound, one 4 KB query held a read thread for
+  // seconds or filled the pool's queue (a 503 for everyone).
+  if (occurrences > LONG_PREFIXES_PER_QUERY) {
+    throw new RepositoryError(400, `Unsupported AFTS: ${occurrences} prefixes of ${Math.max(...INDEXED_PREFIX_LENGTHS) + 1} characters or more (word*), at most ${LONG_PREFIXES_PER_QUERY} in one query (each stands for up to ${PREFIX_WORDS} words): search with fewer or shorter prefixes`);
+  }
   return [...found];
 }
 

@@ -17,6 +17,13 @@ export const INDEXED_PREFIX_LENGTHS: readonly number[] = [1, 2, 3, 4];
 export const PREFIX_WORDS = 64;
 
 /**
+ * At most this many prefixes longer than the indexed ones in one query (with its filter
+ * queries). ADF's search box sends each word as five field prefixes (cm:name, cm:title,
+ * cm:description, TEXT, TAG), so six words fit.
+ */
+export const LONG_PREFIXES_PER_QUERY = 32;
+
+/**
  * The migration that rebuilds the index with its prefix indexes (FTS5 takes them only when the
  * table is made), keeping every rowid so search_rows stays right, and adds the vocabulary.
  */
