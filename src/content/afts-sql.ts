@@ -142,7 +142,9 @@ function exactExpression(node: AftsNode, leafOf: (leaf: Extract<AftsNode, { kind
       if (parts.includes(undefined)) return undefined;
       const matching = parts.filter((p): p is string => p !== null);
       if (node.kind === 'and' ? matching.length < parts.length : matching.length === 0) return null;
-      return matching.map((p) => `(${p})`).join(node.kind === 'and' ? ' AND ' : ' OR ');
+      // A repeated part (`lexicon1* OR lexicon1*`) adds nothing to AND or OR but another lookup of all its words.
+      const unique = [...new Set(matching)];
+      return unique.length === 1 ? unique[0]! : unique.map((p) => `(${p})`).join(node.kind === 'and' ? ' AND ' : ' OR ');
     }
     default:
       return undefined;
@@ -168,10 +170,10 @@ export function compileAfts(node: AftsNode, expansions: PrefixExpansions = new M
     // No row matches (TAG:): SQLite skips the query for its constant condition, FTS5 never sees the empty expression.
     if (words.includes(null)) return { where: '0', args: [], candidates: '', complete };
     const { where, args } = compileWhere({ kind: 'and', nodes: conjuncts.filter((_, i) => exact[i] === false) }, leafOf);
-    return { where, args, candidates: words.map((e) => `(${e})`).join(' AND '), complete };
+    return { where, args, candidates: [...new Set(words)].map((e) => `(${e})`).join(' AND '), complete };
   }
   const { where, args, positive } = compileWhere(node, leafOf);
-  return { where, args, candidates: positive.map((p) => `(${p})`).join(' OR '), complete: [...leaves.values()].every((l) => l.complete) };
+  return { where, args, candidates: [...new Set(positive)].map((p) => `(${p})`).join(' OR '), complete: [...leaves.values()].every((l) => l.complete) };
 }
 
 /** The condition over `n` and `r` that decides which candidates are hits, and the FTS5 text of its positive words. */

@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseAfts } from '../../src/content/afts-parse.ts';
+import { compileAfts } from '../../src/content/afts-sql.ts';
 import { send } from '../helpers/http.ts';
 import { API, SEARCH, login, multipart, startContent } from './_service.ts';
 import type { Harness } from './_service.ts';
@@ -136,4 +137,18 @@ test('parseAfts(): precedence is NOT over AND over OR; juxtaposition is AND', ()
   assert.deepEqual(parseAfts('a b OR c'), { kind: 'or', nodes: [{ kind: 'and', nodes: [{ kind: 'text', field: 'all', terms: ['a'], phrase: false }, { kind: 'text', field: 'all', terms: ['b'], phrase: false }] }, { kind: 'text', field: 'all', terms: ['c'], phrase: false }] });
   assert.deepEqual(parseAfts('NOT a AND b'), { kind: 'and', nodes: [{ kind: 'not', node: { kind: 'text', field: 'all', terms: ['a'], phrase: false } }, { kind: 'text', field: 'all', terms: ['b'], phrase: false }] });
   assert.deepEqual(parseAfts('report.txt'), { kind: 'text', field: 'all', terms: ['report', 'txt'], phrase: true });
+});
+
+test('compileAfts(): a repeated word or prefix is looked up once, not once per repeat', () => {
+  const words = { words: Array.from({ length: 64 }, (_, i) => `lexicon1${i}`), complete: false };
+  const expansions = new Map([['lexicon1', words]]);
+  const once = compileAfts(parseAfts('lexicon1*'), expansions).candidates;
+  for (const query of ['lexicon1* OR lexicon1*', 'lexicon1* lexicon1* lexicon1*', '(lexicon1* OR lexicon1*) AND lexicon1*']) {
+    assert.equal(compileAfts(parseAfts(query), expansions).candidates.split('lexicon10"').length - 1, 1, query);
+  }
+  assert.equal(once.split('lexicon10"').length - 1, 1);
+  // Different words are all kept.
+  assert.match(compileAfts(parseAfts('alpha OR beta OR alpha'), new Map()).candidates, /alpha.*beta/);
+  // Beside a negation (not answered by the index alone) the positive words are deduplicated too.
+  assert.equal(compileAfts(parseAfts('(lexicon1* OR lexicon1*) -zulu'), expansions).candidates.split('lexicon10"').length - 1, 1);
 });
