@@ -11,6 +11,7 @@ import { compileAfts, registerAftsMatch, unindexedPrefixes } from './afts-sql.ts
 import type { PrefixExpansions } from './afts-sql.ts';
 import type { NodeRow } from './node-entry.ts';
 import { prefixWordsOf, prefixWordsQuery } from './search-prefixes.ts';
+import type { PrefixWords } from './search-prefixes.ts';
 
 /** Alfresco's sort member: by score (the default) or by one node field. */
 export interface SearchSort {
@@ -106,11 +107,14 @@ export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): Searc
  */
 export async function searchNodesOnPool(reads: ReadPool, sqlite: DatabaseSync, request: SearchRequest): Promise<SearchAnswer> {
   const query = queryOf(request);
-  // A prefix longer than the indexed ones is expanded to its words on the pool too: one seek a word.
-  const expansions = new Map(await Promise.all(unindexedPrefixes(query).map(async (prefix) => {
+  // A prefix longer than the indexed ones is expanded to its words on the pool too: one seek a
+  // word. One prefix after another, so a search holds at most one place in the pool's queue
+  // (32 asked at once by two searches would fill it: a 503 for everyone).
+  const expansions = new Map<string, PrefixWords>();
+  for (const prefix of unindexedPrefixes(query)) {
     const lookup = prefixWordsQuery(prefix);
-    return [prefix, prefixWordsOf((await reads.query(lookup.sql, lookup.params)).rows)] as const;
-  })));
+    expansions.set(prefix, prefixWordsOf((await reads.query(lookup.sql, lookup.params)).rows));
+  }
   const plan = planSearch(query, expansions, request);
   const { rows } = await reads.query(plan.sql, plan.params);
   return answerOf(sqlite, rows, plan, request);

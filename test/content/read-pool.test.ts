@@ -122,6 +122,21 @@ test('searches and listings on the pool answer exactly what the same queries ans
     assert.deepEqual(onPool, searchNodes(sqlite, request), request.query);
     assert.ok(onPool.rows.length > 0, request.query);
   }
+  // A search expands its long prefixes one after another: it holds at most one place in the pool's queue.
+  let inFlight = 0;
+  let most = 0;
+  const counted = { ...reads, query: async (...args: Parameters<typeof reads.query>) => {
+    most = Math.max(most, ++inFlight);
+    try {
+      return await reads.query(...args);
+    } finally {
+      inFlight--;
+    }
+  } };
+  const longPrefixes = { query: 'solo49* OR solo48* OR solo47* OR solo46*', paging: { skipCount: 0, maxItems: 10 } };
+  assert.equal(unindexedPrefixes(parseAfts(longPrefixes.query)).length, 4);
+  assert.deepEqual(await searchNodesOnPool(counted, sqlite, longPrefixes), searchNodes(sqlite, longPrefixes));
+  assert.equal(most, 1, 'the prefixes were looked up at once');
   const listings = [
     { skipCount: 0, maxItems: 7 },
     { skipCount: 4995, maxItems: 10 },
