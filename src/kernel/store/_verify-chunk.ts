@@ -107,9 +107,9 @@ export function verifyChunk(sqlite: DatabaseSync, range: ChunkRange): ChunkRepor
     return prevLength < length;
   }
   const HEX = /^00[01][0-9a-f]$/;
-  // text[i] is '"': the index after its closing quote, or -1 when the string is not as
-  // JSON.stringify writes it (an escape it would not write: \/, \uXXXX of a printable character,
-  // uppercase hex; those rows go to the exact check).
+  // text[i] is '"': the index after its closing quote, or -1 when the string holds an escape
+  // JSON.stringify would not write (\/, a \u escape of a printable character or in uppercase
+  // hex): such rows go to the exact check.
   function stringEnd(i: number): number {
     let j = i + 1;
     for (;;) {
@@ -119,7 +119,7 @@ export function verifyChunk(sqlite: DatabaseSync, range: ChunkRange): ChunkRepor
       if (nextEscape === -1 || nextEscape > quote) return quote + 1;
       const e = text.charCodeAt(nextEscape + 1);
       if (e === 117) {
-        // \u00XX: JSON.stringify writes it for control characters without a short escape.
+        // \u0000 to \u001f: JSON.stringify writes these for control characters without a short escape.
         const hex = text.slice(nextEscape + 2, nextEscape + 6);
         if (!HEX.test(hex)) return -1;
         const code = parseInt(hex, 16);
