@@ -17,6 +17,8 @@ export interface CompiledAfts {
   args: SQLInputValue[];
   /** The FTS5 expression of the positive words: a superset of the hits, and their bm25 score. */
   candidates: string;
+  /** The distinct FTS5 phrases of `candidates`: bm25 counts the documents holding each. */
+  phrases: string[];
   /** False when a prefix stood for only its first PREFIX_WORDS words: then hits may be missing (or, negated, too many). */
   complete: boolean;
 }
@@ -52,19 +54,22 @@ function lastTermLookup(node: Extract<AftsNode, { kind: 'text' }>): ReturnType<t
 /** The words each unindexed prefix of a query stands for, by prefix: what compileAfts() needs. */
 export type PrefixExpansions = ReadonlyMap<string, PrefixWords>;
 
-function textLeaf(node: Extract<AftsNode, { kind: 'text' }>, expansions: PrefixExpansions): { fts: string; exactTerms: boolean; complete: boolean } {
+function textLeaf(node: Extract<AftsNode, { kind: 'text' }>, expansions: PrefixExpansions): { fts: string; phrases: string[]; exactTerms: boolean; complete: boolean } {
   const parts = node.terms.map((term, i) => termLookup(term, i === node.terms.length - 1, node.phrase));
   const last = parts.at(-1)!;
   const head = parts.slice(0, -1).map((p) => p.text);
   const phraseEndingIn = (word: string, star: boolean) => `${FTS_COLUMN[node.field]}"${[...head, word].join(' ')}"${star ? ' *' : ''}`;
   const exactTerms = parts.some((p) => p.exact);
-  if (!last.prefix) return { fts: phraseEndingIn(last.text, false), exactTerms, complete: true };
-  if (indexedPrefix(last.text)) return { fts: phraseEndingIn(last.text, true), exactTerms, complete: true };
+  if (!last.prefix || indexedPrefix(last.text)) {
+    const phrase = phraseEndingIn(last.text, last.prefix);
+    return { fts: phrase, phrases: [phrase], exactTerms, complete: true };
+  }
   const expanded = expansions.get(last.text);
   if (expanded === undefined) throw new Error(`The prefix "${last.text}" was not expanded before compiling: pass the words of each prefix unindexedPrefixes() names to compileAfts()`);
   // No word starts with the prefix: then it is no word either, and its phrase matches nothing.
   const words = expanded.words.length === 0 ? [last.text] : expanded.words;
-  return { fts: `(${words.map((word) => phraseEndingIn(word, false)).join(' OR ')})`, exactTerms, complete: expanded.complete };
+  const phrases = words.map((word) => phraseEndingIn(word, false));
+  return { fts: `(${phrases.join(' OR ')})`, phrases, exactTerms, complete: expanded.complete };
 }
 
 /** Whether every row the node matches must match one of its positive words (so the index can find them all). */
@@ -168,23 +173,35 @@ export function compileAfts(node: AftsNode, expansions: PrefixExpansions = new M
     const words = exact.filter((e): e is string | null => e !== false);
     const complete = [...leaves.values()].every((l) => l.complete);
     // No row matches (TAG:): SQLite skips the query for its constant condition, FTS5 never sees the empty expression.
-    if (words.includes(null)) return { where: '0', args: [], candidates: '', complete };
+    if (words.includes(null)) return { where: '0', args: [], candidates: '', phrases: [], complete };
     const { where, args } = compileWhere({ kind: 'and', nodes: conjuncts.filter((_, i) => exact[i] === false) }, leafOf);
-    return { where, args, candidates: [...new Set(words)].map((e) => `(${e})`).join(' AND '), complete };
+    const phrases = conjuncts.filter((_, i) => typeof exact[i] === 'string').flatMap((c) => phrasesOf(c, leafOf));
+    return { where, args, candidates: [...new Set(words)].map((e) => `(${e})`).join(' AND '), phrases: [...new Set(phrases)], complete };
   }
-  const { where, args, positive } = compileWhere(node, leafOf);
-  return { where, args, candidates: [...new Set(positive)].map((p) => `(${p})`).join(' OR '), complete: [...leaves.values()].every((l) => l.complete) };
+  const { where, args, positive, phrases } = compileWhere(node, leafOf);
+  return { where, args, candidates: [...new Set(positive)].map((p) => `(${p})`).join(' OR '), phrases: [...new Set(phrases)], complete: [...leaves.values()].every((l) => l.complete) };
+}
+
+/** The phrases of the text leaves of a node of words (text, AND, OR). */
+function phrasesOf(node: AftsNode, leafOf: (leaf: Extract<AftsNode, { kind: 'text' }>) => TextLeaf): string[] {
+  if (node.kind === 'text') return leafOf(node).phrases;
+  return node.kind === 'and' || node.kind === 'or' ? node.nodes.flatMap((n) => phrasesOf(n, leafOf)) : [];
 }
 
 /** The condition over `n` and `r` that decides which candidates are hits, and the FTS5 text of its positive words. */
-function compileWhere(node: AftsNode, leafOf: (leaf: Extract<AftsNode, { kind: 'text' }>) => TextLeaf): { where: string; args: SQLInputValue[]; positive: string[] } {
+function compileWhere(node: AftsNode, leafOf: (leaf: Extract<AftsNode, { kind: 'text' }>) => TextLeaf): { where: string; args: SQLInputValue[]; positive: string[]; phrases: string[] } {
   const args: SQLInputValue[] = [];
   const positive: string[] = [];
+  const phrases: string[] = [];
   const walk = (at: AftsNode, negated: boolean): string => {
     switch (at.kind) {
       case 'text': {
-        const { fts, exactTerms } = leafOf(at);
-        if (!negated) positive.push(fts);
+        const leaf = leafOf(at);
+        const { fts, exactTerms } = leaf;
+        if (!negated) {
+          positive.push(fts);
+          phrases.push(...leaf.phrases);
+        }
         const spec = JSON.stringify({ terms: at.terms.map(termPattern), phrase: at.phrase });
         args.push(fts);
         // Bounded by the window `c` of search.ts either way. A positive word's rows from the
@@ -227,7 +244,7 @@ function compileWhere(node: AftsNode, leafOf: (leaf: Extract<AftsNode, { kind: '
         return at.nodes.length === 0 ? '1' : `(${at.nodes.map((n) => walk(n, negated)).join(at.kind === 'and' ? ' AND ' : ' OR ')})`;
     }
   };
-  return { where: walk(node, false), args, positive };
+  return { where: walk(node, false), args, positive, phrases };
 }
 
 /**

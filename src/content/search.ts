@@ -47,6 +47,17 @@ export const SORT_FIELDS: Readonly<Record<string, string>> = {
  */
 export const SEARCH_WINDOW = 1000;
 
+/**
+ * The most documents a search's words may be in, together, for its score to be bm25's. FTS5's
+ * bm25 counts the documents holding each phrase of the query on every search (about 55 ns a
+ * document on the test machine: 55 ms for a word in a million), so past this many the score is
+ * the weights of the fields the query matches in, asked of the window's rows alone.
+ */
+export const BM25_DOCUMENTS = 5000;
+
+/** bm25's weights of the index's columns (node_id, name, metadata, body), and of the fields' score. */
+const FIELD_WEIGHTS = { name: 10, metadata: 3, body: 1 } as const;
+
 /** The query of one search: the hits' read-check fields and scores, in the requested order. */
 interface SearchPlan {
   sql: string;
@@ -61,22 +72,48 @@ function queryOf(request: SearchRequest): AftsNode {
   return query.length === 1 ? query[0]! : { kind: 'and', nodes: query };
 }
 
+/**
+ * Whether the phrases are rare enough for bm25, as one SQL condition: each phrase's documents
+ * are counted up to its share of BM25_DOCUMENTS and no further, so asking costs at most that
+ * many rows however common the words are.
+ */
+function rareEnough(phrases: readonly string[]): { sql: string; params: SQLInputValue[] } {
+  if (phrases.length === 0) return { sql: '0', params: [] };
+  const share = Math.floor(BM25_DOCUMENTS / phrases.length);
+  return {
+    sql: phrases.map(() => `(SELECT count(*) FROM (SELECT 1 FROM search_index WHERE search_index MATCH ? LIMIT ${share + 1})) <= ${share}`).join(' AND '),
+    params: [...phrases],
+  };
+}
+
 function planSearch(query: AftsNode, expansions: PrefixExpansions, request: SearchRequest): SearchPlan {
   const compiled = compileAfts(query, expansions);
-  // Sort columns come from the fixed table above, never from the request's text.
+  // Sort columns come from the fixed table above, never from the request's text. Equal scores
+  // (common with the fields' score) go newest first.
   const order = [
     ...(request.sort ?? []).map((sort) => `${sort.type === 'SCORE' ? 'score' : SORT_FIELDS[sort.field ?? '']} ${sort.ascending === true ? 'ASC' : 'DESC'}`),
     'score DESC',
-    'n.id',
+    'c.fts_rowid DESC',
   ].join(', ');
-  // The candidates are the newest SEARCH_WINDOW rows the index finds for the positive words
-  // (with their bm25 score); the whole query then decides which of them are hits. Only what the
-  // read check needs for every hit; the page's whole rows are read afterwards.
-  const sql = `WITH c AS MATERIALIZED (SELECT rowid AS fts_rowid, -bm25(search_index, 0, 10.0, 3.0, 1.0) AS score FROM search_index WHERE search_index MATCH ? ORDER BY rowid DESC LIMIT ?)
-    SELECT n.id, n.parent_id, n.owner, n.inherit_permissions, c.score AS score, (SELECT count(*) FROM c) AS candidates
+  const rare = rareEnough(compiled.phrases);
+  // The candidates are the newest SEARCH_WINDOW rows the index finds for the positive words;
+  // the whole query then decides which of them are hits. Their score is bm25's when the words
+  // are rare enough; otherwise the fields' weights, each field's matches found among the rows
+  // from the window's oldest on (at most the window: a row there holding the words is in it).
+  // SQLite evaluates a CASE's branches and an IN's list only when reached: a search pays for one
+  // score. Only what the read check needs for every hit; the page's whole rows are read afterwards.
+  const inField = (field: keyof typeof FIELD_WEIGHTS) =>
+    `${FIELD_WEIGHTS[field]}.0 * (c.fts_rowid IN (SELECT rowid FROM search_index WHERE search_index MATCH ? AND rowid >= (SELECT min(fts_rowid) FROM c)))`;
+  const sql = `WITH c AS MATERIALIZED (SELECT rowid AS fts_rowid, CASE WHEN ${rare.sql} THEN -bm25(search_index, 0, ${FIELD_WEIGHTS.name}.0, ${FIELD_WEIGHTS.metadata}.0, ${FIELD_WEIGHTS.body}.0) END AS bm25 FROM search_index WHERE search_index MATCH ? ORDER BY rowid DESC LIMIT ?)
+    SELECT n.id, n.parent_id, n.owner, n.inherit_permissions, CASE WHEN c.bm25 IS NOT NULL THEN c.bm25 ELSE ${inField('name')} + ${inField('metadata')} + ${inField('body')} END AS score, (SELECT count(*) FROM c) AS candidates
     FROM c JOIN search_rows r ON r.fts_rowid = c.fts_rowid JOIN nodes n ON n.id = r.node_id
     WHERE n.archived_at IS NULL AND ${compiled.where} ORDER BY ${order}`;
-  return { sql, params: [compiled.candidates, SEARCH_WINDOW, ...compiled.args], complete: compiled.complete };
+  const inColumn = (field: keyof typeof FIELD_WEIGHTS) => `${field} : (${compiled.candidates})`;
+  return {
+    sql,
+    params: [...rare.params, compiled.candidates, SEARCH_WINDOW, inColumn('name'), inColumn('metadata'), inColumn('body'), ...compiled.args],
+    complete: compiled.complete,
+  };
 }
 
 type SearchAnswer = { rows: { node: NodeRow; score: number }[]; total: number; exact: boolean };
@@ -87,7 +124,7 @@ function answerOf(sqlite: DatabaseSync, hits: Iterable<Record<string, unknown>>,
   return { total: page.total, exact: page.candidates < SEARCH_WINDOW && plan.complete, rows: page.rows.map(({ node, score }) => ({ node: full.get(node.id) as unknown as NodeRow, score })) };
 }
 
-/** One page of matching nodes with their scores (bm25, higher is better), the total within the window, and whether it is exact. */
+/** One page of matching nodes with their scores (higher is better: bm25, or the fields matched, see BM25_DOCUMENTS), the total within the window, and whether it is exact. */
 export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): SearchAnswer {
   const query = queryOf(request);
   const expansions = new Map(unindexedPrefixes(query).map((prefix) => {

@@ -84,7 +84,7 @@ function capturingExpression(reader: DatabaseSync): { expression?: string } {
     if (!sql.includes('WITH c AS MATERIALIZED')) return made;
     const iterate = made.iterate.bind(made) as (...params: SQLInputValue[]) => ReturnType<typeof made.iterate>;
     (made as { iterate: typeof iterate }).iterate = (...params) => {
-      seen.expression = String(params[0]);
+      seen.expression = String(params[params.indexOf(SEARCH_WINDOW) - 1]);
       return iterate(...params);
     };
     return made;
@@ -135,8 +135,9 @@ test('a prefix search reads as many index words, and no more pages than a word d
     const report = `${QUERIES[name]}: ${small[name].words} index words and ${small[name].reads} pages read at ${SIZE} documents, ${large[name].words} and ${large[name].reads} at ${SIZE * 2}`;
     assert.equal(large[name].words, small[name].words, report);
     assert.ok(large[name].words <= PREFIX_WORDS + 1, report);
-    // The pages any search reads grow a little with the index's levels; a prefix adds none to a word's.
-    assert.ok(large[name].reads <= large.word.reads + 4, `${report}; the word alone ${large.word.reads}`);
+    // The pages any search reads grow a little with the index's levels; a prefix adds only its
+    // walk of the vocabulary (a seek in each of the index's segments per word) to a word's.
+    assert.ok(large[name].reads <= large.word.reads + 16, `${report}; the word alone ${large.word.reads}`);
   }
   // What they answer: the newest documents within the window, and whether that is every hit.
   assert.deepEqual([large.indexed.result.total, large.indexed.result.exact], [SEARCH_WINDOW, false]);

@@ -1,0 +1,106 @@
+// Issue 24: a search's score costs the same however many documents hold its words. FTS5's bm25
+// counts every document holding each phrase of the query on each search, so a word in most of a
+// million documents cost 60 to 100 ms whatever the window; past BM25_DOCUMENTS the score is the
+// weights of the fields the words are in, asked of the window's rows alone. The cost is inside
+// FTS5, where SQLite's step counter does not look, so the test counts the pages a search reads
+// from the database file (test/helpers/sqlite-page-reads.ts) at two sizes of the index.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { Store } from '../../src/kernel/index.ts';
+import { ROOT_NODE_ID, openContentDatabase } from '../../src/content/database.ts';
+import { indexNode } from '../../src/content/search-index.ts';
+import { BM25_DOCUMENTS, SEARCH_WINDOW, searchNodes } from '../../src/content/search.ts';
+import type { SearchRequest } from '../../src/content/search.ts';
+import { pageReads } from '../helpers/sqlite-page-reads.ts';
+
+const FOLDER = 'folder-inbox';
+const BASE = Date.UTC(2026, 0, 1);
+
+let store: Store;
+let grown = 0;
+const dir = mkdtempSync(join(tmpdir(), 'airlock-content-score-'));
+const path = join(dir, 'content.sqlite');
+
+/**
+ * Files up to `to`, each with "common" in its text; every 100th also has it in its name, and
+ * every 10th has "tenth" in its text twice, or once, in turn.
+ */
+function growTo(to: number): void {
+  const insert = store.sqlite.prepare(`INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties, owner)
+    VALUES (?, ?, ?, ?, 'cm:content', 0, ?, '{"id":"u"}', ?, '{"id":"u"}', '{}', 'u')`);
+  store.sqlite.exec('BEGIN');
+  for (let i = grown; i < to; i++) {
+    const at = new Date(BASE + i * 1000).toISOString();
+    const name = i % 100 === 0 ? `common-${i}.txt` : `doc-${i}.txt`;
+    insert.run(`node-${i}`, FOLDER, name, name, at, at);
+    const tenth = i % 10 !== 0 ? '' : i % 20 === 0 ? ' tenth report tenth' : ' tenth report';
+    indexNode(store.sqlite, { nodeId: `node-${i}`, name, metadata: '', body: `common words solo${i}${tenth}` });
+  }
+  store.sqlite.exec('COMMIT');
+  grown = to;
+  // Every page in the database file: a search reads no write-ahead log.
+  store.sqlite.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+}
+
+test.before(async () => {
+  store = await openContentDatabase(path);
+  store.sqlite.exec(`INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES ('${FOLDER}', '${ROOT_NODE_ID}', 'Inbox', 'inbox', 'cm:folder', 1, '', '{}', '', '{}', '{}')`);
+});
+test.after(async () => {
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function search(query: string, reader: DatabaseSync = store.sqlite): ReturnType<typeof searchNodes> {
+  const request: SearchRequest = { query, paging: { skipCount: 0, maxItems: 25 } };
+  return searchNodes(reader, request);
+}
+
+/** The pages one search reads, on a connection of its own (an empty page cache). */
+function pagesRead(query: string): number {
+  const reader = new DatabaseSync(path, { readOnly: true });
+  try {
+    // The schema is read once per connection, whatever the query.
+    reader.prepare('SELECT count(*) FROM sqlite_schema').get();
+    return pageReads(() => search(query, reader)).reads;
+  } finally {
+    reader.close();
+  }
+}
+
+test('words in few documents are ranked by bm25: a word twice in a document ranks it above one with the word once', () => {
+  growTo(2000);
+  const { rows, total, exact } = search('tenth');
+  assert.deepEqual([total, exact], [200, true]);
+  // Twice in a text of the same length scores higher; among equals, the newest first.
+  assert.equal(rows[0]!.node.name, 'doc-1980.txt');
+  assert.ok(rows.slice(0, 10).every(({ node }) => Number(/\d+/.exec(node.name)![0]) % 20 === 0), 'the ten documents with the word twice come first');
+  assert.ok(!Number.isInteger(rows[0]!.score), `a bm25 score, not a field weight: ${rows[0]!.score}`);
+});
+
+test(`past ${BM25_DOCUMENTS} documents the score is the fields' weights: a name match first, then the newest`, () => {
+  growTo(BM25_DOCUMENTS + 1000);
+  const { rows, total, exact } = search('common');
+  assert.deepEqual([total, exact], [SEARCH_WINDOW, false]);
+  // Name (10) and text (1) for every 100th document, text alone for the others.
+  assert.deepEqual(rows.slice(0, 10).map(({ node, score }) => [node.name, score]), [5900, 5800, 5700, 5600, 5500, 5400, 5300, 5200, 5100, 5000].map((i) => [`common-${i}.txt`, 11]));
+  assert.deepEqual(rows.slice(10, 13).map(({ node, score }) => [node.name, score]), [['doc-5999.txt', 1], ['doc-5998.txt', 1], ['doc-5997.txt', 1]]);
+  // Only the window's documents are ranked: an older name match is not among them.
+  assert.ok(!rows.some(({ node }) => node.name === 'common-4900.txt'));
+});
+
+test('a search of a word in every document reads about as many pages at four times the documents', () => {
+  growTo(2 * BM25_DOCUMENTS);
+  const small = pagesRead('common');
+  growTo(8 * BM25_DOCUMENTS);
+  const large = pagesRead('common');
+  // The window's part of the word's list of documents and its first BM25_DOCUMENTS, in each of
+  // the index's segments, whose number grows with the log of the documents, as the B-trees'
+  // levels do: 79 pages, then 99. With bm25 counting the word's whole list: 88, then 141.
+  assert.ok(large <= small + 30, `${small} pages read at ${2 * BM25_DOCUMENTS} documents, ${large} at ${8 * BM25_DOCUMENTS}`);
+});
