@@ -9,7 +9,7 @@ import type { DatabaseSync, SQLInputValue, SQLOutputValue } from 'node:sqlite';
 import type { AftsNode, TextField } from './afts-parse.ts';
 import { RepositoryError } from './repository-error.ts';
 import { INDEXED_PREFIX_LENGTHS, LONG_PREFIXES_PER_QUERY, PREFIX_WORDS, indexedPrefix } from './search-prefixes.ts';
-import type { PrefixWords } from './search-prefixes.ts';
+import type { PrefixWords, UnindexedPrefix } from './search-prefixes.ts';
 
 export interface CompiledAfts {
   /** A condition over `n` (nodes) and `r` (search_rows). */
@@ -66,8 +66,11 @@ function textLeaf(node: Extract<AftsNode, { kind: 'text' }>, expansions: PrefixE
   }
   const expanded = expansions.get(last.text);
   if (expanded === undefined) throw new Error(`The prefix "${last.text}" was not expanded before compiling: pass the words of each prefix unindexedPrefixes() names to compileAfts()`);
-  // No word starts with the prefix: then it is no word either, and its phrase matches nothing.
-  const words = expanded.words.length === 0 ? [last.text] : expanded.words;
+  // A term with wildcards after its prefix (`zulu1?`) stands for the prefix's words it matches.
+  const pattern = last.exact ? new RegExp(termPattern(node.terms.at(-1)!), 'u') : undefined;
+  const matching = pattern === undefined ? expanded.words : expanded.words.filter((word) => pattern.test(word));
+  // No word starts with the prefix (or matches): then it is no word either, and its phrase matches nothing.
+  const words = matching.length === 0 ? [last.text] : matching;
   const phrases = words.map((word) => phraseEndingIn(word, false));
   return { fts: `(${phrases.join(' OR ')})`, phrases, exactTerms, complete: expanded.complete };
 }
@@ -97,15 +100,19 @@ function requireWords(node: AftsNode): void {
 }
 
 /** The prefixes of a query that no prefix index holds: each is expanded to its words (search-prefixes.ts) before compileAfts(). */
-export function unindexedPrefixes(node: AftsNode): string[] {
+export function unindexedPrefixes(node: AftsNode): UnindexedPrefix[] {
   requireWords(node);
-  const found = new Set<string>();
+  const found = new Map<string, UnindexedPrefix>();
   let occurrences = 0;
   const walk = (at: AftsNode): void => {
     if (at.kind === 'text') {
+      const term = at.terms.at(-1)!;
       const last = lastTermLookup(at);
       if (last.prefix && !indexedPrefix(last.text)) {
-        found.add(last.text);
+        // Only `?` after the prefix: a word it stands for has exactly the term's length.
+        const longest = foldText(term).includes('*') ? undefined : [...foldText(term)].length;
+        const seen = found.get(last.text);
+        found.set(last.text, { text: last.text, longest: seen === undefined ? longest : seen.longest === undefined || longest === undefined ? undefined : Math.max(seen.longest, longest) });
         occurrences += 1;
       }
     } else if (at.kind === 'not') walk(at.node);
@@ -118,7 +125,7 @@ export function unindexedPrefixes(node: AftsNode): string[] {
   if (occurrences > LONG_PREFIXES_PER_QUERY) {
     throw new RepositoryError(400, `Unsupported AFTS: ${occurrences} prefixes of ${Math.max(...INDEXED_PREFIX_LENGTHS) + 1} characters or more (word*), at most ${LONG_PREFIXES_PER_QUERY} in one query (each stands for up to ${PREFIX_WORDS} words): search with fewer or shorter prefixes`);
   }
-  return [...found];
+  return [...found.values()];
 }
 
 type TextLeaf = ReturnType<typeof textLeaf>;

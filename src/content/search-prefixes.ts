@@ -46,20 +46,33 @@ export interface PrefixWords {
   complete: boolean;
 }
 
+/**
+ * A prefix longer than the indexed ones, as a query needs it expanded: its text, and the most
+ * characters a word it stands for may have when every term starting with it ends in `?`s
+ * (`zulu1?`: 6), so that longer words are skipped; undefined when one may be any length (`zulu1*`).
+ */
+export interface UnindexedPrefix {
+  text: string;
+  longest: number | undefined;
+}
+
 // The vocabulary in the 'instance' form reads lazily: `term >= ?` seeks to a word and LIMIT 1
 // stops at its first instance, where the 'row' form would count all of that word's documents.
-// The next word is the first at or after the previous one followed by \x01, which no word holds.
+// The next word is the first at or after the previous one followed by \x01, which no word holds;
+// with a longest length, the first after every word sharing the previous one's first that many
+// characters (U+10FFFF sorts after them all), so `zulu1?` walks zulu10, zulu11, ... and not
+// zulu100 to zulu1099 between the first two.
 const PREFIX_WORDS_SQL = `WITH RECURSIVE w(term, n) AS (
     SELECT (SELECT term FROM search_words WHERE term >= ?1 AND term < ?2 LIMIT 1), 1
     UNION ALL
-    SELECT (SELECT term FROM search_words WHERE term >= w.term || char(1) AND term < ?2 LIMIT 1), n + 1 FROM w WHERE w.term IS NOT NULL AND n <= ?3
+    SELECT (SELECT term FROM search_words WHERE term >= (CASE WHEN ?4 IS NOT NULL AND length(w.term) >= ?4 THEN substr(w.term, 1, ?4) || char(1114111) ELSE w.term || char(1) END) AND term < ?2 LIMIT 1), n + 1 FROM w WHERE w.term IS NOT NULL AND n <= ?3
   )
   SELECT term FROM w WHERE term IS NOT NULL`;
 
 /** The query that finds a prefix's first PREFIX_WORDS + 1 words, in the index's order (bytes). */
-export function prefixWordsQuery(prefix: string): { sql: string; params: SQLInputValue[] } {
+export function prefixWordsQuery(prefix: UnindexedPrefix): { sql: string; params: SQLInputValue[] } {
   // Every word that starts with the prefix sorts before the prefix followed by the last code point.
-  return { sql: PREFIX_WORDS_SQL, params: [prefix, `${prefix}\u{10FFFF}`, PREFIX_WORDS] };
+  return { sql: PREFIX_WORDS_SQL, params: [prefix.text, `${prefix.text}\u{10FFFF}`, PREFIX_WORDS, prefix.longest ?? null] };
 }
 
 /** A prefix's words from the rows of prefixWordsQuery(). */

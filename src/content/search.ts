@@ -129,7 +129,7 @@ export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): Searc
   const query = queryOf(request);
   const expansions = new Map(unindexedPrefixes(query).map((prefix) => {
     const lookup = prefixWordsQuery(prefix);
-    return [prefix, prefixWordsOf(statement(sqlite, lookup.sql).all(...lookup.params))] as const;
+    return [prefix.text, prefixWordsOf(statement(sqlite, lookup.sql).all(...lookup.params))] as const;
   }));
   const plan = planSearch(query, expansions, request);
   registerAftsMatch(sqlite);
@@ -150,7 +150,7 @@ export async function searchNodesOnPool(reads: ReadPool, sqlite: DatabaseSync, r
   const expansions = new Map<string, PrefixWords>();
   for (const prefix of unindexedPrefixes(query)) {
     const lookup = prefixWordsQuery(prefix);
-    expansions.set(prefix, prefixWordsOf((await reads.query(lookup.sql, lookup.params)).rows));
+    expansions.set(prefix.text, prefixWordsOf((await reads.query(lookup.sql, lookup.params)).rows));
   }
   const plan = planSearch(query, expansions, request);
   const { rows } = await reads.query(plan.sql, plan.params);

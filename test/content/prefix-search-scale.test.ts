@@ -163,3 +163,18 @@ test('a longer prefix that few words share finds every document holding one of t
   const negated = searchNodes(store.sqlite, { query: 'solo1523* AND NOT solo15235*', paging: { skipCount: 0, maxItems: 25 } });
   assert.deepEqual([negated.rows.map((r) => r.node.name).sort(), negated.exact], [eleven.filter((name) => name !== 'doc-15235.txt').sort(), true]);
 });
+
+test('a longer prefix ending in ? stands for the words of that length only, however many longer words share it', () => {
+  // solo1 to solo1999 and solo10000 to solo15999: in the index's order solo1, solo10, solo100,
+  // solo1000, ..., so the first 64 words starting with solo1 hold one of solo10 to solo19.
+  const found = searchNodes(store.sqlite, { query: 'solo1?', paging: { skipCount: 0, maxItems: 25 } });
+  const ten = Array.from({ length: 10 }, (_, i) => `doc-1${i}.txt`);
+  assert.deepEqual([found.rows.map((r) => r.node.name).sort(), found.total, found.exact], [ten.sort(), 10, true]);
+  // solo1530 to solo1539, each followed by ten longer words (solo15300 ...) that are skipped.
+  const eight = searchNodes(store.sqlite, { query: 'solo153?', paging: { skipCount: 0, maxItems: 25 } });
+  assert.deepEqual([eight.rows.map((r) => r.node.name).sort(), eight.total, eight.exact], [Array.from({ length: 10 }, (_, i) => `doc-153${i}.txt`).sort(), 10, true]);
+  // A ? before the last character walks every shorter word: more than 64, so not exact.
+  const inner = searchNodes(store.sqlite, { query: 'solo15?3?', paging: { skipCount: 0, maxItems: 200 } });
+  assert.equal(inner.exact, false);
+  assert.ok(inner.rows.length > 0 && inner.rows.every((r) => /^doc-15\d3\d\.txt$/.test(r.node.name)));
+});
