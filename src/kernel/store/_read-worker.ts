@@ -7,6 +7,7 @@
 // A query that asks for records gets them rendered here (_render-records.ts) as one UTF-8
 // buffer, moved to the main thread without a copy, with its SHA-256.
 
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { RecordShape, RenderedRecords } from './_render-records.ts';
 
 /** What the main thread sends: one query. */
@@ -27,6 +28,7 @@ export type ReadAnswer =
 export function readWorkerMain(
   render: (rows: readonly Record<string, unknown>[], shape: RecordShape) => RenderedRecords,
   functions: Record<string, (...args: never[]) => unknown>,
+  cachedStatement: (cache: Map<string, StatementSync>, sqlite: DatabaseSync, sql: string) => StatementSync,
 ): void {
   const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
   const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
@@ -34,15 +36,11 @@ export function readWorkerMain(
   const sqlite = new DatabaseSync(path, { readOnly: true, timeout: busyTimeoutMs });
   sqlite.exec('PRAGMA cache_size = -16384; PRAGMA temp_store = MEMORY;');
   for (const [name, fn] of Object.entries(functions)) sqlite.function(name, { deterministic: true }, fn as never);
-  const prepared = new Map<string, ReturnType<typeof sqlite.prepare>>();
+  const prepared = new Map<string, StatementSync>();
   parentPort!.on('message', (request: ReadRequest) => {
     let answer: ReadAnswer;
     try {
-      let statement = prepared.get(request.sql);
-      if (statement === undefined) {
-        statement = sqlite.prepare(request.sql);
-        prepared.set(request.sql, statement);
-      }
+      const statement = cachedStatement(prepared, sqlite, request.sql);
       // StatementSync's step counter (sqlite3_stmt_status) is in Node 26 but not yet in @types/node.
       const counted = statement as unknown as { resetStats(): void; stat(counter: 'vmStep'): number };
       counted.resetStats();

@@ -12,8 +12,20 @@ export function statement(sqlite: DatabaseSync, sql: string): StatementSync {
     cache = new Map();
     caches.set(sqlite, cache);
   }
+  return cachedStatement(cache, sqlite, sql);
+}
+
+/**
+ * The statement for `sql` from `cache`, prepared and kept when missing. The cache holds at most
+ * 1,000 statements: SQL built from a request's shape (a search's query) is endless in variety,
+ * and each statement holds SQLite memory until it is dropped. When full it starts again rather
+ * than track use on every call; the statements in use are prepared again on their next call.
+ * Self-contained, because the read pool's threads get its source text (read-pool.ts).
+ */
+export function cachedStatement(cache: Map<string, StatementSync>, sqlite: DatabaseSync, sql: string): StatementSync {
   let prepared = cache.get(sql);
   if (prepared === undefined) {
+    if (cache.size >= 1000) cache.clear();
     prepared = sqlite.prepare(sql);
     cache.set(sql, prepared);
   }

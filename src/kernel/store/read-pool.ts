@@ -15,7 +15,7 @@ import { readWorkerMain } from './_read-worker.ts';
 import type { ReadAnswer, ReadRequest } from './_read-worker.ts';
 import { renderRecords } from './_render-records.ts';
 import type { RecordShape, RenderedRecords } from './_render-records.ts';
-import { statement } from './_statements.ts';
+import { cachedStatement, statement } from './_statements.ts';
 
 /** One core stays with the event loop that answers probes and writes: threads = cores - 1, from 1 to 4. */
 export const DEFAULT_READ_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
@@ -103,7 +103,7 @@ interface Thread {
 /** The threads' source: the worker's body, given the renderer and the pool's SQL functions. */
 function workerSource(functions: Readonly<Record<string, SqlFunction>>): string {
   const entries = Object.entries(functions).map(([name, fn]) => `${JSON.stringify(name)}: (${fn.toString()})`);
-  return `(${readWorkerMain.toString()})(${renderRecords.toString()}, {${entries.join(', ')}})`;
+  return `(${readWorkerMain.toString()})(${renderRecords.toString()}, {${entries.join(', ')}}, ${cachedStatement.toString()})`;
 }
 
 /**
