@@ -93,6 +93,25 @@ test('openDatabase() opens an existing evidence table again with the same declar
   assert.equal(row.seq, 2);
 });
 
+test('defineEvidenceTable() with `indexed` indexes only those columns, and an older table loses its other indexes when opened again', async (t) => {
+  const path = join(tempDir(t), 'a.sqlite');
+  const indexesOf = (store: ReturnType<typeof openDatabase>) =>
+    store.sqlite.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'receipts' ORDER BY name`).all().map((row) => row['name']);
+  const first = openDatabase(path, { evidenceTables: [RECEIPTS] });
+  await first.append(RECEIPTS, { subject: 's', kind: 'k', payload: 1 });
+  assert.deepEqual(indexesOf(first), ['receipts_kind', 'receipts_subject']);
+  await first.close();
+  const lean = defineEvidenceTable({ name: 'receipts', columns: { subject: 'text', kind: 'text' }, indexed: ['subject'] });
+  const again = openDatabase(path, { evidenceTables: [lean] });
+  t.after(() => again.close());
+  assert.deepEqual(indexesOf(again), ['receipts_subject']);
+  assert.equal((await again.append(lean, { subject: 's', kind: 'k', payload: 2 })).seq, 2);
+  const fresh = openDatabase(join(tempDir(t), 'b.sqlite'), { evidenceTables: [lean] });
+  t.after(() => fresh.close());
+  assert.deepEqual(indexesOf(fresh), ['receipts_subject']);
+  assert.throws(() => defineEvidenceTable({ name: 'r', columns: { a: 'text' }, indexed: ['b' as 'a'] }), /^TypeError: Invalid index on "b" in evidence table "r": it is not a declared column$/);
+});
+
 test('Store.append() stores seq, recorded_at, the canonical payload and the chained hash', async (t) => {
   const now = steppingClock();
   const store = openDatabase(join(tempDir(t), 'a.sqlite'), { evidenceTables: [RECEIPTS], now });
