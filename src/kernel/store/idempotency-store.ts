@@ -204,10 +204,15 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
     insertEvidence(sqlite, IDEMPOTENCY_ANSWERS, { prepared: prepareAppend(IDEMPOTENCY_ANSWERS, { scope, key, expires_at: expiresAt, payload }), now: () => now });
   }
 
-  /** What holds the key at `iso`, if anything: its key row, else its newest answer (see the header). */
+  /**
+   * What holds the key at `iso`, if anything: its key row, else its newest answer (see the
+   * header). One statement reads both: outside a transaction (isFree) each statement is a read
+   * transaction of its own.
+   */
   function heldKey(sqlite: DatabaseSync, scope: string, key: string, iso: string): HeldKey | undefined {
-    const row = statement(sqlite, SELECT_KEY_ROW).get(scope, key);
+    const rows = statement(sqlite, SELECT_HOLDERS).all(scope, key);
     // An expired key, or one whose owner stopped renewing its lease, is free again.
+    const row = rows.find((r) => r['payload'] === null);
     if (row !== undefined && String(row['expires_at']) > iso) {
       const fingerprint = String(row['fingerprint']);
       if (row['state'] === 'completed') {
@@ -216,7 +221,7 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
       }
       if (String(row['lease_until']) > iso && ownerAlive(row['owner_pid'], String(row['token']))) return { fingerprint, state: 'in_flight' };
     }
-    const answer = statement(sqlite, SELECT_NEWEST_ANSWER).get(key, scope);
+    const answer = rows.find((r) => r['payload'] !== null);
     if (answer === undefined || !(String(answer['expires_at']) > iso)) return undefined;
     const payload = JSON.parse(String(answer['payload'])) as AnswerPayload;
     const response = () => ({ status: payload.status, headers: payload.headers, body: Buffer.from(payload.body_base64, 'base64') });
@@ -305,9 +310,13 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
   };
 }
 
-const SELECT_KEY_ROW = `SELECT * FROM ${IDEMPOTENCY_TABLE} WHERE scope = ? AND key = ?`;
-// Through the index on key, newest first (an index entry of a key is ordered by seq).
-const SELECT_NEWEST_ANSWER = `SELECT expires_at, payload FROM ${IDEMPOTENCY_ANSWERS.name} WHERE key = ? AND scope = ? ORDER BY seq DESC LIMIT 1`;
+// The key's row (payload NULL) and its newest answer (through the chain's index on key, whose
+// entries of one key are in seq order), as at most two rows.
+const SELECT_HOLDERS = `SELECT fingerprint, state, lease_until, expires_at, owner_pid, token, status, headers, body, NULL AS payload
+  FROM ${IDEMPOTENCY_TABLE} WHERE scope = ?1 AND key = ?2
+  UNION ALL
+  SELECT * FROM (SELECT NULL, NULL, NULL, expires_at, NULL, NULL, NULL, NULL, NULL, payload
+    FROM ${IDEMPOTENCY_ANSWERS.name} WHERE key = ?2 AND scope = ?1 ORDER BY seq DESC LIMIT 1)`;
 
 /** Tokens this process began and has not completed or abandoned yet. */
 const LIVE_TOKENS = new Set<string>();
