@@ -39,7 +39,7 @@ import type { Store } from './open-database.ts';
 import { statement } from './_statements.ts';
 import { AirlockError } from '../errors.ts';
 import { defineEvidenceTable, ensureEvidenceTables } from './evidence-table.ts';
-import { insertEvidence, prepareAppend } from './_append-evidence.ts';
+import { insertChainRow, prepareAppend } from './_append-evidence.ts';
 
 /** The least retention DESIGN.md allows, and the default. */
 export const MIN_IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -200,8 +200,10 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
   /** The answer as a row of the idempotency_answers chain, beside the key row (see the header). */
   function recordAnswer(sqlite: DatabaseSync, answer: { scope: string; key: string; fingerprint: string; response: StoredResponse; expiresAt: string; now: Date }): void {
     const { scope, key, fingerprint, response, expiresAt, now } = answer;
-    const payload = { fingerprint, status: response.status, headers: response.headers, body_base64: Buffer.from(response.body).toString('base64') };
-    insertEvidence(sqlite, IDEMPOTENCY_ANSWERS, { prepared: prepareAppend(IDEMPOTENCY_ANSWERS, { scope, key, expires_at: expiresAt, payload }), now: () => now });
+    const { buffer, byteOffset, byteLength } = response.body;
+    const payload = { fingerprint, status: response.status, headers: response.headers, body_base64: Buffer.from(buffer, byteOffset, byteLength).toString('base64') };
+    // Nobody reads the row back: only its chain fields are made.
+    insertChainRow(sqlite, IDEMPOTENCY_ANSWERS, { prepared: prepareAppend(IDEMPOTENCY_ANSWERS, { scope, key, expires_at: expiresAt, payload }), now: () => now });
   }
 
   /**
