@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defineCommand, EXIT_OK, main, wholeNumberOption } from '../src/kernel/index.ts';
 import type { Reply, RequestContext, Route, Store } from '../src/kernel/index.ts';
-import { round3 } from './lib/percentile.ts';
+import { median, round3 } from './lib/percentile.ts';
 
 const PATH = '/api/v1/events/outbox/planning';
 const BODY = JSON.stringify({
@@ -107,11 +107,6 @@ async function slice(subject: Subject, count: number, concurrency: number): Prom
   const used = process.cpuUsage(cpu);
   const after = subject.store.stats();
   return { cpuUs: (used.user + used.system) / count, rate: count / seconds, batch: (after.writes - before.writes) / Math.max(1, after.commits - before.commits) };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 const command = defineCommand({
