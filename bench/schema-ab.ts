@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defineCommand, EXIT_OK, main, usageError, wholeNumberOption } from '../src/kernel/index.ts';
 import { INVALID_BODY, ORDER_SCHEMA, VALID_BODY } from './lib/order-schema.ts';
+import { median } from './lib/percentile.ts';
 
 type Validate = (data: unknown) => boolean;
 
@@ -40,11 +41,6 @@ function slice(validate: Validate, instance: unknown, count: number, expected: b
   const started = process.hrtime.bigint();
   for (let i = 0; i < count; i++) if (validate(instance) !== expected) throw new Error('A validator changed its verdict during the run');
   return Number(process.hrtime.bigint() - started) / count;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 const command = defineCommand({

@@ -10,3 +10,9 @@ export function percentile(sorted: readonly number[], q: number): number {
 export function round3(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
+
+/** The middle value of `values` (the upper one of an even count); 0 when empty. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}

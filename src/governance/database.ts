@@ -33,8 +33,8 @@ export const identityProjections = defineEvidenceTable({ name: 'identity_project
 export const contextCompositions = defineEvidenceTable({ name: 'context_compositions', columns: { role: 'text', verdict: 'text' } });
 /** Git-host deliveries whose signature verified. */
 export const gitHostDeliveries = defineEvidenceTable({ name: 'git_host_deliveries', columns: { delivery_id: 'text', event: 'text' } });
-/** The outbox: event records in publication order. */
-export const outboxRecords = defineEvidenceTable({ name: 'outbox_records', columns: { family: 'text', event: 'text' } });
+/** The outbox: event records in publication order. Read in seq order, and by family (the support handoffs): no read looks an event up, so its index is not kept (each keyed outbox write paid for it). */
+export const outboxRecords = defineEvidenceTable({ name: 'outbox_records', columns: { family: 'text', event: 'text' }, indexed: ['family'] });
 /** Product registrations (observations of a product; the manifest stays the contract). */
 export const productRegistrations = defineEvidenceTable({ name: 'product_registrations', columns: { product: 'text', verdict: 'text' } });
 /** Update checks and rollout-gate decisions. */

@@ -1,6 +1,8 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { send, sendJson } from '../helpers/http.ts';
 import type { TestResponse } from '../helpers/http.ts';
 import { AUTH, serviceOnTempRoot, bearer } from './_service.ts';
@@ -127,4 +129,15 @@ test('the support family: an ERP support-desk handoff is schema-checked and read
   assert.equal(body.receiver_route, '/api/v1/events/outbox/support');
   assert.deepEqual(body.handoffs.map((h) => [h.seq, h.family, h.event, h.payload['ticket_id']]), [[seq, 'support', 'support.ticket_opened', '4711']]);
   assert.equal((await send(`${running.platform}/api/v1/support-orchestration/handoffs?limit=0`)).status, 422);
+});
+
+test('the outbox table keeps only the index its reads use (family, for the support handoffs); the idempotency answers only theirs (key)', () => {
+  const sqlite = new DatabaseSync(join(running.dataDir, 'governance.sqlite'), { readOnly: true });
+  try {
+    const indexes = (table: string) => sqlite.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? ORDER BY name`).all(table).map((row) => row['name']);
+    assert.deepEqual(indexes('outbox_records'), ['outbox_records_family']);
+    assert.deepEqual(indexes('idempotency_answers'), ['idempotency_answers_key']);
+  } finally {
+    sqlite.close();
+  }
 });

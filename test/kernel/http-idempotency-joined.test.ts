@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import type { TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { Socket } from 'node:net';
 import { createIdempotencyStore, createService, json, openDatabase, problem, writeReply } from '../../src/kernel/index.ts';
 import type { Reply, RequestContext, Store } from '../../src/kernel/index.ts';
 import { createLogger } from '../../src/kernel/log.ts';
@@ -125,4 +126,22 @@ test('claimWithEffect: two connections, one key, two bodies at the same instant:
   const answers = await Promise.all([a.post({ item: 'left' }, 'k-6'), b.post({ item: 'right' }, 'k-6')]);
   assert.deepEqual(answers.map((answer) => answer.status).sort(), [201, 422]);
   assert.equal(a.effects().length, 1);
+});
+
+test('claimWithEffect: the stored JSON answer goes out in one socket write with its head, as any JSON reply does (no second, corked chunk)', async (t) => {
+  const { post } = await orderService(t, ':memory:');
+  // Counted on the server's sockets: a Buffer body after the head is written as a writev of two chunks.
+  const original = Socket.prototype._writev;
+  let writevs = 0;
+  Socket.prototype._writev = function (this: Socket, ...args: Parameters<NonNullable<Socket['_writev']>>) {
+    writevs++;
+    return original!.apply(this, args);
+  };
+  t.after(() => {
+    Socket.prototype._writev = original;
+  });
+  const first = await post({ item: 'a' }, 'k-one-write');
+  assert.equal(first.status, 201);
+  assert.equal(writevs, 0);
+  assert.deepEqual(JSON.parse(first.text), { id: 1, item: 'a' });
 });

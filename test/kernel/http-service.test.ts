@@ -6,6 +6,7 @@ import { createLogger } from '../../src/kernel/log.ts';
 import { createService, json, problem, health, PROBLEM_TYPE } from '../../src/kernel/index.ts';
 import type { Route, Service } from '../../src/kernel/index.ts';
 import { send, sendJson } from '../helpers/http.ts';
+import { findDuplicateKey } from '../../src/kernel/http/body.ts';
 
 const logLines: string[] = [];
 const log = createLogger({ name: 'test', service: 'test', write: (l) => void logLines.push(l), secrets: ['op-token-secret'] });
@@ -421,4 +422,14 @@ test('service writes no access log with AIRLOCK_ACCESS_LOG=0', async (t) => {
   assert.equal((await send(`${quiet.url()}/a`)).status, 200);
   await new Promise((resolve) => setTimeout(resolve, 50));
   assert.deepEqual(lines, []);
+});
+
+test('findDuplicateKey() names the repeated member by its JSON Pointer, escapes included, and finds none where names differ', () => {
+  const cases: [string, string | undefined][] = [
+    ['{"a/b":{"x~":[0,{"k":1,"\\u006b":2}]}}', '/a~1b/x~0/1/k'],
+    ['{"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]}', undefined],
+    ['[{"q\\"":1},{"q\\"":1,"q\\"":2}]', '/1/q"'],
+    ['{"k":1,"k":2}', '/k'],
+  ];
+  for (const [text, pointer] of cases) assert.equal(findDuplicateKey(text), pointer, text);
 });

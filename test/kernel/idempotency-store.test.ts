@@ -215,6 +215,26 @@ test('IdempotencyStore.claimWithin() claims a free key with its answer and the e
   assert.throws(() => keys.claimWithin!(store.sqlite, { ...KEY, key: 'k-9', fingerprint: FP_A, response: RESPONSE }), /no transaction is open/);
 });
 
+test('IdempotencyStore.claimWithin() writes the answer row alone (no key row, one index on the chain); begin() and isFree() read the key from it', async (t) => {
+  const { store, keys } = open(t);
+  assert.equal(await store.write((sqlite) => keys.claimWithin!(sqlite, { ...KEY, fingerprint: FP_A, response: RESPONSE, now: T0 })), true);
+  assert.deepEqual(store.sqlite.prepare('SELECT count(*) AS n FROM _idempotency_keys').get()?.['n'], 0);
+  const indexes = store.sqlite.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'idempotency_answers'`).all();
+  assert.deepEqual(indexes.map((row) => row['name']), ['idempotency_answers_key']);
+  const replay = await keys.begin({ ...KEY, fingerprint: FP_A, now: at(HOUR) });
+  assert.deepEqual(replay.kind === 'replay' && [replay.response.status, replay.response.headers, Buffer.from(replay.response.body).toString()], [201, RESPONSE.headers, '{"id":"o-1"}']);
+  assert.deepEqual(await keys.begin({ ...KEY, fingerprint: FP_B, now: at(HOUR) }), { kind: 'mismatch' });
+  assert.equal(keys.isFree!({ ...KEY, now: at(HOUR) }), false);
+  assert.equal(keys.isFree!({ ...KEY, scope: 'erp POST /other', now: at(HOUR) }), true, 'a key is held in its own scope only');
+  // Past its retention the answer no longer holds the key: a new request starts, and its answer is the one replayed.
+  const afterRetention = at(MIN_IDEMPOTENCY_RETENTION_MS + 1000);
+  assert.equal(keys.isFree!({ ...KEY, now: afterRetention }), true);
+  const token = await started(keys, afterRetention, FP_B);
+  await keys.complete({ ...KEY, token, response: { ...RESPONSE, body: Buffer.from('{"id":"o-2"}') }, now: afterRetention });
+  const second = await keys.begin({ ...KEY, fingerprint: FP_B, now: afterRetention });
+  assert.equal(second.kind === 'replay' && Buffer.from(second.response.body).toString(), '{"id":"o-2"}');
+});
+
 test('IdempotencyStore.claimWithin() in one batch: of two units with one key the first claims it, the second is refused', async (t) => {
   const { store, keys } = open(t);
   const outcomes = await Promise.all([FP_A, FP_B].map((fingerprint) => store.write((sqlite) => keys.claimWithin!(sqlite, { ...KEY, fingerprint, response: RESPONSE, now: T0 }))));

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { isAirlockError } from '../../src/kernel/errors.ts';
 import { defineEvidenceTable, listEvidenceTables } from '../../src/kernel/store/evidence-table.ts';
 import { openDatabase } from '../../src/kernel/store/open-database.ts';
-import { GENESIS_SHA256, rowHash } from '../../src/kernel/store/row-hash.ts';
+import { GENESIS_SHA256, rowHash, rowHasher } from '../../src/kernel/store/row-hash.ts';
+import { canonicalJson } from '../../src/kernel/store/canonical-json.ts';
 import { RECEIPTS, steppingClock, tempDir } from './fixtures/store-fixtures.ts';
 
 const BAD_DECLARATIONS: Array<[string, { name: string; columns: Record<string, string> }, RegExp]> = [
@@ -93,6 +94,25 @@ test('openDatabase() opens an existing evidence table again with the same declar
   assert.equal(row.seq, 2);
 });
 
+test('defineEvidenceTable() with `indexed` indexes only those columns, and an older table loses its other indexes when opened again', async (t) => {
+  const path = join(tempDir(t), 'a.sqlite');
+  const indexesOf = (store: ReturnType<typeof openDatabase>) =>
+    store.sqlite.prepare(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'receipts' ORDER BY name`).all().map((row) => row['name']);
+  const first = openDatabase(path, { evidenceTables: [RECEIPTS] });
+  await first.append(RECEIPTS, { subject: 's', kind: 'k', payload: 1 });
+  assert.deepEqual(indexesOf(first), ['receipts_kind', 'receipts_subject']);
+  await first.close();
+  const lean = defineEvidenceTable({ name: 'receipts', columns: { subject: 'text', kind: 'text' }, indexed: ['subject'] });
+  const again = openDatabase(path, { evidenceTables: [lean] });
+  t.after(() => again.close());
+  assert.deepEqual(indexesOf(again), ['receipts_subject']);
+  assert.equal((await again.append(lean, { subject: 's', kind: 'k', payload: 2 })).seq, 2);
+  const fresh = openDatabase(join(tempDir(t), 'b.sqlite'), { evidenceTables: [lean] });
+  t.after(() => fresh.close());
+  assert.deepEqual(indexesOf(fresh), ['receipts_subject']);
+  assert.throws(() => defineEvidenceTable({ name: 'r', columns: { a: 'text' }, indexed: ['b' as 'a'] }), /^TypeError: Invalid index on "b" in evidence table "r": it is not a declared column$/);
+});
+
 test('Store.append() stores seq, recorded_at, the canonical payload and the chained hash', async (t) => {
   const now = steppingClock();
   const store = openDatabase(join(tempDir(t), 'a.sqlite'), { evidenceTables: [RECEIPTS], now });
@@ -123,6 +143,16 @@ test('rowHash() is the SHA-256 of the canonical JSON of the row, independent of 
     rowHash(fields),
     rowHash({ subject: 's', payload: { a: 2, b: 1 }, prev_sha256: GENESIS_SHA256, recorded_at: '2026-01-01T00:00:00.000Z', seq: 1 }),
   );
+});
+
+test('rowHasher() gives rowHash() of the same row, wherever the declared columns sort among the chain fields', () => {
+  const columns = { amount: 1299, key: 'k-1', qq: 'between prev_sha256 and recorded_at', scope: 'erp POST /x', zeta: 'last \u00e9 "quoted"' };
+  const chain = { seq: 42, recorded_at: '2026-01-01T00:00:00.000Z', prev_sha256: 'ab'.repeat(32) };
+  const payload = { b: [1, 'two', null], a: { nested: true } };
+  const hasher = rowHasher(Object.keys(columns));
+  const texts = Object.values(columns).map((value) => canonicalJson(value));
+  assert.equal(hasher({ columnTexts: texts, ...chain, payloadText: canonicalJson(payload) }), rowHash({ ...columns, ...chain, payload }));
+  assert.equal(rowHasher([])({ columnTexts: [], ...chain, payloadText: '1' }), rowHash({ ...chain, payload: 1 }));
 });
 
 const BAD_INPUTS: Array<[string, Record<string, unknown>, RegExp]> = [

@@ -117,7 +117,7 @@ export function parseJsonBody(bytes: Buffer, maxDepth = MAX_JSON_DEPTH): unknown
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     // TextDecoder's own message says nothing useful to a client; ours names the problem.
     throw new AirlockError('malformed_json', 'Request body is not valid UTF-8: send UTF-8 encoded JSON');
@@ -141,14 +141,25 @@ export function parseJsonBody(bytes: Buffer, maxDepth = MAX_JSON_DEPTH): unknown
 
 const LONE_SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
+// One decoder for every body: decode() without { stream: true } keeps no state between calls.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 interface Frame {
   /** Member names seen so far; undefined for an array. */
   keys: Set<string> | undefined;
   expectKey: boolean;
-  pointer: string;
+  /** The container this one is in, and the member name or index it is at there (its pointer is made only for a duplicate). */
+  parent: Frame | undefined;
+  at: string | number;
   /** Index of the next array element, for pointers. */
   index: number;
   lastKey: string;
+}
+
+function pointerOf(frame: Frame): string {
+  let pointer = '';
+  for (let f: Frame | undefined = frame; f?.parent !== undefined; f = f.parent) pointer = `/${typeof f.at === 'number' ? f.at : escapePointer(f.at)}${pointer}`;
+  return pointer;
 }
 
 /**
@@ -164,16 +175,18 @@ export function findDuplicateKey(text: string): string | undefined {
       let end = i + 1;
       while (text.charCodeAt(end) !== 0x22) end += text.charCodeAt(end) === 0x5c ? 2 : 1;
       if (top?.keys && top.expectKey) {
-        const key = JSON.parse(text.slice(i, end + 1)) as string;
-        if (top.keys.has(key)) return `${top.pointer}/${escapePointer(key)}`;
+        // A name without escapes is its own text.
+        const raw = text.slice(i + 1, end);
+        const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+        if (top.keys.has(key)) return `${pointerOf(top)}/${escapePointer(key)}`;
         top.keys.add(key);
         top.lastKey = key;
         top.expectKey = false;
       }
       i = end;
     } else if (c === 0x7b || c === 0x5b) {
-      const pointer = top === undefined ? '' : top.keys ? `${top.pointer}/${escapePointer(top.lastKey)}` : `${top.pointer}/${top.index}`;
-      stack.push({ keys: c === 0x7b ? new Set() : undefined, expectKey: c === 0x7b, pointer, index: 0, lastKey: '' });
+      const at = top === undefined ? '' : top.keys ? top.lastKey : top.index;
+      stack.push({ keys: c === 0x7b ? new Set() : undefined, expectKey: c === 0x7b, parent: top, at, index: 0, lastKey: '' });
     } else if (c === 0x7d || c === 0x5d) {
       stack.pop();
     } else if (c === 0x2c && top) {

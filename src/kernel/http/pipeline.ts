@@ -14,7 +14,7 @@ import { challengeFor, withChallenge } from './challenge.ts';
 import { PROBLEM_TYPE, problem } from './reply.ts';
 import type { Authenticator, IdempotencySpec, Method, Reply, RequestContext, Route } from './route.ts';
 import type { Router } from './router.ts';
-import { replyBytes, replyContentType, sendReply } from './send.ts';
+import { replyContentType, replyPayload, sendReply } from './send.ts';
 import { requestHeadRefusal } from './request-head.ts';
 
 /** The logger and message of DESIGN.md's 5xx rule (seed 001). */
@@ -205,8 +205,9 @@ async function readRequestBody(route: Route, request: IncomingMessage, context: 
  * it through writeReply(context, { store, work, reply }), which completes the key inside that
  * same transaction, so no crash can leave an effect whose key would run it again. A handler with
  * no store effect just returns its reply; the key then completes in its own transaction.
+ * Exported for bench/keyed-write-cpu.ts, which times this path without the HTTP around it.
  */
-async function runIdempotent(route: Route, context: RequestContext): Promise<Reply> {
+export async function runIdempotent(route: Route, context: RequestContext): Promise<Reply> {
   const spec = route.idempotency!;
   const header = context.headers['idempotency-key'];
   if (header === undefined) {
@@ -353,13 +354,14 @@ function keyInFlight(key: string): Reply {
   return problem(409, 'Idempotency-Key in flight', { detail: `A request with Idempotency-Key "${key}" is still running: retry later`, headers: { 'retry-after': '1' } });
 }
 
-/** A reply as bytes with its content type: the form that is sent, stored and replayed alike. */
-function storedForm(reply: Reply): Reply & { raw: Uint8Array; contentType: string } {
-  return { status: reply.status, raw: replyBytes(reply), contentType: replyContentType(reply), ...(reply.headers && { headers: reply.headers }) };
+/** A reply as it is sent, stored and replayed alike: its text or bytes, with its content type. */
+function storedForm(reply: Reply): Reply & { raw: Uint8Array | string; contentType: string } {
+  // JSON stays text: node:http sends a string body in one write with the head, bytes in a second.
+  return { status: reply.status, raw: replyPayload(reply), contentType: replyContentType(reply), ...(reply.headers && { headers: reply.headers }) };
 }
 
-function storedResponse(sent: Reply & { raw: Uint8Array; contentType: string }): StoredResponse {
-  return { status: sent.status, headers: { ...sent.headers, 'content-type': sent.contentType }, body: sent.raw };
+function storedResponse(sent: Reply & { raw: Uint8Array | string; contentType: string }): StoredResponse {
+  return { status: sent.status, headers: { ...sent.headers, 'content-type': sent.contentType }, body: typeof sent.raw === 'string' ? Buffer.from(sent.raw, 'utf8') : sent.raw };
 }
 
 /** A renderer that throws must not leave the client without an answer: the problem goes out as it was. */

@@ -73,7 +73,7 @@ export function replyBytes(reply: Reply): Buffer {
  * What a reply is sent as: text stays a string (UTF-8 on the wire), because node:http writes a
  * string body together with the head in one write, while a Buffer body takes a second, corked chunk.
  */
-function replyPayload(reply: Reply): string | Uint8Array {
+export function replyPayload(reply: Reply): string | Uint8Array {
   if (reply.raw !== undefined) return reply.raw;
   if (reply.body === undefined) return '';
   return JSON.stringify(reply.body);

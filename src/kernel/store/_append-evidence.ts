@@ -8,36 +8,61 @@ import type { DatabaseSync } from 'node:sqlite';
 import { isoTime } from '../iso-time.ts';
 import { canonicalJson } from './canonical-json.ts';
 import type { AnyEvidenceTable, ColumnTypes, EvidenceRow, EvidenceTable } from './evidence-table.ts';
-import { GENESIS_SHA256, rowHashOfTexts } from './row-hash.ts';
+import { GENESIS_SHA256, rowHasher } from './row-hash.ts';
+import type { RowHasher } from './row-hash.ts';
 import { statement } from './_statements.ts';
 
 export interface PreparedAppend {
-  columns: Record<string, string | number>;
+  /** The declared columns' values, in the table's declared order (the order of its insert). */
+  values: (string | number)[];
   /** The payload's canonical text: the snapshot taken at append time, and what is stored. */
   payloadText: string;
-  /** Each column's canonical JSON text, for the row hash. */
-  columnTexts: Record<string, string>;
+  /** Each declared column's canonical JSON text, in the same order, for the row hash. */
+  columnTexts: string[];
 }
 
 export function prepareAppend(table: AnyEvidenceTable, input: Record<string, unknown>): PreparedAppend {
-  const columns: Record<string, string | number> = {};
-  for (const [column, type] of Object.entries(table.columns)) {
+  const { names, types } = layoutOf(table);
+  const values: (string | number)[] = [];
+  const columnTexts: string[] = [];
+  for (let i = 0; i < names.length; i++) {
+    const column = names[i]!;
     const value = input[column];
-    if (type === 'integer' ? !Number.isSafeInteger(value) : typeof value !== 'string') {
-      throw new TypeError(`Cannot append to evidence table "${table.name}": column "${column}" must be ${type === 'integer' ? 'a safe integer' : 'a string'}`);
+    if (types[i] === 'integer' ? !Number.isSafeInteger(value) : typeof value !== 'string') {
+      throw new TypeError(`Cannot append to evidence table "${table.name}": column "${column}" must be ${types[i] === 'integer' ? 'a safe integer' : 'a string'}`);
     }
-    columns[column] = value as string | number;
+    values.push(value as string | number);
+    // Also proves the column strings are well-formed, so hashing inside the batch cannot throw
+    // (canonicalJson() says why one is not).
+    columnTexts.push(typeof value === 'number' ? String(value) : (value as string).isWellFormed() ? JSON.stringify(value) : canonicalJson(value));
   }
   for (const key of Object.keys(input)) {
     if (key !== 'payload' && !(key in table.columns)) {
       throw new TypeError(`Cannot append to evidence table "${table.name}": "${key}" is not a declared column`);
     }
   }
-  // Also proves the column strings are well-formed, so hashing inside the batch cannot throw.
-  const columnTexts: Record<string, string> = {};
-  for (const [column, value] of Object.entries(columns)) columnTexts[column] = canonicalJson(value);
-  const payloadText = canonicalJson(input['payload']);
-  return { columns, payloadText, columnTexts };
+  return { values, payloadText: canonicalJson(input['payload']), columnTexts };
+}
+
+/** The chain fields insertChainRow() gave a row. */
+export interface ChainFields {
+  seq: number;
+  recorded_at: string;
+  prev_sha256: string;
+  sha256: string;
+}
+
+/** Inserts the row at the chain's head (read from the database) and returns its chain fields. */
+export function insertChainRow(sqlite: DatabaseSync, table: AnyEvidenceTable, options: { prepared: PreparedAppend; now: () => Date }): ChainFields {
+  const { prepared } = options;
+  const layout = layoutOf(table);
+  const head = statement(sqlite, layout.head).get();
+  const seq = head === undefined ? 1 : Number(head['seq']) + 1;
+  const prev_sha256 = head === undefined ? GENESIS_SHA256 : String(head['sha256']);
+  const recorded_at = isoTime(options.now());
+  const sha256 = layout.hash({ columnTexts: prepared.columnTexts, seq, recorded_at, prev_sha256, payloadText: prepared.payloadText });
+  statement(sqlite, layout.insert).run(seq, recorded_at, ...prepared.values, prepared.payloadText, sha256, prev_sha256);
+  return { seq, recorded_at, prev_sha256, sha256 };
 }
 
 export function insertEvidence<C extends ColumnTypes, P>(
@@ -45,40 +70,45 @@ export function insertEvidence<C extends ColumnTypes, P>(
   table: EvidenceTable<C, P>,
   options: { prepared: PreparedAppend; now: () => Date },
 ): EvidenceRow<C, P> {
-  const { prepared } = options;
-  const sql = sqlOf(table);
-  const head = statement(sqlite, sql.head).get();
-  const seq = head === undefined ? 1 : Number(head['seq']) + 1;
-  const prev_sha256 = head === undefined ? GENESIS_SHA256 : String(head['sha256']);
-  const recorded_at = isoTime(options.now());
-  const sha256 = rowHashOfTexts({
-    ...prepared.columnTexts,
-    seq: String(seq),
-    recorded_at: JSON.stringify(recorded_at),
-    prev_sha256: JSON.stringify(prev_sha256),
-    payload: prepared.payloadText,
-  });
-  // prepareAppend() filled `columns` in the table's declared order, the order of sql.insert.
-  statement(sqlite, sql.insert).run(seq, recorded_at, ...Object.values(prepared.columns), prepared.payloadText, sha256, prev_sha256);
+  const { seq, recorded_at, prev_sha256, sha256 } = insertChainRow(sqlite, table, options);
+  const { names } = layoutOf(table);
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < names.length; i++) row[names[i]!] = options.prepared.values[i];
+  row['seq'] = seq;
+  row['recorded_at'] = recorded_at;
+  row['prev_sha256'] = prev_sha256;
   // `payload` is declared in its place first: redefining a property keeps its enumeration order.
-  return withLazyPayload({ ...prepared.columns, seq, recorded_at, prev_sha256, payload: null, sha256 }, prepared.payloadText) as EvidenceRow<C, P>;
+  row['payload'] = null;
+  row['sha256'] = sha256;
+  return withLazyPayload(row, options.prepared.payloadText) as EvidenceRow<C, P>;
 }
 
-const sqlTexts = new WeakMap<AnyEvidenceTable, { head: string; insert: string }>();
+/** What every append to a table needs, built once per table: every append would otherwise build it again. */
+interface TableLayout {
+  names: string[];
+  types: string[];
+  head: string;
+  insert: string;
+  hash: RowHasher;
+}
 
-/** The chain-head query and the insert of `table`, built once: every append would otherwise build both strings again. */
-function sqlOf(table: AnyEvidenceTable): { head: string; insert: string } {
-  let texts = sqlTexts.get(table);
-  if (texts === undefined) {
+const layouts = new WeakMap<AnyEvidenceTable, TableLayout>();
+
+function layoutOf(table: AnyEvidenceTable): TableLayout {
+  let layout = layouts.get(table);
+  if (layout === undefined) {
     const names = Object.keys(table.columns);
-    texts = {
+    layout = {
+      names,
+      types: names.map((name) => table.columns[name]!),
       head: `SELECT seq, sha256 FROM ${table.name} ORDER BY seq DESC LIMIT 1`,
       insert: `INSERT INTO ${table.name} (seq, recorded_at, ${names.map((name) => `${name}, `).join('')}payload, sha256, prev_sha256)
      VALUES (${'?, '.repeat(names.length + 4)}?)`,
+      hash: rowHasher(names),
     };
-    sqlTexts.set(table, texts);
+    layouts.set(table, layout);
   }
-  return texts;
+  return layout;
 }
 
 /**

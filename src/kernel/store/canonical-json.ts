@@ -17,7 +17,9 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  * canonicalJson({ b: [1e21, -0], a: 'x' }); // '{"a":"x","b":[1e+21,0]}'
  */
 export function canonicalJson(value: unknown): string {
-  return serialize(value, { segments: [], ancestors: new Set() });
+  // A string (an evidence column, a key) needs no walk at all.
+  if (typeof value === 'string' && value.isWellFormed()) return JSON.stringify(value);
+  return serialize(value, { segments: [], ancestors: [] });
 }
 
 /**
@@ -26,7 +28,7 @@ export function canonicalJson(value: unknown): string {
  * The evidence store hashes rows this way around a payload it has already canonicalized.
  */
 export function canonicalObjectOf(members: Readonly<Record<string, string>>): string {
-  const root: Walk = { segments: [], ancestors: new Set() };
+  const root: Walk = { segments: [], ancestors: [] };
   let text = '{';
   for (const key of Object.keys(members).sort()) {
     text += `${text.length === 1 ? '' : ','}${serializeString(key, root)}:${members[key]!}`;
@@ -40,7 +42,8 @@ export function canonicalObjectOf(members: Readonly<Record<string, string>>): st
  */
 interface Walk {
   segments: (string | number)[];
-  ancestors: Set<object>;
+  /** The containers being serialized, outermost first: a short stack, cheaper to keep than a Set. */
+  ancestors: object[];
 }
 
 function pathOf(walk: Walk): string {
@@ -74,8 +77,8 @@ function serializeString(value: string, walk: Walk): string {
 }
 
 function serializeContainer(value: object, walk: Walk): string {
-  if (walk.ancestors.has(value)) throw new TypeError(`Cannot canonicalize ${pathOf(walk)}: value is cyclic`);
-  walk.ancestors.add(value);
+  if (walk.ancestors.includes(value)) throw new TypeError(`Cannot canonicalize ${pathOf(walk)}: value is cyclic`);
+  walk.ancestors.push(value);
   let text: string;
   if (Array.isArray(value)) {
     text = '[';
@@ -105,6 +108,6 @@ function serializeContainer(value: object, walk: Walk): string {
     }
     text += '}';
   }
-  walk.ancestors.delete(value);
+  walk.ancestors.pop();
   return text;
 }

@@ -1,5 +1,6 @@
 // Evidence tables declared as data. The store turns a declaration into an append-only table:
-// fixed chain columns, the declared lookup columns (each indexed), and triggers that abort
+// fixed chain columns, the declared lookup columns (each indexed, unless the declaration names
+// the few that its reads look up: every index is paid for on every append), and triggers that abort
 // UPDATE, DELETE and a REPLACE of an existing seq. Every table is recorded in the registry
 // `_evidence_tables`, itself append-only, so a verifier finds all chains without the code.
 
@@ -18,6 +19,8 @@ export type ColumnValues<C extends ColumnTypes> = { [K in keyof C]: C[K] extends
 export interface EvidenceTable<C extends ColumnTypes = ColumnTypes, P = JsonValue> {
   readonly name: string;
   readonly columns: C;
+  /** The declared columns that have an index; every one when absent. */
+  readonly indexed?: readonly string[];
   /** Type-only marker for `P`; always undefined. */
   readonly payloadType?: P;
 }
@@ -57,8 +60,10 @@ const IDENTIFIER = /^[a-z][a-z0-9_]{0,62}$/;
 export function defineEvidenceTable<const C extends ColumnTypes, P = JsonValue>(definition: {
   name: string;
   columns: C;
+  /** Only these declared columns get an index (default: all of them). */
+  indexed?: readonly (keyof C & string)[];
 }): EvidenceTable<C, P> {
-  const { name, columns } = definition;
+  const { name, columns, indexed } = definition;
   if (!IDENTIFIER.test(name)) throw new TypeError(`Invalid evidence table name "${name}": use ${IDENTIFIER}`);
   for (const [column, type] of Object.entries(columns)) {
     if (!IDENTIFIER.test(column)) throw new TypeError(`Invalid column "${column}" in evidence table "${name}": use ${IDENTIFIER}`);
@@ -69,12 +74,21 @@ export function defineEvidenceTable<const C extends ColumnTypes, P = JsonValue>(
       throw new TypeError(`Invalid column "${column}" in evidence table "${name}": type "${String(type)}" is not text or integer`);
     }
   }
-  return Object.freeze({ name, columns: Object.freeze({ ...columns }) });
+  for (const column of indexed ?? []) {
+    if (!(column in columns)) throw new TypeError(`Invalid index on "${column}" in evidence table "${name}": it is not a declared column`);
+  }
+  return Object.freeze({ name, columns: Object.freeze({ ...columns }), ...(indexed && { indexed: Object.freeze([...indexed]) }) });
+}
+
+/** The declared columns of `table` that have an index. */
+function indexedColumns(table: AnyEvidenceTable): string[] {
+  return table.indexed ? [...table.indexed] : Object.keys(table.columns);
 }
 
 /**
  * Creates the registry and every table that does not exist yet, in one transaction; checks that
- * tables that do exist were created with the same columns (`store_version` otherwise).
+ * tables that do exist were created with the same columns (`store_version` otherwise), and drops
+ * their indexes on columns the declaration leaves unindexed.
  */
 export function ensureEvidenceTables(
   sqlite: DatabaseSync,
@@ -99,6 +113,11 @@ export function ensureEvidenceTables(
           'store_version',
           `Cannot open evidence table "${table.name}" in "${options.label}": declared columns ${canonicalJson(table.columns)} differ from the database's ${canonicalJson(known)}`,
         );
+      }
+      // A table made when its declaration indexed more columns (or rebuilt by a restore, which
+      // indexes every column) loses the indexes that no read uses any more.
+      for (const column of Object.keys(table.columns)) {
+        if (!indexedColumns(table).includes(column)) sqlite.exec(`DROP INDEX IF EXISTS ${table.name}_${column}`);
       }
     }
     sqlite.exec('COMMIT');
@@ -130,7 +149,7 @@ function registrySql(): string {
 function tableSql(table: AnyEvidenceTable): string {
   const declared = Object.entries(table.columns);
   const columnDefs = declared.map(([column, type]) => `${column} ${type.toUpperCase()} NOT NULL,`).join('\n      ');
-  const indexes = declared.map(([column]) => `CREATE INDEX ${table.name}_${column} ON ${table.name} (${column});`).join('\n    ');
+  const indexes = indexedColumns(table).map((column) => `CREATE INDEX ${table.name}_${column} ON ${table.name} (${column});`).join('\n    ');
   return `CREATE TABLE ${table.name} (
       seq INTEGER PRIMARY KEY,
       recorded_at TEXT NOT NULL,

@@ -23,7 +23,11 @@
 //
 // A route whose handler's only effect is the one it commits through writeReply() needs no key
 // row before that effect: isFree() reads the committed state (no write), and claimWithin() claims
-// the key and stores its answer inside the effect's own unit, in one transaction. That unit holds
+// the key and stores its answer inside the effect's own unit, in one transaction. Such a key has
+// no row in `_idempotency_keys` at all: its idempotency_answers row is the claim, and lookups
+// read both (the key table first, then the newest answer of the key, through the chain's one
+// index, on `key`). Each row and each index costs on every keyed write, and this one write
+// replaces a key row (three B-trees) and three indexes of the chain. That unit holds
 // SQLite's write lock (BEGIN IMMEDIATE, across processes), so of two requests with one key
 // exactly one finds it free; the other's unit rolls back, effect included, and it reads the
 // winner's answer with begin() once the winner's commit is done. A crash before that commit
@@ -35,7 +39,7 @@ import type { Store } from './open-database.ts';
 import { statement } from './_statements.ts';
 import { AirlockError } from '../errors.ts';
 import { defineEvidenceTable, ensureEvidenceTables } from './evidence-table.ts';
-import { insertEvidence, prepareAppend } from './_append-evidence.ts';
+import { insertChainRow, prepareAppend } from './_append-evidence.ts';
 
 /** The least retention DESIGN.md allows, and the default. */
 export const MIN_IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -47,7 +51,23 @@ export const DEFAULT_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 export const IDEMPOTENCY_TABLE = '_idempotency_keys';
 
 /** Every completed key's answer, as evidence (see the header). */
-export const IDEMPOTENCY_ANSWERS = defineEvidenceTable({ name: 'idempotency_answers', columns: { scope: 'text', key: 'text', expires_at: 'text' } });
+export const IDEMPOTENCY_ANSWERS = defineEvidenceTable({
+  name: 'idempotency_answers',
+  columns: { scope: 'text', key: 'text', expires_at: 'text' },
+  // The only read at run time is a key's newest answer (heldKey); a restore scans them all.
+  indexed: ['key'],
+});
+
+/** The answer a key's idempotency_answers row holds (its payload). */
+interface AnswerPayload {
+  fingerprint: string;
+  status: number;
+  headers: Record<string, string>;
+  body_base64: string;
+}
+
+/** What holds a key: an answer within its retention, or a live request in flight. */
+type HeldKey = { fingerprint: string; state: 'in_flight' } | { fingerprint: string; state: 'completed'; response: () => StoredResponse };
 
 const KEY_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ${IDEMPOTENCY_TABLE} (
       scope TEXT NOT NULL,
@@ -180,35 +200,43 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
   /** The answer as a row of the idempotency_answers chain, beside the key row (see the header). */
   function recordAnswer(sqlite: DatabaseSync, answer: { scope: string; key: string; fingerprint: string; response: StoredResponse; expiresAt: string; now: Date }): void {
     const { scope, key, fingerprint, response, expiresAt, now } = answer;
-    const payload = { fingerprint, status: response.status, headers: response.headers, body_base64: Buffer.from(response.body).toString('base64') };
-    insertEvidence(sqlite, IDEMPOTENCY_ANSWERS, { prepared: prepareAppend(IDEMPOTENCY_ANSWERS, { scope, key, expires_at: expiresAt, payload }), now: () => now });
+    const { buffer, byteOffset, byteLength } = response.body;
+    const payload = { fingerprint, status: response.status, headers: response.headers, body_base64: Buffer.from(buffer, byteOffset, byteLength).toString('base64') };
+    // Nobody reads the row back: only its chain fields are made.
+    insertChainRow(sqlite, IDEMPOTENCY_ANSWERS, { prepared: prepareAppend(IDEMPOTENCY_ANSWERS, { scope, key, expires_at: expiresAt, payload }), now: () => now });
   }
 
-  /** The key's row when it holds the key at `iso`: an answer within its retention, or a live request in flight. */
-  function heldRow(sqlite: DatabaseSync, scope: string, key: string, iso: string): Record<string, unknown> | undefined {
-    const row = statement(sqlite, `SELECT * FROM ${IDEMPOTENCY_TABLE} WHERE scope = ? AND key = ?`).get(scope, key);
+  /**
+   * What holds the key at `iso`, if anything: its key row, else its newest answer (see the
+   * header). One statement reads both: outside a transaction (isFree) each statement is a read
+   * transaction of its own.
+   */
+  function heldKey(sqlite: DatabaseSync, scope: string, key: string, iso: string): HeldKey | undefined {
+    const rows = statement(sqlite, SELECT_HOLDERS).all(scope, key);
     // An expired key, or one whose owner stopped renewing its lease, is free again.
-    const held =
-      row !== undefined &&
-      String(row['expires_at']) > iso &&
-      (row['state'] === 'completed' || (String(row['lease_until']) > iso && ownerAlive(row['owner_pid'], String(row['token']))));
-    return held ? row : undefined;
+    const row = rows.find((r) => r['payload'] === null);
+    if (row !== undefined && String(row['expires_at']) > iso) {
+      const fingerprint = String(row['fingerprint']);
+      if (row['state'] === 'completed') {
+        const response = () => ({ status: Number(row['status']), headers: JSON.parse(String(row['headers'])) as Record<string, string>, body: row['body'] as Uint8Array });
+        return { fingerprint, state: 'completed', response };
+      }
+      if (String(row['lease_until']) > iso && ownerAlive(row['owner_pid'], String(row['token']))) return { fingerprint, state: 'in_flight' };
+    }
+    const answer = rows.find((r) => r['payload'] !== null);
+    if (answer === undefined || !(String(answer['expires_at']) > iso)) return undefined;
+    const payload = JSON.parse(String(answer['payload'])) as AnswerPayload;
+    const response = () => ({ status: payload.status, headers: payload.headers, body: Buffer.from(payload.body_base64, 'base64') });
+    return { fingerprint: payload.fingerprint, state: 'completed', response };
   }
 
   /** Claims a free key with its answer in the open unit on `sqlite` (see claimWithin in the interface). */
   function claimIn(sqlite: DatabaseSync, { scope, key, fingerprint, response, now: given }: IdempotencyKeyRef & { fingerprint: string; response: StoredResponse }): boolean {
     const now = at(given);
     if (now.getTime() - lastPurge >= purgeIntervalMs) purge(sqlite, now);
-    const iso = now.toISOString();
-    if (heldRow(sqlite, scope, key, iso) !== undefined) return false;
-    const expiresAt = later(now, retentionMs);
-    // A completed row answers and is never completed again, so it needs no owner token.
-    statement(
-      sqlite,
-      `INSERT OR REPLACE INTO ${IDEMPOTENCY_TABLE} (scope, key, fingerprint, token, state, lease_until, expires_at, status, headers, body, owner_pid)
-       VALUES (?, ?, ?, '', 'completed', ?, ?, ?, ?, ?, NULL)`,
-    ).run(scope, key, fingerprint, iso, expiresAt, response.status, JSON.stringify(response.headers), response.body);
-    recordAnswer(sqlite, { scope, key, fingerprint, response, expiresAt, now });
+    if (heldKey(sqlite, scope, key, now.toISOString()) !== undefined) return false;
+    // The answer row is the claim (no key row): heldKey() finds it from now on, in this transaction too.
+    recordAnswer(sqlite, { scope, key, fingerprint, response, expiresAt: later(now, retentionMs), now });
     return true;
   }
 
@@ -230,16 +258,11 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
       const now = at(given);
       return store.write((sqlite): IdempotencyBegin => {
         if (now.getTime() - lastPurge >= purgeIntervalMs) purge(sqlite, now);
-        const row = heldRow(sqlite, scope, key, now.toISOString());
-        if (row !== undefined) {
-          if (row['fingerprint'] !== fingerprint) return { kind: 'mismatch' };
-          if (row['state'] === 'in_flight') return { kind: 'in_flight' };
-          const response = {
-            status: Number(row['status']),
-            headers: JSON.parse(String(row['headers'])) as Record<string, string>,
-            body: row['body'] as Uint8Array,
-          };
-          return { kind: 'replay', response };
+        const held = heldKey(sqlite, scope, key, now.toISOString());
+        if (held !== undefined) {
+          if (held.fingerprint !== fingerprint) return { kind: 'mismatch' };
+          if (held.state === 'in_flight') return { kind: 'in_flight' };
+          return { kind: 'replay', response: held.response() };
         }
         const token = randomUUID();
         statement(
@@ -262,7 +285,7 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
     },
     isFree({ scope, key, now }) {
       // The writer connection between commits: it reads what is committed (and, at FULL, on disk).
-      return heldRow(store.sqlite, scope, key, at(now).toISOString()) === undefined;
+      return heldKey(store.sqlite, scope, key, at(now).toISOString()) === undefined;
     },
     claimWithin(sqlite, request) {
       openUnitOf(sqlite, request.key, 'claim');
@@ -288,6 +311,14 @@ export function createIdempotencyStore(store: Store, options: IdempotencyStoreOp
     },
   };
 }
+
+// The key's row (payload NULL) and its newest answer (through the chain's index on key, whose
+// entries of one key are in seq order), as at most two rows.
+const SELECT_HOLDERS = `SELECT fingerprint, state, lease_until, expires_at, owner_pid, token, status, headers, body, NULL AS payload
+  FROM ${IDEMPOTENCY_TABLE} WHERE scope = ?1 AND key = ?2
+  UNION ALL
+  SELECT * FROM (SELECT NULL, NULL, NULL, expires_at, NULL, NULL, NULL, NULL, NULL, payload
+    FROM ${IDEMPOTENCY_ANSWERS.name} WHERE key = ?2 AND scope = ?1 ORDER BY seq DESC LIMIT 1)`;
 
 /** Tokens this process began and has not completed or abandoned yet. */
 const LIVE_TOKENS = new Set<string>();
@@ -327,7 +358,7 @@ export function restoreIdempotencyKeys(sqlite: DatabaseSync, options: { now: Dat
   let count = 0;
   // In seq order, so a key answered twice (after its first answer expired) keeps its newest answer.
   for (const row of sqlite.prepare(`SELECT scope, key, expires_at, payload FROM ${IDEMPOTENCY_ANSWERS.name} WHERE expires_at > ? ORDER BY seq`).iterate(iso)) {
-    const answer = JSON.parse(String(row['payload'])) as { fingerprint: string; status: number; headers: Record<string, string>; body_base64: string };
+    const answer = JSON.parse(String(row['payload'])) as AnswerPayload;
     insert.run(String(row['scope']), String(row['key']), answer.fingerprint, randomUUID(), iso, String(row['expires_at']), answer.status, JSON.stringify(answer.headers), Buffer.from(answer.body_base64, 'base64'));
     count++;
   }

@@ -37,3 +37,43 @@ export function rowHashOfTexts(texts: Readonly<Record<keyof HashedFields, string
   // crypto.hash(): one call, no Hash object; every evidence append pays for this.
   return hash('sha256', canonicalObjectOf(texts), 'hex');
 }
+
+/** The texts a table's row hash is made of: each declared column's canonical JSON (in declared order) and the chain fields. */
+export interface RowTexts {
+  columnTexts: readonly string[];
+  seq: number;
+  recorded_at: string;
+  prev_sha256: string;
+  payloadText: string;
+}
+
+export type RowHasher = (texts: RowTexts) => string;
+
+/**
+ * rowHashOfTexts() for the rows of one table, whose member names are known in advance: the
+ * names are sorted and quoted once, and each row's canonical text is only joined. Every evidence
+ * append pays for this, and sorting and quoting the same names each time cost more than the hash.
+ */
+export function rowHasher(columns: readonly string[]): RowHasher {
+  // A slot says where a member's text comes from: a column's index, or one of the chain fields.
+  const SEQ = -1;
+  const RECORDED_AT = -2;
+  const PREV = -3;
+  const PAYLOAD = -4;
+  const members = new Map<string, number>(columns.map((name, index) => [name, index]));
+  members.set('seq', SEQ).set('recorded_at', RECORDED_AT).set('prev_sha256', PREV).set('payload', PAYLOAD);
+  const names = [...members.keys()].sort();
+  const slots = names.map((name) => members.get(name)!);
+  // Each member's text is preceded by its key, as canonicalObjectOf() writes it.
+  const prefixes = names.map((name, index) => `${index === 0 ? '{' : ','}${canonicalJson(name)}:`);
+  return (texts) => {
+    let text = '';
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      const member =
+        slot >= 0 ? texts.columnTexts[slot]! : slot === SEQ ? String(texts.seq) : slot === RECORDED_AT ? JSON.stringify(texts.recorded_at) : slot === PREV ? JSON.stringify(texts.prev_sha256) : texts.payloadText;
+      text += prefixes[i]! + member;
+    }
+    return hash('sha256', `${text}}`, 'hex');
+  };
+}

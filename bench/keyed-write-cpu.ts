@@ -1,0 +1,164 @@
+// node bench/keyed-write-cpu.ts [--baseline DIR] [--runs N] [--slices N] [--slice N] [--concurrency N] [--json]
+// The store's side of a governance keyed write, in process, as CPU per write: the kernel's
+// Idempotency-Key path (runIdempotent: key parse, scope, fingerprint, isFree) and the one unit a
+// fresh key commits (writeReply: the outbox row, the reply, claimWithin: key row and
+// idempotency_answers row), on the governance database as it opens (synchronous=FULL, its
+// tables and indexes), through the real kernel and governance functions. Only the HTTP around it
+// and the route's catalog check are left out (the governance-keyed-write scenario has them).
+//
+// `--concurrency` callers (50) write back to back; each slice of `--slice` writes is timed with
+// process.cpuUsage() (user + system: the fsync's wait is not CPU, so a busy disk does not move
+// it) and wall time. With --baseline DIR (another checkout, e.g. `git archive <commit> | tar -x
+// -C DIR` with a node_modules link), its slices alternate with this tree's in the same process,
+// each on its own database, so a machine that gets busier slows both alike. Each run prints the
+// median slice per subject. The baseline must be a tree that has this file (it exports
+// runIdempotent).
+
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { defineCommand, EXIT_OK, main, wholeNumberOption } from '../src/kernel/index.ts';
+import type { Reply, RequestContext, Route, Store } from '../src/kernel/index.ts';
+import { median, round3 } from './lib/percentile.ts';
+
+const PATH = '/api/v1/events/outbox/planning';
+const BODY = JSON.stringify({
+  event: 'planning.owner_decision_recorded',
+  occurred_at: '2026-11-21T12:00:00Z',
+  payload: { session_id: 'ps_11111111-2222-4333-8444-555555555555', revision: 2, decision: 'approved', planning_event_seq: 7 },
+});
+
+interface Subject {
+  name: string;
+  /** One keyed write with a fresh key; resolves with its status. */
+  write: () => Promise<number>;
+  store: Store;
+}
+
+/** The keyed write of `root`'s tree (this checkout or --baseline), on a new governance database in `dir`. */
+async function subjectOf(name: string, root: string, dir: string): Promise<Subject> {
+  const load = (path: string) => import(pathToFileURL(join(root, path)).href);
+  const kernel = await load('src/kernel/index.ts');
+  const { runIdempotent } = await load('src/kernel/http/pipeline.ts');
+  const { openGovernanceDatabase } = await load('src/governance/database.ts');
+  const { appendOutbox } = await load('src/governance/events/outbox-append.ts');
+  const store: Store = openGovernanceDatabase(dir);
+  const keys = kernel.createIdempotencyStore(store);
+  // As stampWriteRoutes() declares the outbox write (src/governance/routing/write-route.ts).
+  const route: Route = {
+    method: 'POST',
+    path: '/api/v1/events/outbox/*',
+    listener: 'worker',
+    auth: 'operator',
+    summary: 'keyed-write-cpu',
+    idempotency: { store: kernel.lazyIdempotencyStore(() => keys), required: true, claimWithEffect: true },
+    // The end of outboxRecordReply() (src/governance/events/outbox.ts), after its catalog check.
+    handler: (context: RequestContext): Promise<Reply> => {
+      const body = context.body as { event: string; occurred_at: string; payload: Record<string, unknown>; correlation_id?: string };
+      const record = { family: 'planning', event: body.event, occurred_at: body.occurred_at, payload: body.payload, source: 'outbox_api', correlation_id: body.correlation_id ?? null };
+      return kernel.writeReply(context, {
+        store,
+        work: (_sqlite: unknown, tx: unknown) => appendOutbox(tx, record),
+        reply: (row: { seq: number; sha256: string }) =>
+          kernel.json({ recorded: true, family: 'planning', event: body.event, seq: row.seq, sha256: row.sha256, readback: '/api/v1/events/publishing/outbox' }, { status: 201 }),
+      });
+    },
+  };
+  const raw = Buffer.from(BODY);
+  const write = async () => {
+    const context = {
+      method: 'POST',
+      path: PATH,
+      query: new URLSearchParams(),
+      params: { '*': 'planning' },
+      headers: { 'content-type': 'application/json', 'idempotency-key': `"${randomUUID()}"` },
+      requestId: '',
+      listener: 'worker',
+      remoteAddress: '127.0.0.1',
+      rawBody: raw,
+      body: JSON.parse(BODY),
+      principal: 'operator',
+      signature: undefined,
+      log: undefined,
+    } as unknown as RequestContext;
+    const reply: Reply = await runIdempotent(route, context);
+    return reply.status;
+  };
+  return { name, write, store };
+}
+
+/** `count` writes, `concurrency` in flight; CPU microseconds per write, writes per second and writes per commit. */
+async function slice(subject: Subject, count: number, concurrency: number): Promise<{ cpuUs: number; rate: number; batch: number }> {
+  let started = 0;
+  const caller = async () => {
+    while (started < count) {
+      started++;
+      const status = await subject.write();
+      if (status !== 201) throw new Error(`A keyed write answered ${status}, not 201`);
+    }
+  };
+  const before = subject.store.stats();
+  const cpu = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: concurrency }, caller));
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const used = process.cpuUsage(cpu);
+  const after = subject.store.stats();
+  return { cpuUs: (used.user + used.system) / count, rate: count / seconds, batch: (after.writes - before.writes) / Math.max(1, after.commits - before.commits) };
+}
+
+const command = defineCommand({
+  name: 'keyed-write-cpu',
+  summary: "Times the store's side of a governance keyed write in process: CPU microseconds per write (and an older tree's, slices interleaved)",
+  options: {
+    baseline: { type: 'string', valueName: 'DIR', description: 'Another checkout of this project to time beside (optional)' },
+    runs: { type: 'string', default: '3', valueName: 'N', description: 'Runs, each reporting its own medians' },
+    slices: { type: 'string', default: '10', valueName: 'N', description: 'Slices per subject in one run' },
+    slice: { type: 'string', default: '2000', valueName: 'N', description: 'Keyed writes per slice' },
+    concurrency: { type: 'string', default: '50', valueName: 'N', description: 'Writes in flight' },
+    warmup: { type: 'string', default: '5000', valueName: 'N', description: 'Keyed writes per subject before the first slice' },
+  },
+  async run({ values, json, print }) {
+    const runs = wholeNumberOption('--runs', values.runs);
+    const slices = wholeNumberOption('--slices', values.slices);
+    const count = wholeNumberOption('--slice', values.slice);
+    const concurrency = wholeNumberOption('--concurrency', values.concurrency);
+    const warmup = wholeNumberOption('--warmup', values.warmup, 0);
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-keyed-cpu-'));
+    const subjects: Subject[] = [];
+    try {
+      subjects.push(await subjectOf('ours', join(import.meta.dirname, '..'), join(dir, 'ours')));
+      if (values.baseline !== undefined) subjects.push(await subjectOf('baseline', resolve(values.baseline), join(dir, 'baseline')));
+      for (const subject of subjects) if (warmup > 0) await slice(subject, warmup, concurrency);
+      for (let run = 1; run <= runs; run++) {
+        const figures = subjects.map(() => [] as { cpuUs: number; rate: number; batch: number }[]);
+        for (let s = 0; s < slices; s++) {
+          for (let i = 0; i < subjects.length; i++) figures[i]!.push(await slice(subjects[i]!, count, concurrency));
+        }
+        for (let i = 0; i < subjects.length; i++) {
+          const mine = figures[i]!;
+          const cpu = mine.map((f) => f.cpuUs);
+          const record = {
+            run,
+            subject: subjects[i]!.name,
+            cpu_us_per_write: round3(median(cpu)),
+            cpu_us_min: round3(Math.min(...cpu)),
+            cpu_us_max: round3(Math.max(...cpu)),
+            writes_per_s: Math.round(median(mine.map((f) => f.rate))),
+            writes_per_commit: round3(median(mine.map((f) => f.batch))),
+          };
+          if (json) print(JSON.stringify(record));
+          else print(`run ${run} ${record.subject}: ${record.cpu_us_per_write} us CPU per keyed write (${record.cpu_us_min} to ${record.cpu_us_max}); ${record.writes_per_s} writes/s; ${record.writes_per_commit} writes per commit`);
+        }
+      }
+    } finally {
+      for (const subject of subjects) await subject.store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return EXIT_OK;
+  },
+});
+
+await main(command);
