@@ -71,7 +71,7 @@ test('/health answers while 8 clients\' reads of the outbox page of 1000 records
   try {
     assert.equal(inFlight, 8, 'the outbox pages were not read on the read pool');
     const probe = await send(`${running.platform}/health`);
-    assert.equal(probe.status, 200);
+    assert.equal(probe.status, 200, probe.text);
     assert.equal(pagesDone, 0);
   } finally {
     gate = undefined;
