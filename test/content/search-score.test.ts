@@ -14,6 +14,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { Store } from '../../src/kernel/index.ts';
 import { ROOT_NODE_ID, openContentDatabase } from '../../src/content/database.ts';
 import { indexNode } from '../../src/content/search-index.ts';
+import { LONG_PREFIXES_PER_QUERY, PREFIX_WORDS } from '../../src/content/search-prefixes.ts';
 import { BM25_DOCUMENTS, SEARCH_WINDOW, searchNodes } from '../../src/content/search.ts';
 import type { SearchRequest } from '../../src/content/search.ts';
 import { pageReads } from '../helpers/sqlite-page-reads.ts';
@@ -92,6 +93,33 @@ test(`past ${BM25_DOCUMENTS} documents the score is the fields' weights: a name 
   assert.deepEqual(rows.slice(10, 13).map(({ node, score }) => [node.name, score]), [['doc-5999.txt', 1], ['doc-5998.txt', 1], ['doc-5997.txt', 1]]);
   // Only the window's documents are ranked: an older name match is not among them.
   assert.ok(!rows.some(({ node }) => node.name === 'common-4900.txt'));
+});
+
+test('a search whose full window holds no hit answers without a total: older documents may match', () => {
+  growTo(BM25_DOCUMENTS + 1000);
+  // doc-0 .. doc-59 were created in the first minute, long before the window's newest 1,000;
+  // solo1 (so?o1) is doc-1's word. Before, an answer without hits said "exactly none".
+  for (const query of ['common AND cm:created:[MIN TO 2026-01-01T00:00:59Z]', 'so?o1', 'common -words']) {
+    const { rows, total, exact } = search(query);
+    assert.deepEqual([rows.length, total, exact], [0, 0, false], query);
+  }
+  // A window that is not full is answered in full, also when nothing in it is a hit.
+  assert.deepEqual(search('tenth AND cm:created:[MIN TO 2026-01-01T00:00:05Z]').exact, true);
+});
+
+test(`a query of ${LONG_PREFIXES_PER_QUERY} longer prefixes of ${PREFIX_WORDS} words each, the most one may hold, is answered: its phrases' counts are one condition however many they are`, () => {
+  growTo(BM25_DOCUMENTS + 1000);
+  // solo10* .. solo41*: each stands for solo10, solo100 .. solo109, solo1000 .. (more than 64 words).
+  const prefixes = Array.from({ length: LONG_PREFIXES_PER_QUERY }, (_, i) => `solo${10 + i}*`);
+  // 2,048 phrases, each in one document: bm25's score. Before, SQLite refused the condition
+  // (2,048 ANDs: "Expression tree is too large (maximum depth 1000)") from 16 such prefixes on.
+  const rare = search(prefixes.join(' OR '));
+  assert.equal(rare.exact, false, 'more than 64 words start with each prefix');
+  assert.ok(rare.rows.length > 0 && rare.rows.every(({ node }) => /^(doc|common)-[1-4]\d{1,3}\.txt$/.test(node.name)), rare.rows.map(({ node }) => node.name).join());
+  assert.ok(!Number.isInteger(rare.rows[0]!.score), `bm25: ${rare.rows[0]!.score}`);
+  // With a word in every document besides: the fields' score.
+  const common = search(`common AND (${prefixes.slice(0, LONG_PREFIXES_PER_QUERY - 1).join(' OR ')})`);
+  assert.ok(common.rows.length > 0 && common.rows.every(({ score }) => Number.isInteger(score)), common.rows.map(({ score }) => score).join());
 });
 
 test('a search of a word in every document reads about as many pages at four times the documents', () => {
