@@ -105,8 +105,10 @@ function planSearch(query: AftsNode, expansions: PrefixExpansions, request: Sear
   const rare = rareEnough(compiled.phrases);
   // The candidates are the newest SEARCH_WINDOW rows the index finds for the positive words;
   // the whole query then decides which of them are hits. Their score is bm25's when the words
-  // are rare enough; otherwise the fields' weights, each field's matches found among the rows
-  // from the window's oldest on (at most the window: a row there holding the words is in it).
+  // are rare enough; otherwise the weights of the fields holding any of the query's words (a
+  // name holding one of two words ANDed counts, as bm25 would count it), each field's matches
+  // found among the candidates from the window's oldest on (at most the window: a row there
+  // holding the words is in it).
   // SQLite evaluates a CASE's branches and an IN's list only when reached: a search pays for one
   // score. Only what the read check needs for every hit; the page's whole rows are read afterwards.
   const inField = (field: keyof typeof FIELD_WEIGHTS) =>
@@ -115,7 +117,8 @@ function planSearch(query: AftsNode, expansions: PrefixExpansions, request: Sear
     SELECT n.id, n.parent_id, n.owner, n.inherit_permissions, CASE WHEN c.bm25 IS NOT NULL THEN c.bm25 ELSE ${inField('name')} + ${inField('metadata')} + ${inField('body')} END AS score, (SELECT count(*) FROM c) AS candidates
     FROM c JOIN search_rows r ON r.fts_rowid = c.fts_rowid JOIN nodes n ON n.id = r.node_id
     WHERE n.archived_at IS NULL AND ${compiled.where} ORDER BY ${order}`;
-  const inColumn = (field: keyof typeof FIELD_WEIGHTS) => `${field} : (${compiled.candidates})`;
+  const anyPhrase = compiled.phrases.map((phrase) => `(${phrase})`).join(' OR ');
+  const inColumn = (field: keyof typeof FIELD_WEIGHTS) => `(${field} : (${anyPhrase})) AND (${compiled.candidates})`;
   return {
     sql,
     params: [...rare.params, compiled.candidates, SEARCH_WINDOW, inColumn('name'), inColumn('metadata'), inColumn('body'), ...compiled.args],

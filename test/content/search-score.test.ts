@@ -95,6 +95,17 @@ test(`past ${BM25_DOCUMENTS} documents the score is the fields' weights: a name 
   assert.ok(!rows.some(({ node }) => node.name === 'common-4900.txt'));
 });
 
+test('the fields\' score adds the fields holding any of the query\'s words: a name holding one of two words ranks first', () => {
+  growTo(BM25_DOCUMENTS + 1000);
+  // Every 100th document is named after "common" and holds "tenth" (and "common") in its text;
+  // the others of the 600 with "tenth" hold both words in their text only. Before, a field
+  // counted only when it held both words: every hit scored 1, newest first.
+  const { rows, total } = search('common AND tenth');
+  assert.equal(total, 600);
+  // The 60 named ones (name 10, text 1) first, newest first; then text alone (1).
+  assert.deepEqual(rows.map(({ node, score }) => [node.name, score]), Array.from({ length: 25 }, (_, k) => [`common-${5900 - 100 * k}.txt`, 11]));
+});
+
 test('a search whose full window holds no hit answers without a total: older documents may match', () => {
   growTo(BM25_DOCUMENTS + 1000);
   // doc-0 .. doc-59 were created in the first minute, long before the window's newest 1,000;
