@@ -132,12 +132,12 @@ function planSearch(query: AftsNode, expansions: PrefixExpansions, request: Sear
 
 type SearchAnswer = { rows: { node: NodeRow; score: number }[]; total: number; exact: boolean };
 
-/** The answer from the hits; `window` counts the candidates when there is no hit to carry the count. */
+/** The answer from the hits; `window` counts the candidates of a complete plan when there is no hit to carry the count. */
 function answerOf(sqlite: DatabaseSync, hits: Iterable<Record<string, unknown>>, plan: SearchPlan, request: SearchRequest, window: () => number): SearchAnswer {
   const page = pageOfReadable(hits, request);
-  const candidates = page.candidates ?? window();
+  const exact = plan.complete && (page.candidates ?? window()) < SEARCH_WINDOW;
   const full = statement(sqlite, 'SELECT * FROM nodes WHERE id = ?');
-  return { total: page.total, exact: candidates < SEARCH_WINDOW && plan.complete, rows: page.rows.map(({ node, score }) => ({ node: full.get(node.id) as unknown as NodeRow, score })) };
+  return { total: page.total, exact, rows: page.rows.map(({ node, score }) => ({ node: full.get(node.id) as unknown as NodeRow, score })) };
 }
 
 /** One page of matching nodes with their scores (higher is better: bm25, or the fields matched, see BM25_DOCUMENTS), the total within the window, and whether it is exact. */
@@ -172,7 +172,7 @@ export async function searchNodesOnPool(reads: ReadPool, sqlite: DatabaseSync, r
   const plan = planSearch(query, expansions, request);
   const { rows } = await reads.query(plan.sql, plan.params);
   // The window is counted on the pool too (one more read, bounded by the window) when no row carries it.
-  const window = rows.length > 0 ? undefined : Number((await reads.query(plan.window.sql, plan.window.params)).rows[0]!['candidates']);
+  const window = rows.length > 0 || !plan.complete ? undefined : Number((await reads.query(plan.window.sql, plan.window.params)).rows[0]!['candidates']);
   return answerOf(sqlite, rows, plan, request, () => window!);
 }
 
