@@ -11,11 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { createReadPool } from '../../src/kernel/index.ts';
 import type { Store } from '../../src/kernel/index.ts';
 import { ROOT_NODE_ID, openContentDatabase } from '../../src/content/database.ts';
 import { indexNode } from '../../src/content/search-index.ts';
 import { LONG_PREFIXES_PER_QUERY, PREFIX_WORDS } from '../../src/content/search-prefixes.ts';
-import { BM25_DOCUMENTS, SEARCH_WINDOW, searchNodes } from '../../src/content/search.ts';
+import { BM25_DOCUMENTS, SEARCH_WINDOW, searchNodes, searchNodesOnPool } from '../../src/content/search.ts';
+import { aftsMatch } from '../../src/content/afts-sql.ts';
 import type { SearchRequest } from '../../src/content/search.ts';
 import { pageReads } from '../helpers/sqlite-page-reads.ts';
 
@@ -106,13 +108,18 @@ test('the fields\' score adds the fields holding any of the query\'s words: a na
   assert.deepEqual(rows.map(({ node, score }) => [node.name, score]), Array.from({ length: 25 }, (_, k) => [`common-${5900 - 100 * k}.txt`, 11]));
 });
 
-test('a search whose full window holds no hit answers without a total: older documents may match', () => {
+test('a search whose full window holds no hit answers without a total: older documents may match', async (t) => {
   growTo(BM25_DOCUMENTS + 1000);
+  // The service's searches run on the read pool, which counts the window with a read of its own.
+  const reads = createReadPool(path, { threads: 1, functions: { afts_match: aftsMatch } });
+  t.after(() => reads.close());
   // doc-0 .. doc-59 were created in the first minute, long before the window's newest 1,000;
   // solo1 (so?o1) is doc-1's word. Before, an answer without hits said "exactly none".
   for (const query of ['common AND cm:created:[MIN TO 2026-01-01T00:00:59Z]', 'so?o1', 'common -words']) {
     const { rows, total, exact } = search(query);
     assert.deepEqual([rows.length, total, exact], [0, 0, false], query);
+    const pooled = await searchNodesOnPool(reads, store.sqlite, { query, paging: { skipCount: 0, maxItems: 25 } });
+    assert.deepEqual([pooled.rows.length, pooled.total, pooled.exact], [0, 0, false], `${query} on the pool`);
   }
   // A window that is not full is answered in full, also when nothing in it is a hit.
   assert.deepEqual(search('tenth AND cm:created:[MIN TO 2026-01-01T00:00:05Z]').exact, true);
