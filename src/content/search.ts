@@ -64,6 +64,11 @@ interface SearchPlan {
   params: SQLInputValue[];
   /** False when a prefix stood for only some of its words. */
   complete: boolean;
+  /**
+   * How many candidates the window holds: the hits' rows carry it (`candidates`), so it is asked
+   * only of a search without hits (whose window may be full of older documents' non-hits).
+   */
+  window: { sql: string; params: SQLInputValue[] };
 }
 
 /** The request's query and filter queries as one AFTS query. */
@@ -75,14 +80,16 @@ function queryOf(request: SearchRequest): AftsNode {
 /**
  * Whether the phrases are rare enough for bm25, as one SQL condition: each phrase's documents
  * are counted up to its share of BM25_DOCUMENTS and no further, so asking costs at most that
- * many rows however common the words are.
+ * many rows however common the words are. The phrases are one JSON parameter, not one condition
+ * each: SQLite refuses an expression deeper than 1,000, and a query may hold 2,048 phrases
+ * (LONG_PREFIXES_PER_QUERY prefixes of PREFIX_WORDS words).
  */
 function rareEnough(phrases: readonly string[]): { sql: string; params: SQLInputValue[] } {
   if (phrases.length === 0) return { sql: '0', params: [] };
   const share = Math.floor(BM25_DOCUMENTS / phrases.length);
   return {
-    sql: phrases.map(() => `(SELECT count(*) FROM (SELECT 1 FROM search_index WHERE search_index MATCH ? LIMIT ${share + 1})) <= ${share}`).join(' AND '),
-    params: [...phrases],
+    sql: `NOT EXISTS (SELECT 1 FROM json_each(?) AS p WHERE (SELECT count(*) FROM (SELECT 1 FROM search_index WHERE search_index MATCH p.value LIMIT ?)) > ?)`,
+    params: [JSON.stringify(phrases), share + 1, share],
   };
 }
 
@@ -98,8 +105,10 @@ function planSearch(query: AftsNode, expansions: PrefixExpansions, request: Sear
   const rare = rareEnough(compiled.phrases);
   // The candidates are the newest SEARCH_WINDOW rows the index finds for the positive words;
   // the whole query then decides which of them are hits. Their score is bm25's when the words
-  // are rare enough; otherwise the fields' weights, each field's matches found among the rows
-  // from the window's oldest on (at most the window: a row there holding the words is in it).
+  // are rare enough; otherwise the weights of the fields holding any of the query's words (a
+  // name holding one of two words ANDed counts, as bm25 would count it), each field's matches
+  // found among the candidates from the window's oldest on (at most the window: a row there
+  // holding the words is in it).
   // SQLite evaluates a CASE's branches and an IN's list only when reached: a search pays for one
   // score. Only what the read check needs for every hit; the page's whole rows are read afterwards.
   const inField = (field: keyof typeof FIELD_WEIGHTS) =>
@@ -108,20 +117,27 @@ function planSearch(query: AftsNode, expansions: PrefixExpansions, request: Sear
     SELECT n.id, n.parent_id, n.owner, n.inherit_permissions, CASE WHEN c.bm25 IS NOT NULL THEN c.bm25 ELSE ${inField('name')} + ${inField('metadata')} + ${inField('body')} END AS score, (SELECT count(*) FROM c) AS candidates
     FROM c JOIN search_rows r ON r.fts_rowid = c.fts_rowid JOIN nodes n ON n.id = r.node_id
     WHERE n.archived_at IS NULL AND ${compiled.where} ORDER BY ${order}`;
-  const inColumn = (field: keyof typeof FIELD_WEIGHTS) => `${field} : (${compiled.candidates})`;
+  const anyPhrase = compiled.phrases.map((phrase) => `(${phrase})`).join(' OR ');
+  const inColumn = (field: keyof typeof FIELD_WEIGHTS) => `(${field} : (${anyPhrase})) AND (${compiled.candidates})`;
   return {
     sql,
     params: [...rare.params, compiled.candidates, SEARCH_WINDOW, inColumn('name'), inColumn('metadata'), inColumn('body'), ...compiled.args],
     complete: compiled.complete,
+    // No candidates at all (TAG:): the expression is empty, and FTS5 would refuse it.
+    window: compiled.candidates === ''
+      ? { sql: 'SELECT 0 AS candidates', params: [] }
+      : { sql: 'SELECT count(*) AS candidates FROM (SELECT 1 FROM search_index WHERE search_index MATCH ? ORDER BY rowid DESC LIMIT ?)', params: [compiled.candidates, SEARCH_WINDOW] },
   };
 }
 
 type SearchAnswer = { rows: { node: NodeRow; score: number }[]; total: number; exact: boolean };
 
-function answerOf(sqlite: DatabaseSync, hits: Iterable<Record<string, unknown>>, plan: SearchPlan, request: SearchRequest): SearchAnswer {
+/** The answer from the hits; `window` counts the candidates of a complete plan when there is no hit to carry the count. */
+function answerOf(sqlite: DatabaseSync, hits: Iterable<Record<string, unknown>>, plan: SearchPlan, request: SearchRequest, window: () => number): SearchAnswer {
   const page = pageOfReadable(hits, request);
+  const exact = plan.complete && (page.candidates ?? window()) < SEARCH_WINDOW;
   const full = statement(sqlite, 'SELECT * FROM nodes WHERE id = ?');
-  return { total: page.total, exact: page.candidates < SEARCH_WINDOW && plan.complete, rows: page.rows.map(({ node, score }) => ({ node: full.get(node.id) as unknown as NodeRow, score })) };
+  return { total: page.total, exact, rows: page.rows.map(({ node, score }) => ({ node: full.get(node.id) as unknown as NodeRow, score })) };
 }
 
 /** One page of matching nodes with their scores (higher is better: bm25, or the fields matched, see BM25_DOCUMENTS), the total within the window, and whether it is exact. */
@@ -133,7 +149,8 @@ export function searchNodes(sqlite: DatabaseSync, request: SearchRequest): Searc
   }));
   const plan = planSearch(query, expansions, request);
   registerAftsMatch(sqlite);
-  return answerOf(sqlite, statement(sqlite, plan.sql).iterate(...plan.params) as Iterable<Record<string, unknown>>, plan, request);
+  const hits = statement(sqlite, plan.sql).iterate(...plan.params) as Iterable<Record<string, unknown>>;
+  return answerOf(sqlite, hits, plan, request, () => Number(statement(sqlite, plan.window.sql).get(...plan.window.params)!['candidates']));
 }
 
 /**
@@ -154,15 +171,17 @@ export async function searchNodesOnPool(reads: ReadPool, sqlite: DatabaseSync, r
   }
   const plan = planSearch(query, expansions, request);
   const { rows } = await reads.query(plan.sql, plan.params);
-  return answerOf(sqlite, rows, plan, request);
+  // The window is counted on the pool too (one more read, bounded by the window) when no row carries it.
+  const window = rows.length > 0 || !plan.complete ? undefined : Number((await reads.query(plan.window.sql, plan.window.params)).rows[0]!['candidates']);
+  return answerOf(sqlite, rows, plan, request, () => window!);
 }
 
-/** Hits the caller may not read are skipped, not counted. */
-function pageOfReadable(hits: Iterable<Record<string, unknown>>, request: SearchRequest): { rows: { node: NodeRow; score: number }[]; total: number; candidates: number } {
+/** Hits the caller may not read are skipped, not counted. `candidates` is the window's size, which only a hit carries. */
+function pageOfReadable(hits: Iterable<Record<string, unknown>>, request: SearchRequest): { rows: { node: NodeRow; score: number }[]; total: number; candidates: number | undefined } {
   const { skipCount, maxItems } = request.paging;
   const rows: { node: NodeRow; score: number }[] = [];
   let total = 0;
-  let candidates = 0;
+  let candidates: number | undefined;
   for (const { score, candidates: inWindow, ...row } of hits) {
     candidates = Number(inWindow);
     // The hit's id, parent_id, owner and inherit_permissions: all the read check looks at.

@@ -11,10 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { createReadPool } from '../../src/kernel/index.ts';
 import type { Store } from '../../src/kernel/index.ts';
 import { ROOT_NODE_ID, openContentDatabase } from '../../src/content/database.ts';
 import { indexNode } from '../../src/content/search-index.ts';
-import { BM25_DOCUMENTS, SEARCH_WINDOW, searchNodes } from '../../src/content/search.ts';
+import { LONG_PREFIXES_PER_QUERY, PREFIX_WORDS } from '../../src/content/search-prefixes.ts';
+import { BM25_DOCUMENTS, SEARCH_WINDOW, searchNodes, searchNodesOnPool } from '../../src/content/search.ts';
+import { aftsMatch } from '../../src/content/afts-sql.ts';
 import type { SearchRequest } from '../../src/content/search.ts';
 import { pageReads } from '../helpers/sqlite-page-reads.ts';
 
@@ -92,6 +95,49 @@ test(`past ${BM25_DOCUMENTS} documents the score is the fields' weights: a name 
   assert.deepEqual(rows.slice(10, 13).map(({ node, score }) => [node.name, score]), [['doc-5999.txt', 1], ['doc-5998.txt', 1], ['doc-5997.txt', 1]]);
   // Only the window's documents are ranked: an older name match is not among them.
   assert.ok(!rows.some(({ node }) => node.name === 'common-4900.txt'));
+});
+
+test('the fields\' score adds the fields holding any of the query\'s words: a name holding one of two words ranks first', () => {
+  growTo(BM25_DOCUMENTS + 1000);
+  // Every 100th document is named after "common" and holds "tenth" (and "common") in its text;
+  // the others of the 600 with "tenth" hold both words in their text only. Before, a field
+  // counted only when it held both words: every hit scored 1, newest first.
+  const { rows, total } = search('common AND tenth');
+  assert.equal(total, 600);
+  // The 60 named ones (name 10, text 1) first, newest first; then text alone (1).
+  assert.deepEqual(rows.map(({ node, score }) => [node.name, score]), Array.from({ length: 25 }, (_, k) => [`common-${5900 - 100 * k}.txt`, 11]));
+});
+
+test('a search whose full window holds no hit answers without a total: older documents may match', async (t) => {
+  growTo(BM25_DOCUMENTS + 1000);
+  // The service's searches run on the read pool, which counts the window with a read of its own.
+  const reads = createReadPool(path, { threads: 1, functions: { afts_match: aftsMatch } });
+  t.after(() => reads.close());
+  // doc-0 .. doc-59 were created in the first minute, long before the window's newest 1,000;
+  // solo1 (so?o1) is doc-1's word. Before, an answer without hits said "exactly none".
+  for (const query of ['common AND cm:created:[MIN TO 2026-01-01T00:00:59Z]', 'so?o1', 'common -words']) {
+    const { rows, total, exact } = search(query);
+    assert.deepEqual([rows.length, total, exact], [0, 0, false], query);
+    const pooled = await searchNodesOnPool(reads, store.sqlite, { query, paging: { skipCount: 0, maxItems: 25 } });
+    assert.deepEqual([pooled.rows.length, pooled.total, pooled.exact], [0, 0, false], `${query} on the pool`);
+  }
+  // A window that is not full is answered in full, also when nothing in it is a hit.
+  assert.deepEqual(search('tenth AND cm:created:[MIN TO 2026-01-01T00:00:05Z]').exact, true);
+});
+
+test(`a query of ${LONG_PREFIXES_PER_QUERY} longer prefixes of ${PREFIX_WORDS} words each, the most one may hold, is answered: its phrases' counts are one condition however many they are`, () => {
+  growTo(BM25_DOCUMENTS + 1000);
+  // solo10* .. solo41*: each stands for solo10, solo100 .. solo109, solo1000 .. (more than 64 words).
+  const prefixes = Array.from({ length: LONG_PREFIXES_PER_QUERY }, (_, i) => `solo${10 + i}*`);
+  // 2,048 phrases, each in one document: bm25's score. Before, SQLite refused the condition
+  // (2,048 ANDs: "Expression tree is too large (maximum depth 1000)") from 16 such prefixes on.
+  const rare = search(prefixes.join(' OR '));
+  assert.equal(rare.exact, false, 'more than 64 words start with each prefix');
+  assert.ok(rare.rows.length > 0 && rare.rows.every(({ node }) => /^(doc|common)-[1-4]\d{1,3}\.txt$/.test(node.name)), rare.rows.map(({ node }) => node.name).join());
+  assert.ok(!Number.isInteger(rare.rows[0]!.score), `bm25: ${rare.rows[0]!.score}`);
+  // With a word in every document besides: the fields' score.
+  const common = search(`common AND (${prefixes.slice(0, LONG_PREFIXES_PER_QUERY - 1).join(' OR ')})`);
+  assert.ok(common.rows.length > 0 && common.rows.every(({ score }) => Number.isInteger(score)), common.rows.map(({ score }) => score).join());
 });
 
 test('a search of a word in every document reads about as many pages at four times the documents', () => {
