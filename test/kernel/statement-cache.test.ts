@@ -43,3 +43,13 @@ test('the read pool\'s threads answer past 1,000 different SQL texts, each with 
   }
   assert.equal((await reads.query('SELECT 0 AS n')).rows[0]!['n'], 0);
 });
+
+test('with closeDropped, the statements dropped when the cache starts again are finalized at once', () => {
+  const sqlite = new DatabaseSync(':memory:');
+  const cache = new Map();
+  const first = cachedStatement(cache, sqlite, 'SELECT 0 AS n', true);
+  for (let n = 1; n <= 1000; n++) cachedStatement(cache, sqlite, `SELECT ${n} AS n`, true);
+  assert.throws(() => first.get(), /finalized/);
+  const kept = cachedStatement(new Map(), sqlite, 'SELECT 0 AS n');
+  assert.deepEqual({ ...kept.get() }, { n: 0 });
+});

@@ -28,7 +28,7 @@ export type ReadAnswer =
 export function readWorkerMain(
   render: (rows: readonly Record<string, unknown>[], shape: RecordShape) => RenderedRecords,
   functions: Record<string, (...args: never[]) => unknown>,
-  cachedStatement: (cache: Map<string, StatementSync>, sqlite: DatabaseSync, sql: string) => StatementSync,
+  cachedStatement: (cache: Map<string, StatementSync>, sqlite: DatabaseSync, sql: string, closeDropped: boolean) => StatementSync,
 ): void {
   const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
   const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
@@ -40,7 +40,8 @@ export function readWorkerMain(
   parentPort!.on('message', (request: ReadRequest) => {
     let answer: ReadAnswer;
     try {
-      const statement = cachedStatement(prepared, sqlite, request.sql);
+      // One query at a time on this thread: no statement is in use when the cache drops them.
+      const statement = cachedStatement(prepared, sqlite, request.sql, true);
       // StatementSync's step counter (sqlite3_stmt_status) is in Node 26 but not yet in @types/node.
       const counted = statement as unknown as { resetStats(): void; stat(counter: 'vmStep'): number };
       counted.resetStats();
