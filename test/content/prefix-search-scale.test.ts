@@ -8,50 +8,32 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { SQLInputValue } from 'node:sqlite';
 import type { Store } from '../../src/kernel/index.ts';
-import { ROOT_NODE_ID, openContentDatabase } from '../../src/content/database.ts';
-import { indexNode } from '../../src/content/search-index.ts';
 import { PREFIX_WORDS } from '../../src/content/search-prefixes.ts';
 import { SEARCH_WINDOW, searchNodes } from '../../src/content/search.ts';
 import { pageReads } from '../helpers/sqlite-page-reads.ts';
+import { openIndexedFolder } from './fixtures/indexed-folder.ts';
+import type { IndexedFolder } from './fixtures/indexed-folder.ts';
 
-const FOLDER = 'folder-inbox';
-const BASE = Date.UTC(2026, 0, 1);
 // Both sizes hold more than the window of names starting doc-7 (doc-7 to doc-7999).
 const SIZE = 8000;
 
+let folder: IndexedFolder;
 let store: Store;
-const dir = mkdtempSync(join(tmpdir(), 'airlock-content-prefix-'));
-const path = join(dir, 'content.sqlite');
+let path: string;
 
 /** Files `from` .. `to` - 1, named doc-<i>.txt, each indexed with "common words" and its own word "solo<i>". */
 function grow(from: number, to: number): void {
-  const insert = store.sqlite.prepare(`INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties, owner)
-    VALUES (?, ?, ?, ?, 'cm:content', 0, ?, '{"id":"u"}', ?, '{"id":"u"}', '{}', 'u')`);
-  store.sqlite.exec('BEGIN');
-  for (let i = from; i < to; i++) {
-    const at = new Date(BASE + i * 1000).toISOString();
-    insert.run(`node-${i}`, FOLDER, `doc-${i}.txt`, `doc-${i}.txt`, at, at);
-    indexNode(store.sqlite, { nodeId: `node-${i}`, name: `doc-${i}.txt`, metadata: '', body: `common words solo${i}` });
-  }
-  store.sqlite.exec('COMMIT');
-  // Every page in the database file: a search reads no write-ahead log.
-  store.sqlite.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  folder.add(from, to, (i) => ({ name: `doc-${i}.txt`, body: `common words solo${i}` }));
 }
 
 test.before(async () => {
-  store = await openContentDatabase(path);
-  store.sqlite.exec(`INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES ('${FOLDER}', '${ROOT_NODE_ID}', 'Inbox', 'inbox', 'cm:folder', 1, '', '{}', '', '{}', '{}')`);
+  folder = await openIndexedFolder('prefix');
+  ({ store, path } = folder);
 });
-test.after(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+test.after(() => folder.close());
 
 const QUERIES = {
   // One word in every document, no prefix: what any search of the window reads.

@@ -7,57 +7,39 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { createReadPool } from '../../src/kernel/index.ts';
 import type { Store } from '../../src/kernel/index.ts';
-import { ROOT_NODE_ID, openContentDatabase } from '../../src/content/database.ts';
-import { indexNode } from '../../src/content/search-index.ts';
 import { LONG_PREFIXES_PER_QUERY, PREFIX_WORDS } from '../../src/content/search-prefixes.ts';
 import { BM25_DOCUMENTS, SEARCH_WINDOW, searchNodes, searchNodesOnPool } from '../../src/content/search.ts';
 import { aftsMatch } from '../../src/content/afts-sql.ts';
 import type { SearchRequest } from '../../src/content/search.ts';
 import { pageReads } from '../helpers/sqlite-page-reads.ts';
+import { openIndexedFolder } from './fixtures/indexed-folder.ts';
+import type { IndexedFolder } from './fixtures/indexed-folder.ts';
 
-const FOLDER = 'folder-inbox';
-const BASE = Date.UTC(2026, 0, 1);
-
+let folder: IndexedFolder;
 let store: Store;
+let path: string;
 let grown = 0;
-const dir = mkdtempSync(join(tmpdir(), 'airlock-content-score-'));
-const path = join(dir, 'content.sqlite');
 
 /**
  * Files up to `to`, each with "common" in its text; every 100th also has it in its name, and
  * every 10th has "tenth" in its text twice, or once, in turn.
  */
 function growTo(to: number): void {
-  const insert = store.sqlite.prepare(`INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties, owner)
-    VALUES (?, ?, ?, ?, 'cm:content', 0, ?, '{"id":"u"}', ?, '{"id":"u"}', '{}', 'u')`);
-  store.sqlite.exec('BEGIN');
-  for (let i = grown; i < to; i++) {
-    const at = new Date(BASE + i * 1000).toISOString();
-    const name = i % 100 === 0 ? `common-${i}.txt` : `doc-${i}.txt`;
-    insert.run(`node-${i}`, FOLDER, name, name, at, at);
+  folder.add(grown, to, (i) => {
     const tenth = i % 10 !== 0 ? '' : i % 20 === 0 ? ' tenth report tenth' : ' tenth report';
-    indexNode(store.sqlite, { nodeId: `node-${i}`, name, metadata: '', body: `common words solo${i}${tenth}` });
-  }
-  store.sqlite.exec('COMMIT');
+    return { name: i % 100 === 0 ? `common-${i}.txt` : `doc-${i}.txt`, body: `common words solo${i}${tenth}` };
+  });
   grown = to;
-  // Every page in the database file: a search reads no write-ahead log.
-  store.sqlite.exec('PRAGMA wal_checkpoint(TRUNCATE)');
 }
 
 test.before(async () => {
-  store = await openContentDatabase(path);
-  store.sqlite.exec(`INSERT INTO nodes (id, parent_id, name, name_key, node_type, is_folder, created_at, created_by, modified_at, modified_by, properties) VALUES ('${FOLDER}', '${ROOT_NODE_ID}', 'Inbox', 'inbox', 'cm:folder', 1, '', '{}', '', '{}', '{}')`);
+  folder = await openIndexedFolder('score');
+  ({ store, path } = folder);
 });
-test.after(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+test.after(() => folder.close());
 
 function search(query: string, reader: DatabaseSync = store.sqlite): ReturnType<typeof searchNodes> {
   const request: SearchRequest = { query, paging: { skipCount: 0, maxItems: 25 } };
