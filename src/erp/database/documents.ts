@@ -180,7 +180,9 @@ const EVIDENCE_DOCTYPES: Readonly<Record<string, { table: string; identity: stri
 export function getDocument(sqlite: DatabaseSync, doctype: string, name: string): ErpDocument | undefined {
   const evidence = EVIDENCE_DOCTYPES[doctype];
   if (evidence) {
-    const row = statement(sqlite, `SELECT payload FROM ${evidence.table} WHERE name = ? ORDER BY seq DESC LIMIT 1`).get(name);
+    // erp_current holds the seq of each name's newest row (kept by trigger in the same transaction
+    // as every append), so no evidence table needs an index on name for this.
+    const row = statement(sqlite, `SELECT t.payload FROM erp_current AS c JOIN ${evidence.table} AS t ON t.seq = c.seq WHERE c.doctype = ${sqlText(doctype)} AND c.name = ?`).get(name);
     return row ? (JSON.parse(String(row['payload'])) as ErpDocument) : undefined;
   }
   const row = statement(sqlite, `SELECT ${storedDocSql('d')} AS data FROM erp_documents AS d WHERE d.doctype = ? AND d.name = ?`).get(doctype, name);
