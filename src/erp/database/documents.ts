@@ -149,7 +149,7 @@ export function storedDocSql(alias: string): string {
  */
 function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'update', identity?: string): number {
   if (doc.doctype === 'Integration Event') {
-    return tx.append(INTEGRATION_EVENTS, {
+    return tx.appendChain(INTEGRATION_EVENTS, {
       name: doc.name,
       source: String(doc['source']),
       event_key: String(doc['event_key']),
@@ -157,12 +157,12 @@ function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'upd
     }).seq;
   }
   if (doc.doctype === 'Approval Packet') {
-    return tx.append(APPROVAL_PACKETS, { name: doc.name, target_key: String(doc['target_key']), payload: doc as unknown as JsonValue }).seq;
+    return tx.appendChain(APPROVAL_PACKETS, { name: doc.name, target_key: String(doc['target_key']), payload: doc as unknown as JsonValue }).seq;
   }
   if (doc.doctype === 'Dispatch Job') {
-    return tx.append(DISPATCH_JOBS, { name: doc.name, dispatch_key: String(doc['dispatch_key']), payload: doc as unknown as JsonValue }).seq;
+    return tx.appendChain(DISPATCH_JOBS, { name: doc.name, dispatch_key: String(doc['dispatch_key']), payload: doc as unknown as JsonValue }).seq;
   }
-  return tx.append(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, payload: { action, doc, ...(identity !== undefined && { identity }) } as unknown as JsonValue }).seq;
+  return tx.appendChain(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, payload: { action, doc, ...(identity !== undefined && { identity }) } as unknown as JsonValue }).seq;
 }
 
 /**
