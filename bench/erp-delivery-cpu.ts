@@ -13,13 +13,10 @@
 // baseline must be a tree with the same module layout (src/erp/webhooks/routes.ts exporting
 // webhookRoutes, src/erp/database/open-erp-database.ts).
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { defineCommand, EXIT_OK, main, wholeNumberOption } from '../src/kernel/index.ts';
 import type { Reply, RequestContext, Route, Store } from '../src/kernel/index.ts';
-import { runAlternatingSlices } from './lib/cpu-slices.ts';
+import { runCpuHarness } from './lib/cpu-slices.ts';
 import type { CpuSubject } from './lib/cpu-slices.ts';
 
 const PATH = '/api/method/erp_core.api.webhooks.payment_b';
@@ -60,35 +57,11 @@ async function subjectOf(name: string, root: string, dir: string): Promise<CpuSu
   return { name, write, store };
 }
 
-const command = defineCommand({
+await runCpuHarness({
   name: 'erp-delivery-cpu',
   summary: 'Times the ERP side of a payment_b delivery in process: CPU microseconds per delivery (and an older tree\'s, slices interleaved)',
-  options: {
-    baseline: { type: 'string', valueName: 'DIR', description: 'Another checkout of this project to time beside (optional)' },
-    runs: { type: 'string', default: '3', valueName: 'N', description: 'Runs, each reporting its own medians' },
-    slices: { type: 'string', default: '10', valueName: 'N', description: 'Slices per subject in one run' },
-    slice: { type: 'string', default: '1000', valueName: 'N', description: 'Deliveries per slice' },
-    concurrency: { type: 'string', default: '50', valueName: 'N', description: 'Deliveries in flight' },
-    warmup: { type: 'string', default: '3000', valueName: 'N', description: 'Deliveries per subject before the first slice' },
-  },
-  async run({ values, json, print }) {
-    const runs = wholeNumberOption('--runs', values.runs);
-    const slices = wholeNumberOption('--slices', values.slices);
-    const count = wholeNumberOption('--slice', values.slice);
-    const concurrency = wholeNumberOption('--concurrency', values.concurrency);
-    const warmup = wholeNumberOption('--warmup', values.warmup, 0);
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-erp-delivery-cpu-'));
-    const subjects: CpuSubject[] = [];
-    try {
-      subjects.push(await subjectOf('ours', join(import.meta.dirname, '..'), join(dir, 'ours')));
-      if (values.baseline !== undefined) subjects.push(await subjectOf('baseline', resolve(values.baseline), join(dir, 'baseline')));
-      await runAlternatingSlices(subjects, { runs, slices, count, concurrency, warmup, unit: 'delivery', json, print });
-    } finally {
-      for (const subject of subjects) await subject.store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-    return EXIT_OK;
-  },
+  unit: 'delivery',
+  slice: 1000,
+  warmup: 3000,
+  subjectOf,
 });
-
-await main(command);

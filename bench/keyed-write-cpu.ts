@@ -15,13 +15,10 @@
 // runIdempotent).
 
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { defineCommand, EXIT_OK, main, wholeNumberOption } from '../src/kernel/index.ts';
 import type { Reply, RequestContext, Route, Store } from '../src/kernel/index.ts';
-import { runAlternatingSlices } from './lib/cpu-slices.ts';
+import { runCpuHarness } from './lib/cpu-slices.ts';
 import type { CpuSubject } from './lib/cpu-slices.ts';
 
 const PATH = '/api/v1/events/outbox/planning';
@@ -84,35 +81,11 @@ async function subjectOf(name: string, root: string, dir: string): Promise<CpuSu
   return { name, write, store };
 }
 
-const command = defineCommand({
+await runCpuHarness({
   name: 'keyed-write-cpu',
   summary: "Times the store's side of a governance keyed write in process: CPU microseconds per write (and an older tree's, slices interleaved)",
-  options: {
-    baseline: { type: 'string', valueName: 'DIR', description: 'Another checkout of this project to time beside (optional)' },
-    runs: { type: 'string', default: '3', valueName: 'N', description: 'Runs, each reporting its own medians' },
-    slices: { type: 'string', default: '10', valueName: 'N', description: 'Slices per subject in one run' },
-    slice: { type: 'string', default: '2000', valueName: 'N', description: 'Keyed writes per slice' },
-    concurrency: { type: 'string', default: '50', valueName: 'N', description: 'Writes in flight' },
-    warmup: { type: 'string', default: '5000', valueName: 'N', description: 'Keyed writes per subject before the first slice' },
-  },
-  async run({ values, json, print }) {
-    const runs = wholeNumberOption('--runs', values.runs);
-    const slices = wholeNumberOption('--slices', values.slices);
-    const count = wholeNumberOption('--slice', values.slice);
-    const concurrency = wholeNumberOption('--concurrency', values.concurrency);
-    const warmup = wholeNumberOption('--warmup', values.warmup, 0);
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-keyed-cpu-'));
-    const subjects: CpuSubject[] = [];
-    try {
-      subjects.push(await subjectOf('ours', join(import.meta.dirname, '..'), join(dir, 'ours')));
-      if (values.baseline !== undefined) subjects.push(await subjectOf('baseline', resolve(values.baseline), join(dir, 'baseline')));
-      await runAlternatingSlices(subjects, { runs, slices, count, concurrency, warmup, unit: 'keyed write', json, print });
-    } finally {
-      for (const subject of subjects) await subject.store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-    return EXIT_OK;
-  },
+  unit: 'keyed write',
+  slice: 2000,
+  warmup: 5000,
+  subjectOf,
 });
-
-await main(command);

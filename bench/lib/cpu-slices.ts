@@ -4,6 +4,10 @@
 // it) and wall time. Several subjects (this tree and a --baseline checkout) alternate slice by
 // slice in one process, each on its own database, so a machine that gets busier slows both alike.
 
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { defineCommand, EXIT_OK, main, wholeNumberOption } from '../../src/kernel/index.ts';
 import type { Store } from '../../src/kernel/index.ts';
 import { median, round3 } from './percentile.ts';
 
@@ -77,4 +81,51 @@ export async function runAlternatingSlices(subjects: readonly CpuSubject[], opti
       else print(`run ${run} ${record.subject}: ${record.cpu_us_per_write} us CPU per ${unit} (${record.cpu_us_min} to ${record.cpu_us_max}); ${record.writes_per_s} writes/s; ${record.writes_per_commit} writes per commit`);
     }
   }
+}
+
+export interface CpuHarness {
+  name: string;
+  summary: string;
+  /** What one write is called ("keyed write", "delivery"). */
+  unit: string;
+  /** Default writes per slice and warm-up writes per subject. */
+  slice: number;
+  warmup: number;
+  /** The subject of the tree at `root` (this checkout or --baseline), on a new database under `dir`. */
+  subjectOf: (name: string, root: string, dir: string) => Promise<CpuSubject>;
+}
+
+/** The command line of an in-process CPU harness: this tree, optionally a --baseline tree, alternating slices. */
+export async function runCpuHarness(harness: CpuHarness): Promise<void> {
+  const command = defineCommand({
+    name: harness.name,
+    summary: harness.summary,
+    options: {
+      baseline: { type: 'string', valueName: 'DIR', description: 'Another checkout of this project to time beside (optional)' },
+      runs: { type: 'string', default: '3', valueName: 'N', description: 'Runs, each reporting its own medians' },
+      slices: { type: 'string', default: '10', valueName: 'N', description: 'Slices per subject in one run' },
+      slice: { type: 'string', default: String(harness.slice), valueName: 'N', description: 'Writes per slice' },
+      concurrency: { type: 'string', default: '50', valueName: 'N', description: 'Writes in flight' },
+      warmup: { type: 'string', default: String(harness.warmup), valueName: 'N', description: 'Writes per subject before the first slice' },
+    },
+    async run({ values, json, print }) {
+      const runs = wholeNumberOption('--runs', values.runs);
+      const slices = wholeNumberOption('--slices', values.slices);
+      const count = wholeNumberOption('--slice', values.slice);
+      const concurrency = wholeNumberOption('--concurrency', values.concurrency);
+      const warmup = wholeNumberOption('--warmup', values.warmup, 0);
+      const dir = mkdtempSync(join(tmpdir(), `airlock-bench-${harness.name}-`));
+      const subjects: CpuSubject[] = [];
+      try {
+        subjects.push(await harness.subjectOf('ours', join(import.meta.dirname, '..', '..'), join(dir, 'ours')));
+        if (values.baseline !== undefined) subjects.push(await harness.subjectOf('baseline', resolve(values.baseline), join(dir, 'baseline')));
+        await runAlternatingSlices(subjects, { runs, slices, count, concurrency, warmup, unit: harness.unit, json, print });
+      } finally {
+        for (const subject of subjects) await subject.store.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+      return EXIT_OK;
+    },
+  });
+  await main(command);
 }
