@@ -15,13 +15,11 @@
 // runIdempotent).
 
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { defineCommand, EXIT_OK, main, wholeNumberOption } from '../src/kernel/index.ts';
 import type { Reply, RequestContext, Route, Store } from '../src/kernel/index.ts';
-import { median, round3 } from './lib/percentile.ts';
+import { runCpuHarness } from './lib/cpu-slices.ts';
+import type { CpuSubject } from './lib/cpu-slices.ts';
 
 const PATH = '/api/v1/events/outbox/planning';
 const BODY = JSON.stringify({
@@ -30,15 +28,9 @@ const BODY = JSON.stringify({
   payload: { session_id: 'ps_11111111-2222-4333-8444-555555555555', revision: 2, decision: 'approved', planning_event_seq: 7 },
 });
 
-interface Subject {
-  name: string;
-  /** One keyed write with a fresh key; resolves with its status. */
-  write: () => Promise<number>;
-  store: Store;
-}
 
 /** The keyed write of `root`'s tree (this checkout or --baseline), on a new governance database in `dir`. */
-async function subjectOf(name: string, root: string, dir: string): Promise<Subject> {
+async function subjectOf(name: string, root: string, dir: string): Promise<CpuSubject> {
   const load = (path: string) => import(pathToFileURL(join(root, path)).href);
   const kernel = await load('src/kernel/index.ts');
   const { runIdempotent } = await load('src/kernel/http/pipeline.ts');
@@ -84,81 +76,16 @@ async function subjectOf(name: string, root: string, dir: string): Promise<Subje
       log: undefined,
     } as unknown as RequestContext;
     const reply: Reply = await runIdempotent(route, context);
-    return reply.status;
+    if (reply.status !== 201) throw new Error(`A keyed write answered ${reply.status}, not 201`);
   };
   return { name, write, store };
 }
 
-/** `count` writes, `concurrency` in flight; CPU microseconds per write, writes per second and writes per commit. */
-async function slice(subject: Subject, count: number, concurrency: number): Promise<{ cpuUs: number; rate: number; batch: number }> {
-  let started = 0;
-  const caller = async () => {
-    while (started < count) {
-      started++;
-      const status = await subject.write();
-      if (status !== 201) throw new Error(`A keyed write answered ${status}, not 201`);
-    }
-  };
-  const before = subject.store.stats();
-  const cpu = process.cpuUsage();
-  const t0 = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: concurrency }, caller));
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const used = process.cpuUsage(cpu);
-  const after = subject.store.stats();
-  return { cpuUs: (used.user + used.system) / count, rate: count / seconds, batch: (after.writes - before.writes) / Math.max(1, after.commits - before.commits) };
-}
-
-const command = defineCommand({
+await runCpuHarness({
   name: 'keyed-write-cpu',
   summary: "Times the store's side of a governance keyed write in process: CPU microseconds per write (and an older tree's, slices interleaved)",
-  options: {
-    baseline: { type: 'string', valueName: 'DIR', description: 'Another checkout of this project to time beside (optional)' },
-    runs: { type: 'string', default: '3', valueName: 'N', description: 'Runs, each reporting its own medians' },
-    slices: { type: 'string', default: '10', valueName: 'N', description: 'Slices per subject in one run' },
-    slice: { type: 'string', default: '2000', valueName: 'N', description: 'Keyed writes per slice' },
-    concurrency: { type: 'string', default: '50', valueName: 'N', description: 'Writes in flight' },
-    warmup: { type: 'string', default: '5000', valueName: 'N', description: 'Keyed writes per subject before the first slice' },
-  },
-  async run({ values, json, print }) {
-    const runs = wholeNumberOption('--runs', values.runs);
-    const slices = wholeNumberOption('--slices', values.slices);
-    const count = wholeNumberOption('--slice', values.slice);
-    const concurrency = wholeNumberOption('--concurrency', values.concurrency);
-    const warmup = wholeNumberOption('--warmup', values.warmup, 0);
-    const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-keyed-cpu-'));
-    const subjects: Subject[] = [];
-    try {
-      subjects.push(await subjectOf('ours', join(import.meta.dirname, '..'), join(dir, 'ours')));
-      if (values.baseline !== undefined) subjects.push(await subjectOf('baseline', resolve(values.baseline), join(dir, 'baseline')));
-      for (const subject of subjects) if (warmup > 0) await slice(subject, warmup, concurrency);
-      for (let run = 1; run <= runs; run++) {
-        const figures = subjects.map(() => [] as { cpuUs: number; rate: number; batch: number }[]);
-        for (let s = 0; s < slices; s++) {
-          for (let i = 0; i < subjects.length; i++) figures[i]!.push(await slice(subjects[i]!, count, concurrency));
-        }
-        for (let i = 0; i < subjects.length; i++) {
-          const mine = figures[i]!;
-          const cpu = mine.map((f) => f.cpuUs);
-          const record = {
-            run,
-            subject: subjects[i]!.name,
-            cpu_us_per_write: round3(median(cpu)),
-            cpu_us_min: round3(Math.min(...cpu)),
-            cpu_us_max: round3(Math.max(...cpu)),
-            writes_per_s: Math.round(median(mine.map((f) => f.rate))),
-            writes_per_commit: round3(median(mine.map((f) => f.batch))),
-          };
-          if (json) print(JSON.stringify(record));
-          else print(`run ${run} ${record.subject}: ${record.cpu_us_per_write} us CPU per keyed write (${record.cpu_us_min} to ${record.cpu_us_max}); ${record.writes_per_s} writes/s; ${record.writes_per_commit} writes per commit`);
-        }
-      }
-    } finally {
-      for (const subject of subjects) await subject.store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-    return EXIT_OK;
-  },
+  unit: 'keyed write',
+  slice: 2000,
+  warmup: 5000,
+  subjectOf,
 });
-
-await main(command);

@@ -49,3 +49,44 @@ test('a payment_b delivery is one commit round, its Integration Event and Revenu
   assert.equal(response.status, 200, response.text);
   assert.equal(store.stats().commits - before, 1);
 });
+
+/** Entries of every B-tree in the file (dbstat): a table's rows, an index's keys (a WITHOUT ROWID table is an index B-tree). */
+function btreeEntries(sqlite: import('node:sqlite').DatabaseSync): Map<string, number> {
+  const indexLike = new Set(
+    sqlite.prepare("SELECT name, type, sql FROM sqlite_schema WHERE type IN ('index', 'table')").all()
+      .filter((row) => row['type'] === 'index' || /WITHOUT ROWID/i.test(String(row['sql'])))
+      .map((row) => String(row['name'])),
+  );
+  const entries = new Map<string, number>();
+  for (const row of sqlite.prepare('SELECT name, pagetype, sum(ncell) AS n FROM dbstat GROUP BY name, pagetype').all()) {
+    const name = String(row['name']);
+    if (row['pagetype'] === 'leaf' || (row['pagetype'] === 'internal' && indexLike.has(name))) entries.set(name, (entries.get(name) ?? 0) + Number(row['n']));
+  }
+  return entries;
+}
+
+test('a payment_b delivery adds one entry to each of 13 B-trees (no index that no read uses)', async () => {
+  const sqlite = erp.service.store.sqlite;
+  const before = btreeEntries(sqlite);
+  const deliveries = 8;
+  for (let i = 0; i < deliveries; i++) assert.equal((await postStandard(erp.url, payment(), { id: `msg_cost_btree_${i}` })).status, 200);
+  const grown: Record<string, number> = {};
+  for (const [name, n] of btreeEntries(sqlite)) if (n !== (before.get(name) ?? 0)) grown[name] = (n - (before.get(name) ?? 0)) / deliveries;
+  assert.deepEqual(grown, {
+    // The Integration Event: its row, the redelivery key, its source; its current row and list keys.
+    integration_events: 1,
+    integration_events_event_key: 1,
+    integration_events_source: 1,
+    erp_current: 1,
+    erp_current_modified: 1,
+    erp_current_creation: 1,
+    erp_current_status: 1,
+    // The Revenue Event: its evidence row; its keys, identity and list keys.
+    document_events: 1,
+    erp_documents: 1,
+    sqlite_autoindex_erp_documents_1: 1,
+    erp_documents_identity: 1,
+    erp_documents_modified: 1,
+    erp_documents_creation: 1,
+  });
+});

@@ -7,6 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { isAirlockError } from '../../src/kernel/errors.ts';
 import type { AirlockErrorCode } from '../../src/kernel/errors.ts';
 import { openDatabase, openDatabaseReadOnly } from '../../src/kernel/store/open-database.ts';
+import { verifyChain } from '../../src/kernel/store/verify-chain.ts';
 import type { Migration } from '../../src/kernel/store/migrate.ts';
 import { RECEIPTS, tempDir } from './fixtures/store-fixtures.ts';
 
@@ -158,4 +159,21 @@ await store.close();
     })));
     for (const outcome of outcomes) assert.equal(outcome.code, 0, `round ${round}: ${outcome.stderr}`);
   }
+});
+
+test('Transaction.appendChain() stores the row append() would, in the same chain, and returns only its chain fields', async (t) => {
+  const store = openDatabase(join(tempDir(t), 'a.sqlite'), { evidenceTables: [RECEIPTS], now: () => new Date(Date.UTC(2026, 0, 1)) });
+  t.after(() => store.close());
+  const [row, chain] = await store.write((_sqlite, tx) => [
+    tx.append(RECEIPTS, { subject: 's1', kind: 'k', payload: { b: 1, a: [2] } }),
+    tx.appendChain(RECEIPTS, { subject: 's2', kind: 'k', payload: { b: 1, a: [2] } }),
+  ] as const);
+  assert.deepEqual(Object.keys(chain).sort(), ['prev_sha256', 'recorded_at', 'seq', 'sha256']);
+  assert.equal(chain.seq, row.seq + 1);
+  assert.equal(chain.prev_sha256, row.sha256);
+  const stored = store.sqlite.prepare('SELECT seq, recorded_at, subject, payload, sha256, prev_sha256 FROM receipts WHERE seq = ?').get(chain.seq);
+  assert.deepEqual({ ...stored }, { seq: chain.seq, recorded_at: chain.recorded_at, subject: 's2', payload: '{"a":[2],"b":1}', sha256: chain.sha256, prev_sha256: chain.prev_sha256 });
+  assert.deepEqual(verifyChain(store.sqlite, { name: 'receipts', columns: { subject: 'text', kind: 'text' } }).ok, true);
+  // The same checks as append(): a bad row fails its own unit.
+  await assert.rejects(store.write((_sqlite, tx) => tx.appendChain(RECEIPTS, { subject: 1, kind: 'k', payload: null } as never)), /column "subject" must be a string/);
 });

@@ -33,7 +33,7 @@ function updateDeadLetter(sqlite: DatabaseSync, tx: Transaction, name: unknown, 
   if (typeof name !== 'string') return;
   const letter = getDocument(sqlite, 'Dead Letter', name);
   if (!letter) return;
-  tx.append(DEAD_LETTERS, { name, source: String(letter['source']), payload: { ...letter, ...fields, modified: frappeTimestamp(at) } as JsonValue });
+  tx.appendChain(DEAD_LETTERS, { name, source: String(letter['source']), payload: { ...letter, ...fields, modified: frappeTimestamp(at) } as JsonValue });
 }
 
 /**
@@ -51,7 +51,7 @@ export function settleDeadDispatch(sqlite: DatabaseSync, tx: Transaction, packet
 function notify(sqlite: DatabaseSync, tx: Transaction, at: Date, kind: string, owner: string, fields: Record<string, unknown>): void {
   const name = nextName(sqlite, 'Agent Notification', at);
   const stamp = frappeTimestamp(at);
-  tx.append(AGENT_NOTIFICATIONS, { name, kind, payload: { kind, ...fields, name, doctype: 'Agent Notification', docstatus: 0, owner, creation: stamp, modified: stamp } as JsonValue });
+  tx.appendChain(AGENT_NOTIFICATIONS, { name, kind, payload: { kind, ...fields, name, doctype: 'Agent Notification', docstatus: 0, owner, creation: stamp, modified: stamp } as JsonValue });
 }
 
 export function recordFollowThrough(sqlite: DatabaseSync, tx: Transaction, input: { packet: string; resolution: Resolution; reason: string; actor: OwnerActor; at: Date }): Record<string, unknown> {

@@ -149,7 +149,7 @@ export function storedDocSql(alias: string): string {
  */
 function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'update', identity?: string): number {
   if (doc.doctype === 'Integration Event') {
-    return tx.append(INTEGRATION_EVENTS, {
+    return tx.appendChain(INTEGRATION_EVENTS, {
       name: doc.name,
       source: String(doc['source']),
       event_key: String(doc['event_key']),
@@ -157,12 +157,12 @@ function appendChange(tx: Transaction, doc: ErpDocument, action: 'insert' | 'upd
     }).seq;
   }
   if (doc.doctype === 'Approval Packet') {
-    return tx.append(APPROVAL_PACKETS, { name: doc.name, target_key: String(doc['target_key']), payload: doc as unknown as JsonValue }).seq;
+    return tx.appendChain(APPROVAL_PACKETS, { name: doc.name, target_key: String(doc['target_key']), payload: doc as unknown as JsonValue }).seq;
   }
   if (doc.doctype === 'Dispatch Job') {
-    return tx.append(DISPATCH_JOBS, { name: doc.name, dispatch_key: String(doc['dispatch_key']), payload: doc as unknown as JsonValue }).seq;
+    return tx.appendChain(DISPATCH_JOBS, { name: doc.name, dispatch_key: String(doc['dispatch_key']), payload: doc as unknown as JsonValue }).seq;
   }
-  return tx.append(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, payload: { action, doc, ...(identity !== undefined && { identity }) } as unknown as JsonValue }).seq;
+  return tx.appendChain(DOCUMENT_EVENTS, { doctype: doc.doctype, name: doc.name, payload: { action, doc, ...(identity !== undefined && { identity }) } as unknown as JsonValue }).seq;
 }
 
 /**
@@ -180,7 +180,9 @@ const EVIDENCE_DOCTYPES: Readonly<Record<string, { table: string; identity: stri
 export function getDocument(sqlite: DatabaseSync, doctype: string, name: string): ErpDocument | undefined {
   const evidence = EVIDENCE_DOCTYPES[doctype];
   if (evidence) {
-    const row = statement(sqlite, `SELECT payload FROM ${evidence.table} WHERE name = ? ORDER BY seq DESC LIMIT 1`).get(name);
+    // erp_current holds the seq of each name's newest row (kept by trigger in the same transaction
+    // as every append), so no evidence table needs an index on name for this.
+    const row = statement(sqlite, `SELECT t.payload FROM erp_current AS c JOIN ${evidence.table} AS t ON t.seq = c.seq WHERE c.doctype = ${sqlText(doctype)} AND c.name = ?`).get(name);
     return row ? (JSON.parse(String(row['payload'])) as ErpDocument) : undefined;
   }
   const row = statement(sqlite, `SELECT ${storedDocSql('d')} AS data FROM erp_documents AS d WHERE d.doctype = ? AND d.name = ?`).get(doctype, name);

@@ -73,7 +73,7 @@ function record(doctype: string, name: string, at: Date, fields: Record<string, 
 
 function notify(sqlite: DatabaseSync, tx: Transaction, at: Date, kind: string, fields: Record<string, unknown>): void {
   const name = nextName(sqlite, 'Agent Notification', at);
-  tx.append(AGENT_NOTIFICATIONS, { name, kind, payload: record('Agent Notification', name, at, { kind, ...fields }) });
+  tx.appendChain(AGENT_NOTIFICATIONS, { name, kind, payload: record('Agent Notification', name, at, { kind, ...fields }) });
 }
 
 /**
@@ -102,7 +102,7 @@ export function startDispatchWorker(deps: ErpDeps): DispatchWorker {
   function deadLetter(sqlite: DatabaseSync, tx: Transaction, current: ErpDocument, attempts: number, error: string, at: Date): void {
     const letter = nextName(sqlite, 'Dead Letter', at);
     updateDocument(sqlite, tx, current, { status: 'Dead', attempts, attempt_in_flight: false, last_error: error, dead_letter: letter }, at);
-    tx.append(DEAD_LETTERS, { name: letter, source: 'dispatch', payload: record('Dead Letter', letter, at, { source: 'dispatch', dispatch_job: current.name, approval_packet: current['document_name'], attempts, last_error: error, owner_follow_through: 'required' }) });
+    tx.appendChain(DEAD_LETTERS, { name: letter, source: 'dispatch', payload: record('Dead Letter', letter, at, { source: 'dispatch', dispatch_job: current.name, approval_packet: current['document_name'], attempts, last_error: error, owner_follow_through: 'required' }) });
     notify(sqlite, tx, at, 'dead_letter', { dispatch_job: current.name, dead_letter: letter, last_error: error });
   }
 
