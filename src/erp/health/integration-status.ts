@@ -25,14 +25,22 @@ function lastIntake(sqlite: DatabaseSync, source: string): { integration_event: 
 }
 
 /**
+ * The approval dispatch jobs in the backlog, by current status, from erp_current's status index:
+ * the jobs queued, retrying or dead (never the delivered and superseded history, issue 24).
+ */
+export const BACKLOG_SQL = `SELECT c.status AS status, count(*) AS n FROM erp_current AS c JOIN dispatch_jobs AS t ON t.seq = c.seq
+  WHERE c.doctype = 'Dispatch Job' AND c.status IN ('Queued', 'Retrying', 'Dead')
+    AND json_extract(t.payload, '$.job_type') = 'approval_dispatch' AND json_extract(t.payload, '$.owner_follow_through') IS NULL
+  GROUP BY c.status`;
+
+/**
  * The dispatch worker's real backlog: approval dispatch jobs by current status (queued, retrying,
  * and dead ones still awaiting owner follow-through), not evidence rows. Materialized jobs are callback
  * truth the worker never sends, so they are no backlog.
  */
 function dispatchBacklog(sqlite: DatabaseSync): { queued: number; retrying: number; dead: number } {
   const counts = { queued: 0, retrying: 0, dead: 0 };
-  const rows = statement(sqlite, "SELECT json_extract(payload, '$.status') AS status, count(*) AS n FROM dispatch_jobs WHERE seq IN (SELECT max(seq) FROM dispatch_jobs GROUP BY name) AND json_extract(payload, '$.job_type') = 'approval_dispatch' AND json_extract(payload, '$.owner_follow_through') IS NULL GROUP BY status").all();
-  for (const row of rows) {
+  for (const row of statement(sqlite, BACKLOG_SQL).all()) {
     const key = String(row['status']).toLowerCase();
     if (key === 'queued' || key === 'retrying' || key === 'dead') counts[key] += Number(row['n']);
   }
