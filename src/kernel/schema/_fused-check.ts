@@ -101,7 +101,7 @@ function memberPasses(part: Verdict & { check: Check }, value: unknown, name: st
 }
 
 /** Moves the records from `from` to the end so that they start at `to` (both record boundaries; the list is short). */
-function moveBefore(errors: ErrorLog, from: number, to: number): void {
+export function moveBefore(errors: ErrorLog, from: number, to: number): void {
   const moved = errors.splice(from);
   errors.splice(to, 0, ...moved);
 }

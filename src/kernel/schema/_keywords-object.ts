@@ -10,7 +10,7 @@ import { keywordFromTest } from './_keyword-from-test.ts';
 import { compilePattern, requireNonNegativeInteger } from './_keywords-number-string.ts';
 import { escapePointerToken } from './_pointer.ts';
 import { coversAll, ownCoverage, reachableCoverage, type PropertyCoverage } from './_property-coverage.ts';
-import { preview, report, type Check, type RunContext } from './_run-context.ts';
+import { preview, report, type Check, type RunContext, type Walk } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
 
 /**
@@ -40,8 +40,8 @@ function compileProperties(value: unknown, cx: SchemaContext, at: string): Compi
   const map = requireSchemaMap(value, at);
   const subs = new Map(Object.keys(map).map((name) => [name, compileSubschema(cx, map[name], `/properties/${escapePointerToken(name)}`)]));
   const shape = { kind: 'members', subs } as const;
-  const { check, test } = objectKeywords([{ shape }]) as { check: Check; test: Test };
-  return { check, test, shape };
+  const { check, walk } = objectKeywords([{ shape }]) as { check: Check; walk: Walk };
+  return { check, test: walk, walk, shape };
 }
 
 function compilePatternProperties(value: unknown, cx: SchemaContext, at: string): Compiled {
@@ -164,7 +164,8 @@ function compilePropertyNames(value: unknown, cx: SchemaContext, at: string): Co
     }
     return ok;
   };
-  const test: Test = (data) => !isObject(data) || Object.keys(data).every(sub.test);
+  const { test: holds } = sub;
+  const test: Test = (data) => !isObject(data) || Object.keys(data).every((name) => holds(name));
   return { check, test };
 }
 

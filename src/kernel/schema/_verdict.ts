@@ -3,6 +3,8 @@
 // inherited names. Below both _fused-test.ts (tests) and _fused-check.ts (checks).
 
 import type { ScalarLeaf } from './_scalar-leaf.ts';
+import { locate } from './_run-context.ts';
+import type { Check, RunContext, Walk } from './_schema-types.ts';
 
 /** A subschema's verdict alone: no errors, no annotations, no instance location to keep. */
 export type Test = (data: unknown) => boolean;
@@ -15,6 +17,45 @@ export interface Verdict {
 
 export function verdictEntry(sub: { test: Test; leaf?: ScalarLeaf }): Verdict {
   return { test: sub.test, leaf: sub.leaf ?? null };
+}
+
+/** A compiled subschema as a walk reaches it (see Compiled in _fused-test.ts). */
+interface Walked {
+  check: Check;
+  test: Test;
+  walk?: Walk;
+  leaf?: ScalarLeaf;
+}
+
+/**
+ * The walk of `sub`: its own, or for a keyword without one its test, and on failure its check
+ * (which then records where the walk stands: the path of a walk's context is always empty).
+ */
+export function walkOf(sub: Walked): Walk {
+  if (sub.walk !== undefined) return sub.walk;
+  const { test, check } = sub;
+  return (data, ctx) => test(data) || (ctx !== undefined && check(data, ctx, null));
+}
+
+/**
+ * A member or item as a parent's walk calls it: `pass` decides, and records when it is the
+ * subschema's walk; a scalar leaf's `pass` is its test alone (the leaf closure, one call), so
+ * when it fails the parent runs its keywords' checks to record why (`check`: the leaf's check
+ * is its keywords' checks in turn, without deciding the leaf again first).
+ */
+export interface Step {
+  pass: Walk;
+  check: Check | null;
+}
+
+export function stepOf(sub: Walked): Step {
+  return sub.leaf === undefined ? { pass: walkOf(sub), check: null } : { pass: sub.test, check: sub.check };
+}
+
+/** After `step` failed on `value` with a context: its errors recorded, and marked as about `token` (those from `from` on). */
+export function stepFailed(step: Step, value: unknown, token: string | number, ctx: RunContext, from: number): void {
+  if (step.check !== null) step.check(value, ctx, null);
+  locate(ctx, from, token);
 }
 
 /** The verdict of `verdict`'s subschema on `value` (a leaf's test is a closure chosen for it, see leafTest). */
