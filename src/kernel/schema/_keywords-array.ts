@@ -218,7 +218,14 @@ function compileUniqueItems(value: unknown, cx: SchemaContext, at: string): Comp
     if (ctx.record) report(ctx, at, 'uniqueItems', describeDuplicate, duplicate);
     return false;
   };
-  return { check, test: (data) => !Array.isArray(data) || duplicateIn(data) === undefined };
+  const walk: Walk = (data, ctx) => {
+    if (!Array.isArray(data)) return true;
+    const duplicate = duplicateIn(data);
+    if (duplicate === undefined) return true;
+    if (ctx !== undefined) report(ctx, at, 'uniqueItems', describeDuplicate, duplicate);
+    return false;
+  };
+  return { check, test: walk, walk };
 }
 
 export const ARRAY_KEYWORDS: Record<string, KeywordDef> = {

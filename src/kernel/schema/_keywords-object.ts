@@ -194,7 +194,20 @@ function compileRequired(value: unknown, _cx: SchemaContext, at: string): Compil
     for (let i = 0; i < names.length; i++) if (!Object.hasOwn(data, names[i] as string)) return false;
     return true;
   };
-  return { check, test, shape: { kind: 'required', names, at } };
+  const walk: Walk = (data, ctx) => {
+    if (!isObject(data)) return true;
+    let ok = true;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
+      if (Object.hasOwn(data, name)) continue;
+      if (ctx === undefined) return false;
+      report(ctx, at, 'required', describeMissing, name);
+      if (!ctx.all) return false;
+      ok = false;
+    }
+    return ok;
+  };
+  return { check, test, walk, shape: { kind: 'required', names, at } };
 }
 
 function compileDependentRequired(value: unknown, _cx: SchemaContext, at: string): Compiled {
