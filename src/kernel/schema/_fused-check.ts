@@ -27,8 +27,8 @@ export interface ObjectParts {
   typeCheck: Check | undefined;
 }
 
-const describeMissing = (subject: string, name: unknown): string => `${subject} is missing required property ${preview(name)}`;
-const describeUnexpected = (subject: string, name: unknown): string => `${subject} is not allowed: unexpected property ${preview(name)}`;
+export const describeMissing = (subject: string, name: unknown): string => `${subject} is missing required property ${preview(name)}`;
+export const describeUnexpected = (subject: string, name: unknown): string => `${subject} is not allowed: unexpected property ${preview(name)}`;
 
 /**
  * One walk over the instance's members, each checked where it stands: a scalar leaf decided

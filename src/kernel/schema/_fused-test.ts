@@ -5,9 +5,9 @@
 // records its errors, so a failing instance is walked once; fewer closure calls between an
 // instance and its verdict is most of what validation costs.
 
-import { moveBefore, objectCheck } from './_fused-check.ts';
+import { describeMissing, describeUnexpected, moveBefore, objectCheck } from './_fused-check.ts';
 import { inheritsEnumerables, stepFailed, stepOf, verdictEntry, walkOf, type Step, type Test } from './_verdict.ts';
-import { checkAll, preview, report, type Check, type RunContext, type Walk } from './_run-context.ts';
+import { checkAll, report, type Check, type RunContext, type Walk } from './_run-context.ts';
 import { LEAF_KINDS, leafOf, leafTest, type LeafShape, type ScalarLeaf } from './_scalar-leaf.ts';
 import { isObject } from './_schema-index.ts';
 
@@ -221,9 +221,6 @@ interface ObjectSteps {
   /** The `type` keyword's check when it is `object` alone, else undefined (non-objects pass). */
   typeCheck: Check | undefined;
 }
-
-const describeMissing = (subject: string, name: unknown): string => `${subject} is missing required property ${preview(name)}`;
-const describeUnexpected = (subject: string, name: unknown): string => `${subject} is not allowed: unexpected property ${preview(name)}`;
 
 /**
  * The walk of an object's members. Deciding alone without a leftover keyword, only the declared
