@@ -237,21 +237,25 @@ interface ObjectSteps {
  * bounded, so that it only ever sees two property names, never undefined.
  */
 function objectWalk(parts: ObjectSteps): Walk {
-  const { names, members, positions, required, otherRequired, leftover, typeCheck } = parts;
+  const { names, members, positions, otherRequired, leftover, typeCheck } = parts;
   let countedRequired = 0;
   for (const member of members) countedRequired += member.required;
   const count = names.length;
   const anyOther = otherRequired.length > 0;
+  const counts = { countedRequired, anyOther };
+  // The loop below is the walk of an object that passes, kept as small as a test's so that V8
+  // inlines what it calls; the first failure hands over to recordRest(), which goes on from
+  // that member with the errors recorded.
   return (data, ctx) => {
     if (!isObject(data)) return typeCheck === undefined || (ctx !== undefined && typeCheck(data, ctx, null));
     if (ctx === undefined && leftover === undefined) return declaredPass(names, members, otherRequired, data);
     const mayInherit = inheritsEnumerables(data);
     const start = ctx === undefined ? 0 : ctx.errors.length;
-    let from = start;
-    let ok = true;
     let found = 0;
     let next = 0;
+    let seen = 0;
     for (const name in data) {
+      seen++;
       let position: number | undefined;
       if (next < count && names[next] === name) position = next++;
       else {
@@ -259,34 +263,88 @@ function objectWalk(parts: ObjectSteps): Walk {
         if (position !== undefined) next = position + 1;
       }
       if (mayInherit && !Object.hasOwn(data, name)) continue;
+      let step: Step | null;
+      let value: unknown;
       if (position !== undefined) {
         const member = members[position] as MemberStep;
         found += member.required;
-        const value = data[name];
+        value = data[name];
         if (member.pass(value, ctx)) continue;
-        if (ctx === undefined) return false;
-        stepFailed(member, value, name, ctx, from);
+        step = member;
       } else {
         if (leftover === undefined || leftover.covered(name)) continue;
-        const { step } = leftover;
-        if (step !== null) {
-          const value = data[name];
-          if (step.pass(value, ctx)) continue;
-          if (ctx === undefined) return false;
-          stepFailed(step, value, name, ctx, from);
-        } else {
-          if (ctx === undefined) return false;
-          report(ctx, leftover.at, leftover.keyword, describeUnexpected, name, name);
-        }
+        step = leftover.step;
+        value = data[name];
+        if (step !== null && step.pass(value, ctx)) continue;
       }
-      if (!ctx.all) return false;
-      ok = false;
-      from = ctx.errors.length;
+      return ctx !== undefined && recordRest(parts, counts, data, ctx, { start, seen, found, next, mayInherit, name, value, step });
     }
-    if (found === countedRequired && !anyOther) return ok;
+    if (found === countedRequired && !anyOther) return true;
     if (ctx === undefined) return found === countedRequired && hasAll(data, otherRequired);
-    return missingRequired(required, data, ctx, start) && ok;
+    return missingRequired(parts.required, data, ctx, start);
   };
+}
+
+/** Where objectWalk's loop stood at its first failure: the member that failed, and what the loop had counted. */
+interface FirstFailure {
+  /** The log's length when the object's walk began. */
+  start: number;
+  /** Members the loop went over, the failing one included. */
+  seen: number;
+  found: number;
+  next: number;
+  mayInherit: boolean;
+  name: string;
+  value: unknown;
+  /** The failing member's step; null for a member the leftover keyword forbids. */
+  step: Step | null;
+}
+
+/**
+ * The rest of objectWalk after its first failure, recording: the failing member's errors (a
+ * non-leaf member recorded them as it failed), then the members after it, then the missing
+ * required names, moved before this object's other errors. Always false.
+ */
+function recordRest(parts: ObjectSteps, counts: { countedRequired: number; anyOther: boolean }, data: Record<string, unknown>, ctx: RunContext, first: FirstFailure): false {
+  const { names, members, positions, leftover } = parts;
+  const count = names.length;
+  const { start, mayInherit } = first;
+  if (first.step !== null) stepFailed(first.step, first.value, first.name, ctx, start);
+  else if (leftover !== undefined) report(ctx, leftover.at, leftover.keyword, describeUnexpected, first.name, first.name);
+  if (!ctx.all) return false;
+  let { found, next, seen: skip } = first;
+  let from = ctx.errors.length;
+  for (const name in data) {
+    if (skip > 0) {
+      skip--;
+      continue;
+    }
+    let position: number | undefined;
+    if (next < count && names[next] === name) position = next++;
+    else {
+      position = positions.get(name);
+      if (position !== undefined) next = position + 1;
+    }
+    if (mayInherit && !Object.hasOwn(data, name)) continue;
+    if (position !== undefined) {
+      const member = members[position] as MemberStep;
+      found += member.required;
+      const value = data[name];
+      if (member.pass(value, ctx)) continue;
+      stepFailed(member, value, name, ctx, from);
+    } else {
+      if (leftover === undefined || leftover.covered(name)) continue;
+      const { step } = leftover;
+      if (step !== null) {
+        const value = data[name];
+        if (step.pass(value, ctx)) continue;
+        stepFailed(step, value, name, ctx, from);
+      } else report(ctx, leftover.at, leftover.keyword, describeUnexpected, name, name);
+    }
+    from = ctx.errors.length;
+  }
+  if (found !== counts.countedRequired || counts.anyOther) missingRequired(parts.required, data, ctx, start);
+  return false;
 }
 
 /** The declared members' verdict, looked up by name (see objectWalk). */
