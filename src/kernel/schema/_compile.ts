@@ -86,7 +86,7 @@ export function compileSubschema(cx: SchemaContext, value: unknown, suffix: stri
   return readyOrLater(compileNode(cx.state, value, info));
 }
 
-/** The holder's check and test, or, while it is still compiling (a recursive schema), calls through it. */
+/** The holder's check, test and walk, or, while it is still compiling (a recursive schema), calls through it. */
 export function readyOrLater(holder: Holder): Compiled & { walk: Walk } {
   const { check, test, walk, leaf } = holder;
   if (check !== notReady) return leaf === undefined ? { check, test, walk } : { check, test, walk, leaf };

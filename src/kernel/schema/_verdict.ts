@@ -1,6 +1,7 @@
 // A subschema's verdict, as the walks of objects and arrays ask for it: the Test type, a
-// leaf-or-test pair that V8 inlines at the call, and whether an object's for-in may meet
-// inherited names. Below both _fused-test.ts (tests) and _fused-check.ts (checks).
+// member's step (its walk, or a leaf's closure and the checks that say why it failed), and
+// whether an object's for-in may meet inherited names. Below both _fused-test.ts (walks) and
+// _fused-check.ts (checks).
 
 import type { ScalarLeaf } from './_scalar-leaf.ts';
 import { locate } from './_run-context.ts';
