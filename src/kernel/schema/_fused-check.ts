@@ -3,7 +3,7 @@
 // _fused-test.ts).
 
 import { addPropSet, type Annotations } from './_annotations.ts';
-import { inheritsEnumerables, type Verdict } from './_verdict.ts';
+import { inheritsEnumerables, positionOf, type Verdict } from './_verdict.ts';
 import { preview, report, type Check, type ErrorLog, type RunContext } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
 
@@ -43,7 +43,6 @@ export function objectCheck(parts: ObjectParts): Check {
   let countedRequired = 0;
   for (const member of members) countedRequired += member.required;
   const otherRequired = required.names.length > countedRequired;
-  const count = names.length;
   return (data, ctx, ann) => {
     if (!isObject(data)) return typeCheck === undefined || typeCheck(data, ctx, ann);
     if (ann !== null) noteEvaluated(ann, names.length > 0 ? nameSet : null, leftover !== undefined);
@@ -53,14 +52,8 @@ export function objectCheck(parts: ObjectParts): Check {
     let found = 0;
     let next = 0;
     for (const name in data) {
-      let position: number | undefined;
-      // Bounded, so that the compare only ever sees two property names (internalized strings,
-      // which V8 then compares by identity) and never undefined.
-      if (next < count && names[next] === name) position = next++;
-      else {
-        position = positions.get(name);
-        if (position !== undefined) next = position + 1;
-      }
+      const position = positionOf(names, positions, next, name);
+      if (position !== undefined) next = position + 1;
       if (mayInherit && !Object.hasOwn(data, name)) continue;
       if (position === undefined) {
         if (leftover === undefined || leftover.covered(name)) continue;

@@ -6,7 +6,7 @@
 // instance and its verdict is most of what validation costs.
 
 import { describeMissing, describeUnexpected, moveBefore, objectCheck } from './_fused-check.ts';
-import { inheritsEnumerables, stepFailed, stepOf, verdictEntry, walkOf, type Step, type Test } from './_verdict.ts';
+import { inheritsEnumerables, positionOf, stepFailed, stepOf, verdictEntry, walkOf, type Step, type Test } from './_verdict.ts';
 import { checkAll, report, type Check, type RunContext, type Walk } from './_run-context.ts';
 import { LEAF_KINDS, leafOf, leafTest, type LeafShape, type ScalarLeaf } from './_scalar-leaf.ts';
 import { isObject } from './_schema-index.ts';
@@ -230,17 +230,12 @@ interface ObjectSteps {
  * required members it meets. Each member is walked where it stands, and a failing one's records
  * are marked with its name; errors come in the instance's order, except that the missing
  * required names (found when the walk ends) are moved before this object's other errors.
- *
- * Instances mostly list their members in the schema's order (one serializer wrote them), so the
- * walk first compares the name with the one after the last it met, an identity compare of two
- * internalized strings, and looks the name up only when that guess misses. The compare is
- * bounded, so that it only ever sees two property names, never undefined.
+ * Members are found by positionOf().
  */
 function objectWalk(parts: ObjectSteps): Walk {
   const { names, members, positions, otherRequired, leftover, typeCheck } = parts;
   let countedRequired = 0;
   for (const member of members) countedRequired += member.required;
-  const count = names.length;
   const anyOther = otherRequired.length > 0;
   const counts = { countedRequired, anyOther };
   // The loop below is the walk of an object that passes, kept as small as a test's so that V8
@@ -256,12 +251,8 @@ function objectWalk(parts: ObjectSteps): Walk {
     let seen = 0;
     for (const name in data) {
       seen++;
-      let position: number | undefined;
-      if (next < count && names[next] === name) position = next++;
-      else {
-        position = positions.get(name);
-        if (position !== undefined) next = position + 1;
-      }
+      const position = positionOf(names, positions, next, name);
+      if (position !== undefined) next = position + 1;
       if (mayInherit && !Object.hasOwn(data, name)) continue;
       let step: Step | null;
       let value: unknown;
@@ -307,7 +298,6 @@ interface FirstFailure {
  */
 function recordRest(parts: ObjectSteps, counts: { countedRequired: number; anyOther: boolean }, data: Record<string, unknown>, ctx: RunContext, first: FirstFailure): false {
   const { names, members, positions, leftover } = parts;
-  const count = names.length;
   const { start, mayInherit } = first;
   if (first.step !== null) stepFailed(first.step, first.value, first.name, ctx, start);
   else if (leftover !== undefined) report(ctx, leftover.at, leftover.keyword, describeUnexpected, first.name, first.name);
@@ -319,12 +309,8 @@ function recordRest(parts: ObjectSteps, counts: { countedRequired: number; anyOt
       skip--;
       continue;
     }
-    let position: number | undefined;
-    if (next < count && names[next] === name) position = next++;
-    else {
-      position = positions.get(name);
-      if (position !== undefined) next = position + 1;
-    }
+    const position = positionOf(names, positions, next, name);
+    if (position !== undefined) next = position + 1;
     if (mayInherit && !Object.hasOwn(data, name)) continue;
     if (position !== undefined) {
       const member = members[position] as MemberStep;

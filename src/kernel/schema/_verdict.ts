@@ -65,6 +65,18 @@ export function holds(verdict: Verdict, value: unknown): boolean {
 }
 
 /**
+ * The schema position of member `name`, met in a walk whose previous declared member was at
+ * `next - 1`. Instances mostly list their members in the schema's order (one serializer wrote
+ * them), so the name is first compared with the one after the last met, an identity compare of
+ * two internalized strings, and looked up only when that guess misses. The compare is bounded,
+ * so that it only ever sees two property names, never undefined. The caller's next is then
+ * the position plus one.
+ */
+export function positionOf(names: readonly string[], positions: ReadonlyMap<string, number>, next: number, name: string): number | undefined {
+  return next < names.length && names[next] === name ? next : positions.get(name);
+}
+
+/**
  * Whether Object.prototype has an enumerable property (it never should; prototype pollution
  * adds one). Asked once per validation by notePrototypeState(), not once per object.
  */
