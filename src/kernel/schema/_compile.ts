@@ -5,16 +5,15 @@
 
 import { createAnnotations, mergeAnnotations, type Annotations } from './_annotations.ts';
 import { compileError } from './_compile-error.ts';
-import { fuseChecks, fuseWalks, TRUE_TEST, type Compiled } from './_fused-test.ts';
+import { fuseChecks, fuseTests, TRUE_TEST, type Compiled } from './_fused-test.ts';
 import { escapePointerToken } from './_pointer.ts';
-import { checkAll, jsonType, passes, report, type Check, type RunContext, type Walk } from './_run-context.ts';
+import { checkAll, jsonType, passes, report, type Check, type RunContext } from './_run-context.ts';
 import { indexNode, isObject, type NodeInfo, type Resource, type SchemaIndex } from './_schema-index.ts';
 import type { Test } from './_verdict.ts';
 import { vocabularyOf, type Vocabulary, type VocabularyName } from './_vocabularies.ts';
 
-/** A compiled subschema; `check`, `test` and `walk` are replaced once compilation of the subschema completes. */
+/** A compiled subschema; `check` and `test` are replaced once compilation of the subschema completes. */
 export interface Holder extends Compiled {
-  walk: Walk;
   resource: Resource;
 }
 
@@ -86,11 +85,10 @@ export function compileSubschema(cx: SchemaContext, value: unknown, suffix: stri
   return readyOrLater(compileNode(cx.state, value, info));
 }
 
-/** The holder's check, test and walk, or, while it is still compiling (a recursive schema), calls through it. */
-export function readyOrLater(holder: Holder): Compiled & { walk: Walk } {
-  const { check, test, walk, leaf } = holder;
-  if (check !== notReady) return leaf === undefined ? { check, test, walk } : { check, test, walk, leaf };
-  return { check: (data, ctx, ann) => holder.check(data, ctx, ann), test: (data) => holder.test(data), walk: (data, ctx) => holder.walk(data, ctx) };
+/** The holder's check and test, or, while it is still compiling (a recursive schema), calls through it. */
+export function readyOrLater(holder: Holder): Compiled {
+  if (holder.check !== notReady) return holder.leaf === undefined ? { check: holder.check, test: holder.test } : { check: holder.check, test: holder.test, leaf: holder.leaf };
+  return { check: (data, ctx, ann) => holder.check(data, ctx, ann), test: (data) => holder.test(data) };
 }
 
 /**
@@ -98,9 +96,7 @@ export function readyOrLater(holder: Holder): Compiled & { walk: Walk } {
  * recording (which keeps the dynamic scope of `ctx`).
  */
 export function verdictOf(state: CompileState, sub: Compiled): (data: unknown, ctx: RunContext) => boolean {
-  // A test may be a walk, which records when handed a context: this one is handed none.
-  const { test } = sub;
-  if (state.tests) return (data) => test(data);
+  if (state.tests) return sub.test;
   const { check } = sub;
   return (data, ctx) => passes(check, data, ctx, null);
 }
@@ -109,7 +105,7 @@ export function verdictOf(state: CompileState, sub: Compiled): (data: unknown, c
 export function compileNode(state: CompileState, node: Record<string, unknown>, info: NodeInfo): Holder {
   const cached = state.holders.get(node);
   if (cached !== undefined) return cached;
-  const holder: Holder = { check: notReady, test: notReady, walk: notReady, resource: info.resource };
+  const holder: Holder = { check: notReady, test: notReady, resource: info.resource };
   state.holders.set(node, holder);
   compileDynamicAnchors(state, info.resource);
   const vocabulary = vocabularyOf(state.index, info.resource);
@@ -132,18 +128,11 @@ export function compileNode(state: CompileState, node: Record<string, unknown>, 
   // With tests on no $dynamicRef resolves dynamically (else compileSchema compiles again without
   // tests), so the dynamic scope need not be kept.
   holder.check = info.resource.root === node && !state.tests ? scopedCheck(state.flags, info.resource, check) : check;
-  if (!state.tests) {
-    holder.test = NEVER;
-    holder.walk = NEVER;
-  } else if (late.length > 0) {
-    // unevaluated* reading annotations: the check decides, and records when given a context.
-    const { verdict } = state;
-    holder.test = (data) => check(data, verdict, null);
-    holder.walk = (data, ctx) => check(data, ctx ?? verdict, null);
-  } else {
-    const fused = fuseWalks(checks);
+  if (!state.tests) holder.test = NEVER;
+  else if (late.length > 0) holder.test = (data) => check(data, state.verdict, null);
+  else {
+    const fused = fuseTests(checks);
     holder.test = fused.test;
-    holder.walk = fused.walk;
     if (fused.leaf !== undefined) holder.leaf = fused.leaf;
   }
   return holder;

@@ -3,7 +3,7 @@
 // _fused-test.ts).
 
 import { addPropSet, type Annotations } from './_annotations.ts';
-import { inheritsEnumerables, positionOf, type Verdict } from './_verdict.ts';
+import { inheritsEnumerables, type Verdict } from './_verdict.ts';
 import { preview, report, type Check, type ErrorLog, type RunContext } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
 
@@ -27,8 +27,8 @@ export interface ObjectParts {
   typeCheck: Check | undefined;
 }
 
-export const describeMissing = (subject: string, name: unknown): string => `${subject} is missing required property ${preview(name)}`;
-export const describeUnexpected = (subject: string, name: unknown): string => `${subject} is not allowed: unexpected property ${preview(name)}`;
+const describeMissing = (subject: string, name: unknown): string => `${subject} is missing required property ${preview(name)}`;
+const describeUnexpected = (subject: string, name: unknown): string => `${subject} is not allowed: unexpected property ${preview(name)}`;
 
 /**
  * One walk over the instance's members, each checked where it stands: a scalar leaf decided
@@ -43,6 +43,7 @@ export function objectCheck(parts: ObjectParts): Check {
   let countedRequired = 0;
   for (const member of members) countedRequired += member.required;
   const otherRequired = required.names.length > countedRequired;
+  const count = names.length;
   return (data, ctx, ann) => {
     if (!isObject(data)) return typeCheck === undefined || typeCheck(data, ctx, ann);
     if (ann !== null) noteEvaluated(ann, names.length > 0 ? nameSet : null, leftover !== undefined);
@@ -52,8 +53,14 @@ export function objectCheck(parts: ObjectParts): Check {
     let found = 0;
     let next = 0;
     for (const name in data) {
-      const position = positionOf(names, positions, next, name);
-      if (position !== undefined) next = position + 1;
+      let position: number | undefined;
+      // Bounded, so that the compare only ever sees two property names (internalized strings,
+      // which V8 then compares by identity) and never undefined.
+      if (next < count && names[next] === name) position = next++;
+      else {
+        position = positions.get(name);
+        if (position !== undefined) next = position + 1;
+      }
       if (mayInherit && !Object.hasOwn(data, name)) continue;
       if (position === undefined) {
         if (leftover === undefined || leftover.covered(name)) continue;
@@ -94,7 +101,7 @@ function memberPasses(part: Verdict & { check: Check }, value: unknown, name: st
 }
 
 /** Moves the records from `from` to the end so that they start at `to` (both record boundaries; the list is short). */
-export function moveBefore(errors: ErrorLog, from: number, to: number): void {
+function moveBefore(errors: ErrorLog, from: number, to: number): void {
   const moved = errors.splice(from);
   errors.splice(to, 0, ...moved);
 }

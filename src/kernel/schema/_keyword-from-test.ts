@@ -4,7 +4,7 @@
 
 import type { Compiled, KeywordShape, Test } from './_fused-test.ts';
 import type { LeafShape } from './_scalar-leaf.ts';
-import { report, type Check, type Describe, type Walk } from './_run-context.ts';
+import { report, type Check, type Describe } from './_run-context.ts';
 
 export interface KeywordMessage {
   /** The keyword's schema location. */
@@ -12,15 +12,6 @@ export interface KeywordMessage {
   keyword: string;
   /** What was wrong with `data`, in the voice of report(). */
   describe: Describe;
-}
-
-/** The walk of a keyword decided by `test` alone: on failure, with a context, one record. */
-export function reportingWalk(test: (data: unknown) => boolean, at: string, keyword: string, describe: Describe): Walk {
-  return (data, ctx) => {
-    if (test(data)) return true;
-    if (ctx !== undefined) report(ctx, at, keyword, describe, data);
-    return false;
-  };
 }
 
 /** A keyword decided by `test`; on failure its check reports `describe`'s message. */
@@ -31,8 +22,7 @@ export function keywordFromTest(test: Test, message: KeywordMessage & { shape?: 
     if (ctx.record) report(ctx, at, keyword, describe, data);
     return false;
   };
-  const walk = reportingWalk(test, at, keyword, describe);
-  return shape === undefined ? { check, test, walk } : { check, test, walk, shape };
+  return shape === undefined ? { check, test } : { check, test, shape };
 }
 
 /** A keyword that lets every non-string pass and decides strings with `holds`, which `shape` describes. */

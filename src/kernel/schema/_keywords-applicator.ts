@@ -4,9 +4,9 @@
 import { createAnnotations, mergeAnnotations, type Annotations } from './_annotations.ts';
 import { compileError } from './_compile-error.ts';
 import { compileSubschema, verdictOf, type CompileState, type KeywordDef, type SchemaContext } from './_compile.ts';
-import { allWalks, walkOf, type Compiled, type Test } from './_fused-test.ts';
+import { combineTests, type Compiled, type Test } from './_fused-test.ts';
 import { escapePointerToken } from './_pointer.ts';
-import { passes, report, type Check, type RunContext, type Walk } from './_run-context.ts';
+import { passes, report, type Check, type RunContext } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
 
 function compileSchemaList(value: unknown, cx: SchemaContext, at: string, keyword: string): Compiled[] {
@@ -58,8 +58,7 @@ function compileAllOf(value: unknown, cx: SchemaContext, at: string): Compiled {
     }
     return ok;
   };
-  const walk = allWalks(subs.map(walkOf));
-  return { check, test: walk, walk };
+  return { check, test: combineTests(subs.map((sub) => sub.test)) };
 }
 
 function compileAnyOf(value: unknown, cx: SchemaContext, at: string): Compiled {
@@ -141,13 +140,13 @@ function compileIf(value: unknown, cx: SchemaContext): Compiled {
     return branch === undefined ? true : branch(data, ctx, ann);
   };
   const ifTest = condition.test;
-  const thenWalk = thenSub === undefined ? undefined : walkOf(thenSub);
-  const elseWalk = elseSub === undefined ? undefined : walkOf(elseSub);
-  const walk: Walk = (data, ctx) => {
-    const branch = ifTest(data) ? thenWalk : elseWalk;
-    return branch === undefined || branch(data, ctx);
+  const thenTest = thenSub?.test;
+  const elseTest = elseSub?.test;
+  const test: Test = (data) => {
+    const branch = ifTest(data) ? thenTest : elseTest;
+    return branch === undefined || branch(data);
   };
-  return { check, test: walk, walk };
+  return { check, test };
 }
 
 /** then and else alone do nothing, but must still be schemas. */
@@ -162,7 +161,7 @@ function compileDependentSchemas(value: unknown, cx: SchemaContext, at: string):
   if (!isObject(value)) throw compileError(at, 'must be an object of schemas');
   const entries = Object.keys(value).map((name) => {
     const sub = compileSubschema(cx, value[name], `/dependentSchemas/${escapePointerToken(name)}`);
-    return { name, check: skippingCheck(sub), walk: walkOf(sub) };
+    return { name, check: skippingCheck(sub), test: sub.test };
   });
   const check: Check = (data, ctx, ann) => {
     if (!isObject(data)) return true;
@@ -174,17 +173,12 @@ function compileDependentSchemas(value: unknown, cx: SchemaContext, at: string):
     }
     return ok;
   };
-  const walk: Walk = (data, ctx) => {
+  const test: Test = (data) => {
     if (!isObject(data)) return true;
-    let ok = true;
-    for (const entry of entries) {
-      if (!Object.hasOwn(data, entry.name) || entry.walk(data, ctx)) continue;
-      if (ctx === undefined || !ctx.all) return false;
-      ok = false;
-    }
-    return ok;
+    for (const entry of entries) if (Object.hasOwn(data, entry.name) && !entry.test(data)) return false;
+    return true;
   };
-  return { check, test: walk, walk };
+  return { check, test };
 }
 
 export const APPLICATOR_KEYWORDS: Record<string, KeywordDef> = {

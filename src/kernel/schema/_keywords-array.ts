@@ -4,11 +4,11 @@
 import { addItemIndex, isItemEvaluated, type Annotations } from './_annotations.ts';
 import { compileError } from './_compile-error.ts';
 import { compileSubschema, verdictOf, type KeywordDef, type SchemaContext } from './_compile.ts';
-import { stepFailed, stepOf, type Compiled, type Test } from './_fused-test.ts';
+import { holds, verdictEntry, type Compiled, type Test } from './_fused-test.ts';
 import { deepEqual, equalityKey, isScalar } from './_deep-equal.ts';
 import { keywordFromTest } from './_keyword-from-test.ts';
 import { requireNonNegativeInteger } from './_keywords-number-string.ts';
-import { report, type Check, type RunContext, type Walk } from './_run-context.ts';
+import { report, type Check, type RunContext } from './_run-context.ts';
 
 /**
  * Checks one element with the instance location moved onto it: a scalar leaf is decided inline
@@ -81,29 +81,14 @@ function compileItems(value: unknown, cx: SchemaContext, at: string): Compiled {
   const prefix = cx.schema['prefixItems'];
   const start = Array.isArray(prefix) ? prefix.length : 0;
   const sub = value === false ? undefined : compileSubschema(cx, value, '/items');
-  const check = leftoverElementsCheck('items', sub, at, start);
-  if (sub === undefined) {
-    const walk: Walk = (data, ctx) => !Array.isArray(data) || data.length <= start || (ctx !== undefined && check(data, ctx, null));
-    return { check, test: walk, walk };
-  }
-  const step = stepOf(sub);
-  // Each item walked where it stands; a failing one's records are marked with its index.
-  const walk: Walk = (data, ctx) => {
+  const verdict = sub === undefined ? null : verdictEntry(sub);
+  const test: Test = (data) => {
     if (!Array.isArray(data)) return true;
-    let ok = true;
-    let from = ctx === undefined ? 0 : ctx.errors.length;
-    for (let i = start; i < data.length; i++) {
-      const item: unknown = data[i];
-      if (step.pass(item, ctx)) continue;
-      if (ctx === undefined) return false;
-      stepFailed(step, item, i, ctx, from);
-      if (!ctx.all) return false;
-      ok = false;
-      from = ctx.errors.length;
-    }
-    return ok;
+    if (verdict === null) return data.length <= start;
+    for (let i = start; i < data.length; i++) if (!holds(verdict, data[i])) return false;
+    return true;
   };
-  return { check, test: walk, walk };
+  return { check: leftoverElementsCheck('items', sub, at, start), test };
 }
 
 function compileUnevaluatedItems(value: unknown, cx: SchemaContext, at: string): Check {
@@ -218,14 +203,7 @@ function compileUniqueItems(value: unknown, cx: SchemaContext, at: string): Comp
     if (ctx.record) report(ctx, at, 'uniqueItems', describeDuplicate, duplicate);
     return false;
   };
-  const walk: Walk = (data, ctx) => {
-    if (!Array.isArray(data)) return true;
-    const duplicate = duplicateIn(data);
-    if (duplicate === undefined) return true;
-    if (ctx !== undefined) report(ctx, at, 'uniqueItems', describeDuplicate, duplicate);
-    return false;
-  };
-  return { check, test: walk, walk };
+  return { check, test: (data) => !Array.isArray(data) || duplicateIn(data) === undefined };
 }
 
 export const ARRAY_KEYWORDS: Record<string, KeywordDef> = {

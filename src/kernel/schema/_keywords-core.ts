@@ -3,7 +3,7 @@
 
 import { compileError } from './_compile-error.ts';
 import { booleanCheck, booleanTest, compileNode, compileSubschema, readyOrLater, runInResource, type CompileState, type Holder, type KeywordDef, type SchemaContext } from './_compile.ts';
-import { walkOf, type Compiled } from './_fused-test.ts';
+import type { Compiled } from './_fused-test.ts';
 import { locateReference } from './_locate-reference.ts';
 import { escapePointerToken } from './_pointer.ts';
 import type { Check } from './_run-context.ts';
@@ -19,21 +19,18 @@ interface Target {
 /** Resolves `ref` against `base` to a compiled subschema, or fails compilation naming `at`. */
 function resolveReference(state: CompileState, base: string, ref: unknown, at: string): Target {
   const { node, info, fragment } = locateReference(state.index, base, ref, at);
-  if (typeof node === 'boolean') {
-    const compiled = { check: booleanCheck(node, info.location), test: booleanTest(state, node) };
-    return { holder: { ...compiled, walk: walkOf(compiled), resource: info.resource }, node, fragment };
-  }
+  if (typeof node === 'boolean') return { holder: { check: booleanCheck(node, info.location), test: booleanTest(state, node), resource: info.resource }, node, fragment };
   return { holder: compileNode(state, node, info), node, fragment };
 }
 
-/** A reference's check, test and walk: the check enters the target's resource for the dynamic scope. */
+/** A reference's check and test: the check enters the target's resource for the dynamic scope. */
 function referenceTo(state: CompileState, holder: Holder): Compiled {
   const { flags } = state;
   const ready = readyOrLater(holder);
-  const { test, walk, leaf } = ready;
+  const { test, leaf } = ready;
   // With tests on, no dynamic scope is kept (see compileNode).
   const check: Check = state.tests ? ready.check : (data, ctx, ann) => runInResource(flags, holder.resource, holder.check, data, ctx, ann);
-  return leaf === undefined ? { check, test, walk } : { check, test, walk, leaf };
+  return leaf === undefined ? { check, test } : { check, test, leaf };
 }
 
 function compileRef(value: unknown, cx: SchemaContext, at: string): Compiled {

@@ -10,7 +10,7 @@ import { keywordFromTest } from './_keyword-from-test.ts';
 import { compilePattern, requireNonNegativeInteger } from './_keywords-number-string.ts';
 import { escapePointerToken } from './_pointer.ts';
 import { coversAll, ownCoverage, reachableCoverage, type PropertyCoverage } from './_property-coverage.ts';
-import { preview, report, type Check, type RunContext, type Walk } from './_run-context.ts';
+import { preview, report, type Check, type RunContext } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
 
 /**
@@ -40,8 +40,8 @@ function compileProperties(value: unknown, cx: SchemaContext, at: string): Compi
   const map = requireSchemaMap(value, at);
   const subs = new Map(Object.keys(map).map((name) => [name, compileSubschema(cx, map[name], `/properties/${escapePointerToken(name)}`)]));
   const shape = { kind: 'members', subs } as const;
-  const { check, walk } = objectKeywords([{ shape }]) as { check: Check; walk: Walk };
-  return { check, test: walk, walk, shape };
+  const { check, test } = objectKeywords([{ shape }]) as { check: Check; test: Test };
+  return { check, test, shape };
 }
 
 function compilePatternProperties(value: unknown, cx: SchemaContext, at: string): Compiled {
@@ -164,8 +164,7 @@ function compilePropertyNames(value: unknown, cx: SchemaContext, at: string): Co
     }
     return ok;
   };
-  const { test: holds } = sub;
-  const test: Test = (data) => !isObject(data) || Object.keys(data).every((name) => holds(name));
+  const test: Test = (data) => !isObject(data) || Object.keys(data).every(sub.test);
   return { check, test };
 }
 
@@ -194,20 +193,7 @@ function compileRequired(value: unknown, _cx: SchemaContext, at: string): Compil
     for (let i = 0; i < names.length; i++) if (!Object.hasOwn(data, names[i] as string)) return false;
     return true;
   };
-  const walk: Walk = (data, ctx) => {
-    if (!isObject(data)) return true;
-    let ok = true;
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i] as string;
-      if (Object.hasOwn(data, name)) continue;
-      if (ctx === undefined) return false;
-      report(ctx, at, 'required', describeMissing, name);
-      if (!ctx.all) return false;
-      ok = false;
-    }
-    return ok;
-  };
-  return { check, test, walk, shape: { kind: 'required', names, at } };
+  return { check, test, shape: { kind: 'required', names, at } };
 }
 
 function compileDependentRequired(value: unknown, _cx: SchemaContext, at: string): Compiled {

@@ -4,7 +4,6 @@ import { compileError } from './_compile-error.ts';
 import type { KeywordDef } from './_compile.ts';
 import type { Compiled } from './_fused-test.ts';
 import { deepEqual, isScalar } from './_deep-equal.ts';
-import { reportingWalk } from './_keyword-from-test.ts';
 import { jsonType, preview, report, type Check } from './_run-context.ts';
 import { isObject } from './_schema-index.ts';
 
@@ -41,7 +40,7 @@ function compileType(value: unknown, _cx: unknown, at: string): Compiled {
     if (ctx.record) report(ctx, at, 'type', describe, data);
     return false;
   };
-  return { check, test: matches, walk: reportingWalk(matches, at, 'type', describe), shape: { kind: 'type', types } };
+  return { check, test: matches, shape: { kind: 'type', types } };
 }
 
 function compileEnum(value: unknown, _cx: unknown, at: string): Compiled {
@@ -56,8 +55,7 @@ function compileEnum(value: unknown, _cx: unknown, at: string): Compiled {
     if (ctx.record) report(ctx, at, 'enum', describe, data);
     return false;
   };
-  const walk = reportingWalk(test, at, 'enum', describe);
-  return structured.length === 0 ? { check, test, walk, shape: { kind: 'values', values: scalars } } : { check, test, walk };
+  return structured.length === 0 ? { check, test, shape: { kind: 'values', values: scalars } } : { check, test };
 }
 
 function compileConst(value: unknown, _cx: unknown, at: string): Compiled {
@@ -68,8 +66,7 @@ function compileConst(value: unknown, _cx: unknown, at: string): Compiled {
     if (ctx.record) report(ctx, at, 'const', describe, data);
     return false;
   };
-  const walk = reportingWalk(test, at, 'const', describe);
-  return isScalar(value) ? { check, test, walk, shape: { kind: 'values', values: new Set([value]) } } : { check, test, walk };
+  return isScalar(value) ? { check, test, shape: { kind: 'values', values: new Set([value]) } } : { check, test };
 }
 
 export const TYPE_KEYWORDS: Record<string, KeywordDef> = {

@@ -3,48 +3,39 @@
 
 import type { Annotations } from './_annotations.ts';
 import { formatPointer } from './_pointer.ts';
-import { ErrorRecord, LocationMark, type Check, type Describe, type ErrorLog, type FoundError, type RunContext } from './_schema-types.ts';
+import type { Check, Describe, ErrorLog, FoundError, RunContext } from './_schema-types.ts';
 import type { ValidationError } from './types.ts';
 
-export type { Check, Describe, ErrorLog, FoundError, RunContext, Walk } from './_schema-types.ts';
+export type { Check, Describe, ErrorLog, FoundError, RunContext } from './_schema-types.ts';
 
 /**
  * Records a failure of `keyword` (standing at `schemaPath`) at the current instance location,
  * plus `extra` when the failure is about one member or item. Nothing is formatted here: the
- * record keeps the message as `describe` with the value it reads, and the location as the
- * context's path (none inside a walk, whose parents mark the location afterwards: locate()).
- * Both become text only when someone reads the result's errors (describeError).
+ * location is kept as its tokens and the message as `describe` with the value it reads, appended
+ * to the context's ErrorLog, and both become text only when someone reads the result's errors
+ * (describeError).
  */
 export function report(ctx: RunContext, schemaPath: string, keyword: string, describe: Describe, data: unknown, extra?: string | number): void {
-  const { path } = ctx;
-  ctx.errors.push(new ErrorRecord(schemaPath, keyword, describe, data, extra, path.length === 0 ? null : path.slice()));
+  const { errors, path } = ctx;
+  const depth = path.length;
+  errors.push(schemaPath, keyword, describe, data, extra, depth);
+  for (let i = 0; i < depth; i++) errors.push(path[i]);
 }
 
-/**
- * Says that the entries from position `from` of the log on are about the member or item `token`
- * of the value where the caller stands (a walk's failing member). Nothing when there are none.
- */
-export function locate(ctx: RunContext, from: number, token: string | number): void {
-  const { errors } = ctx;
-  const end = errors.length;
-  if (end > from) errors.push(new LocationMark(end - from, token));
-}
-
-/** The records of `log` (see ErrorLog), in order, each location mark's token put before the paths of the records it covers. */
+/** The records of `log` (see ErrorLog), in order. */
 export function foundErrors(log: ErrorLog): FoundError[] {
   const found: FoundError[] = [];
-  const starts: number[] = [];
-  for (let i = 0; i < log.length; i++) {
-    const entry = log[i];
-    if (entry instanceof LocationMark) {
-      // Marks come inner first (a member's mark after its own members'), so each goes in front.
-      const from = i - entry.span;
-      for (let r = found.length - 1; r >= 0 && (starts[r] as number) >= from; r--) (found[r] as FoundError).path.unshift(entry.token);
-      continue;
-    }
-    const { schemaPath, keyword, describe, data, extra, path } = entry as ErrorRecord;
-    starts.push(i);
-    found.push({ schemaPath, keyword, describe, data, extra, path: path === null ? [] : [...path] });
+  for (let i = 0; i < log.length; ) {
+    const depth = log[i + 5] as number;
+    found.push({
+      schemaPath: log[i] as string,
+      keyword: log[i + 1] as string,
+      describe: log[i + 2] as Describe,
+      data: log[i + 3],
+      extra: log[i + 4] as string | number | undefined,
+      path: log.slice(i + 6, i + 6 + depth) as (string | number)[],
+    });
+    i += 6 + depth;
   }
   return found;
 }

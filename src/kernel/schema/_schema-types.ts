@@ -34,15 +34,6 @@ export interface Resource {
 /** One compiled schema or keyword: true when `data` passes. */
 export type Check = (data: unknown, ctx: RunContext, ann: Annotations | null) => boolean;
 
-/**
- * One compiled schema's single walk: true when `data` passes. Without a context it decides
- * alone (stopping at the first failure); with one it also records each failure where it finds
- * it, relative to where the walk stands: a failing member's records are then marked with the
- * member's name by its parent (locate() in _run-context.ts), so that a passing member costs
- * the same whether or not a context is given.
- */
-export type Walk = (data: unknown, ctx?: RunContext) => boolean;
-
 /** A failure's message from its subject (`Value at "/a/0"`) and the value it is about. */
 export type Describe = (subject: string, data: unknown) => string;
 
@@ -58,47 +49,15 @@ export interface FoundError {
   data: unknown;
 }
 
-/** One failure as recorded while validating (see ErrorLog). */
-export class ErrorRecord {
-  readonly schemaPath: string;
-  readonly keyword: string;
-  readonly describe: Describe;
-  readonly data: unknown;
-  /** The member or item the failure is about, beyond the location (unexpected properties and items). */
-  readonly extra: string | number | undefined;
-  /** Tokens of the instance location where a check recorded it; null inside a walk (see LocationMark). */
-  readonly path: readonly (string | number)[] | null;
-
-  constructor(schemaPath: string, keyword: string, describe: Describe, data: unknown, extra: string | number | undefined, path: readonly (string | number)[] | null) {
-    this.schemaPath = schemaPath;
-    this.keyword = keyword;
-    this.describe = describe;
-    this.data = data;
-    this.extra = extra;
-    this.path = path;
-  }
-}
-
-/** The `span` entries before this mark in an ErrorLog are about the member or item `token` below where they were recorded. */
-export class LocationMark {
-  readonly span: number;
-  readonly token: string | number;
-
-  constructor(span: number, token: string | number) {
-    this.span = span;
-    this.token = token;
-  }
-}
-
 /**
- * The failures of one validation in the order found: records, and after the records of a failing
- * member or item its location mark. A walk records without knowing where it stands, and its
- * parent marks the records of a member that failed, so a member that passes costs nothing for
- * the location. A span counts back from its mark, so a block of entries moved whole (an object's
- * missing required names put before its members' errors) keeps its marks right. Read back as
- * FoundErrors only when someone reads the errors (foundErrors in _run-context.ts).
+ * The failures of one validation, one record after another in a flat list: schemaPath, keyword,
+ * describe, data, extra, then the number of location tokens and the tokens themselves. A record
+ * costs a few stores into one growing array, not two objects (the error and a copy of the
+ * location); the list is read back as FoundErrors only when someone reads the errors
+ * (foundErrors in _run-context.ts). An index into the list taken between records (its length)
+ * marks a record boundary.
  */
-export type ErrorLog = (ErrorRecord | LocationMark)[];
+export type ErrorLog = unknown[];
 
 export interface RunContext {
   errors: ErrorLog;

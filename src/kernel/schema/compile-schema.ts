@@ -3,10 +3,10 @@
 
 import { compileError } from './_compile-error.ts';
 import { booleanCheck, booleanTest, compileNode, readyOrLater, type CompileState } from './_compile.ts';
-import { notePrototypeState, walkOf, type Compiled } from './_fused-test.ts';
+import { notePrototypeState, type Compiled } from './_fused-test.ts';
 import { KEYWORDS } from './_keywords.ts';
 import { METASCHEMAS } from './_metaschemas.ts';
-import { describeError, foundErrors, jsonType, type ErrorLog, type RunContext, type Walk } from './_run-context.ts';
+import { describeError, foundErrors, jsonType, type ErrorLog, type RunContext } from './_run-context.ts';
 import { createIndex, indexDocument, isObject, ROOT_URI, type NodeInfo } from './_schema-index.ts';
 import { resolveUri, splitFragment } from './_uri.ts';
 import type { CompileOptions, SchemaValidator, ValidationError, ValidationResult } from './types.ts';
@@ -25,21 +25,20 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Sc
 }
 
 /**
- * compileSchema() with or without tests (walks). Without, every validation runs the checks alone:
- * what a schema whose $dynamicRef resolves dynamically gets, and what the conformance test
- * compares the walks against (test/kernel/schema-suite.test.ts).
+ * compileSchema() with or without tests. Without, every validation runs the checks alone: what
+ * a schema whose $dynamicRef resolves dynamically gets, and what the conformance test compares
+ * the tests against (test/kernel/schema-suite.test.ts).
  */
 export function compileValidator(schema: unknown, options: CompileOptions & { tests: boolean }): SchemaValidator {
   const formats = options.formats ?? 'annotate';
   if (formats !== 'annotate' && formats !== 'assert') throw new TypeError(`Option formats must be "annotate" or "assert", got ${JSON.stringify(formats)}`);
   const registry = buildRegistry(options.registry);
   const all = options.allErrors ?? true;
-  // A test or walk cannot follow a $dynamicRef that resolves dynamically: such schemas compile
-  // again without them, and every validation runs the checks.
+  // A test cannot follow a $dynamicRef that resolves dynamically: such schemas compile again
+  // without tests, and every validation runs the checks.
   let root = compileRoot(schema, registry, formats, options.tests);
   if (root.dynamic && options.tests) root = compileRoot(schema, registry, formats, false);
-  const { check, walk } = root.compiled;
-  const checksOnly = root.dynamic || !options.tests;
+  const { check, test } = root.compiled;
   const { calls } = root;
   // Validation is synchronous and never re-entered, so one context serves every call.
   const ctx: RunContext = { errors: [], path: [], record: true, all, scope: [] };
@@ -47,15 +46,15 @@ export function compileValidator(schema: unknown, options: CompileOptions & { te
     validate(instance: unknown) {
       calls.count++;
       notePrototypeState();
-      // One walk decides and records: a valid instance records nothing and allocates nothing,
-      // an invalid one is walked once, its errors recorded where they are found.
-      // Left as they were by a call that threw (a stack overflow in a deep instance, say).
+      // The test decides a valid instance fastest (no instance path, no context); an invalid
+      // one is checked once from the root, each failing subtree walked once.
+      if (test(instance)) return VALID;
+      // Both are empty after every call that returned; setting length costs even then.
       if (ctx.path.length !== 0) ctx.path.length = 0;
       if (ctx.scope.length !== 0) ctx.scope.length = 0;
       ctx.record = true;
       ctx.all = all;
-      const ok = checksOnly ? check(instance, ctx, null) : walk(instance, ctx);
-      if (ok) {
+      if (check(instance, ctx, null)) {
         if (ctx.errors.length !== 0) ctx.errors = [];
         return VALID;
       }
@@ -95,7 +94,7 @@ class InvalidResult implements ValidationResult {
 /** The answer for every valid instance: nothing to allocate on the common path. */
 const VALID: ValidationResult = Object.freeze({ valid: true, errors: Object.freeze([]) });
 
-function compileRoot(schema: unknown, registry: Map<string, unknown>, formats: 'annotate' | 'assert', tests: boolean): { compiled: Compiled & { walk: Walk }; dynamic: boolean; calls: { count: number } } {
+function compileRoot(schema: unknown, registry: Map<string, unknown>, formats: 'annotate' | 'assert', tests: boolean): { compiled: Compiled; dynamic: boolean; calls: { count: number } } {
   const calls = { count: 0 };
   const index = createIndex(registry);
   indexDocument(index, schema, ROOT_URI, '');
@@ -110,11 +109,8 @@ function compileRoot(schema: unknown, registry: Map<string, unknown>, formats: '
     verdict: { errors: [], path: [], record: false, all: false, scope: [] },
     calls,
   };
-  let compiled: Compiled & { walk: Walk };
-  if (typeof schema === 'boolean') {
-    const decided = { check: booleanCheck(schema, ''), test: booleanTest(state, schema) };
-    compiled = { ...decided, walk: walkOf(decided) };
-  }
+  let compiled: Compiled;
+  if (typeof schema === 'boolean') compiled = { check: booleanCheck(schema, ''), test: booleanTest(state, schema) };
   else if (isObject(schema)) compiled = readyOrLater(compileNode(state, schema, index.nodes.get(schema) as NodeInfo));
   else throw compileError('', `must be a schema (an object or a boolean), got ${jsonType(schema)}`);
   return { compiled, dynamic: state.flags.dynamic, calls };
