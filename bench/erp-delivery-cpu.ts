@@ -15,8 +15,9 @@
 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Reply, RequestContext, Route, Store } from '../src/kernel/index.ts';
+import type { Reply, Route, Store } from '../src/kernel/index.ts';
 import { runCpuHarness } from './lib/cpu-slices.ts';
+import { postContext } from './lib/post-context.ts';
 import type { CpuSubject } from './lib/cpu-slices.ts';
 
 const PATH = '/api/method/erp_core.api.webhooks.payment_b';
@@ -36,21 +37,7 @@ async function subjectOf(name: string, root: string, dir: string): Promise<CpuSu
     n++;
     // The erp-payment-b scenario's body (bench/scenarios/erp-payment-b.ts).
     const rawBody = Buffer.from(JSON.stringify({ type: 'payment.succeeded', timestamp: '2026-01-01T00:00:00Z', data: { id: `pay_${name}_${n}`, amount: '12.30', currency: 'EUR', customer: `c${n}@example.test` } }));
-    const context = {
-      method: 'POST',
-      path: PATH,
-      query: new URLSearchParams(),
-      params: {},
-      headers: { 'content-type': 'application/json' },
-      requestId: '',
-      listener: 'main',
-      remoteAddress: '127.0.0.1',
-      rawBody,
-      body: undefined,
-      principal: undefined,
-      signature: { id: `msg_${name}_${n}`, timestamp: Math.floor(Date.now() / 1000) },
-      log: undefined,
-    } as unknown as RequestContext;
+    const context = postContext(PATH, rawBody, { signature: { id: `msg_${name}_${n}`, timestamp: Math.floor(Date.now() / 1000) } });
     const reply: Reply = await route.handler(context);
     if (reply.status !== 200 || !String(reply.raw).includes('"revenue_event_staged"')) throw new Error(`A delivery answered ${reply.status}: ${String(reply.raw)}`);
   };

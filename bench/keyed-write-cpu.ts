@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Reply, RequestContext, Route, Store } from '../src/kernel/index.ts';
 import { runCpuHarness } from './lib/cpu-slices.ts';
+import { postContext } from './lib/post-context.ts';
 import type { CpuSubject } from './lib/cpu-slices.ts';
 
 const PATH = '/api/v1/events/outbox/planning';
@@ -60,21 +61,13 @@ async function subjectOf(name: string, root: string, dir: string): Promise<CpuSu
   };
   const raw = Buffer.from(BODY);
   const write = async () => {
-    const context = {
-      method: 'POST',
-      path: PATH,
-      query: new URLSearchParams(),
+    const context = postContext(PATH, raw, {
       params: { '*': 'planning' },
       headers: { 'content-type': 'application/json', 'idempotency-key': `"${randomUUID()}"` },
-      requestId: '',
       listener: 'worker',
-      remoteAddress: '127.0.0.1',
-      rawBody: raw,
       body: JSON.parse(BODY),
       principal: 'operator',
-      signature: undefined,
-      log: undefined,
-    } as unknown as RequestContext;
+    });
     const reply: Reply = await runIdempotent(route, context);
     if (reply.status !== 201) throw new Error(`A keyed write answered ${reply.status}, not 201`);
   };
