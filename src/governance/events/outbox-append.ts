@@ -17,6 +17,7 @@ export interface OutboxRecord {
 }
 
 export function appendOutbox(tx: Transaction, record: OutboxRecord): { seq: number; sha256: string } {
-  const row = tx.append(outboxRecords, { family: record.family, event: record.event, payload: { ...record } as unknown as JsonValue });
-  return { seq: row.seq, sha256: row.sha256 };
+  // Only the chain fields are read back: appendChain() builds no row object.
+  const { seq, sha256 } = tx.appendChain(outboxRecords, { family: record.family, event: record.event, payload: { ...record } as unknown as JsonValue });
+  return { seq, sha256 };
 }
