@@ -3,9 +3,8 @@
 // writes its state rows, its search-index row and one content_events evidence row in one
 // transaction. Content bytes are already on disk (blob-store.ts) when a version is recorded.
 
-import { statement } from '../kernel/index.ts';
+import { statement, timeOrderedUuid } from '../kernel/index.ts';
 import type { JsonValue } from '../kernel/index.ts';
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { ReadPool, Store, Transaction } from '../kernel/index.ts';
@@ -279,7 +278,9 @@ export function requireFolder(sqlite: DatabaseSync, id: string): NodeRow {
 function insertNode(sqlite: DatabaseSync, tx: Transaction, options: { parentId: string; name: string; folder: boolean; user: Actor; properties: Record<string, string> }): string {
   const parent = requireFolder(sqlite, options.parentId);
   options.user.require(sqlite, parent, 'create');
-  const id = randomUUID();
+  // Time-ordered (UUID version 7): the newest nodes sit together in every index keyed by id, so
+  // a search's window of the newest candidates joins them page by page, not a page each.
+  const id = timeOrderedUuid();
   const at = new Date().toISOString();
   const by = userJson(options.user);
   // What the repository makes for itself has no owner: no user, whatever their subject, owns it.

@@ -88,3 +88,20 @@ test('a database made before the prefix indexes gets its index rebuilt with them
   assert.deepEqual(names(store.sqlite, 'compan*'), ['Company Home'], 'and by the vocabulary');
   assert.deepEqual(names(store.sqlite, 'marsu*'), ['quokka.txt']);
 });
+
+test('new nodes get time-ordered ids (UUID version 7): in id order they are in the order they were made, so a search window of the newest nodes joins them from neighbouring pages', async (t) => {
+  const store = await openContentDatabase(tempPath(t));
+  t.after(() => store.close());
+  const made: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    made.push((await store.write((sqlite, tx) => createFile(sqlite, tx, {
+      parentId: ROOT_NODE_ID, name: `ordered-${i}.txt`, relativePath: undefined, autoRename: false, overwrite: true, properties: {},
+      content: content(`kilo ${i}`), version: { majorVersion: true, comment: undefined }, user: USER,
+    }))).id);
+  }
+  for (const id of made) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.deepEqual([...made].sort(), made, 'ids sort in the order the nodes were made');
+  // The newest nodes are the last entries of the index on id, which the search's join reads.
+  const byId = statement(store.sqlite, `SELECT name FROM nodes WHERE name LIKE 'ordered-%' ORDER BY id DESC LIMIT 3`).all().map((r) => r['name']);
+  assert.deepEqual(byId, ['ordered-39.txt', 'ordered-38.txt', 'ordered-37.txt']);
+});
