@@ -3,11 +3,11 @@
 // is held whole in memory; a stream over the size limit is cut and its temporary file removed.
 
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { link, rename, rm, stat, unlink } from 'node:fs/promises';
-import { once } from 'node:events';
+import { createReadStream, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { link, mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { createBatchedFile } from './batched-file.ts';
 import { fsyncDirectory, sharedDirectorySync } from './directory-sync.ts';
 import type { SyncDirectory } from './directory-sync.ts';
 
@@ -61,11 +61,21 @@ export interface BlobStore {
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
+
+/** A blob directory being made: `made` once it exists (a rename may go in), `durable` once its new entries are. */
+interface BlobDirectory {
+  made: Promise<void>;
+  durable: Promise<void>;
+}
+const DURABLE_DIRECTORY: BlobDirectory = { made: Promise.resolve(), durable: Promise.resolve() };
 const JOURNAL_FILE = 'journaled';
 /** What the journal file says to an operator who finds it. */
 export const JOURNAL_TEXT = 'Every blob that could be an orphan is named by a tmp/placing-* entry (docs/content.md, Trashcan)\n';
-/** Bytes one upload may have queued for the disk before the socket is paused (fs default: 16 KiB). */
-export const WRITE_BUFFER_BYTES = 256 * 1024;
+/**
+ * Bytes an upload gathers before one writev hands them to the disk (batched-file.ts): at most
+ * twice this is held per upload, one batch being written and the next gathering.
+ */
+export const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /**
  * `syncDirectory` is the directory fsync; tests pass a recorder to see what was made durable and
@@ -85,6 +95,29 @@ export function createBlobStore(root: string, options: { syncDirectory?: SyncDir
   const pathOf = (sha256: string) => {
     if (!SHA256.test(sha256)) throw new TypeError(`Not a SHA-256 hex digest: "${sha256}"`);
     return join(root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  };
+  // The blob directories (<aa>/<bb>, at most 65,536) known to exist with their entries durable:
+  // an upload into one makes no mkdir call (a recursive mkdirSync on the event loop per upload, which
+  // waits on the directory's lock while other uploads rename into it). The store removes blobs,
+  // never their directories.
+  const durableDirectories = new Set<string>();
+  const makingDirectories = new Map<string, BlobDirectory>();
+  const blobDirectory = (dir: string): BlobDirectory => {
+    if (durableDirectories.has(dir)) return DURABLE_DIRECTORY;
+    let making = makingDirectories.get(dir);
+    if (making !== undefined) return making;
+    const made = mkdir(dir, { recursive: true, mode: 0o700 });
+    // `created` is the first directory mkdir made (<aa> or <aa>/<bb>); each new one is an entry in
+    // its parent. An upload into a directory another is making waits for the same fsyncs.
+    const durable = made
+      .then((created) => Promise.all((created === undefined ? [] : created === dir ? [dirname(created)] : [dirname(created), created]).map((parent) => syncDirectory(parent))))
+      .then(() => void durableDirectories.add(dir))
+      .finally(() => makingDirectories.delete(dir));
+    // Awaited by whoever asked; an early failure of theirs must not leave it unhandled.
+    durable.catch(() => undefined);
+    making = { made: made.then(() => undefined), durable };
+    makingDirectories.set(dir, making);
+    return making;
   };
   return {
     path: pathOf,
@@ -127,25 +160,20 @@ export function createBlobStore(root: string, options: { syncDirectory?: SyncDir
     },
     create(maxBytes) {
       const tmpPath = join(tmp, randomUUID());
-      // flush: fsync before close, so a version row never names content a crash could lose.
-      const file = createWriteStream(tmpPath, { mode: 0o600, flush: true, highWaterMark: WRITE_BUFFER_BYTES });
+      const file = createBatchedFile(tmpPath, { mode: 0o600, batchBytes: WRITE_BATCH_BYTES });
       const hash = createHash('sha256');
       let size = 0;
-      let failure: Error | undefined;
-      file.on('error', (error) => (failure = error));
       const writer: BlobWriter = {
         get size() {
           return size;
         },
         async write(chunk) {
-          if (failure) throw failure;
           size += chunk.length;
           if (size > maxBytes) throw new BlobTooLargeError(maxBytes);
           hash.update(chunk);
-          if (!file.write(chunk)) await once(file, 'drain');
+          await file.write(chunk);
         },
         async finish() {
-          if (failure) throw failure;
           const sha256 = hash.digest('hex');
           const target = pathOf(sha256);
           // The journal entry: a crash between the rename below and the commit of the version that
@@ -153,27 +181,20 @@ export function createBlobStore(root: string, options: { syncDirectory?: SyncDir
           // every blob on disk (issue 24). It is a second name of the temporary file (one link(),
           // where an empty file took an open and a close), so it holds no bytes of its own.
           const marker = join(tmp, `placing-${sha256}-${randomUUID()}`);
-          if (file.pending) await once(file, 'ready');
-          // Before the rename, the bytes must be durable (flush: the fsync at close) and so must the
+          // Before the rename, the bytes must be durable (the fsync at close) and so must the
           // journal entry (the fsync of tmp/, shared with the uploads finishing at the same time):
           // two independent waits on the disk, so they run at once.
-          await Promise.all([
-            new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve()))),
-            link(tmpPath, marker).then(() => syncDirectory(tmp)),
-          ]);
-          if (failure) throw failure;
-          const created = mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
-          // A directory made just now is an entry in its parent: make those entries durable too
-          // (`created` is the first one mkdir made: <aa> or <aa>/<bb>), beside the rename's own fsync.
-          const parents = created === undefined ? [] : created === dirname(target) ? [dirname(created)] : [dirname(created), created];
+          await Promise.all([file.syncAndClose(), file.created().then(() => link(tmpPath, marker)).then(() => syncDirectory(tmp))]);
+          const directory = blobDirectory(dirname(target));
+          await directory.made;
           // Same bytes, same name: renaming over an existing blob replaces it with identical content.
           // The rename is an entry in the blob's directory: without its fsync a power loss could take
           // the blob back while the version row that names it (committed next) survives.
-          await Promise.all([...parents.map((dir) => syncDirectory(dir)), rename(tmpPath, target).then(() => syncDirectory(dirname(target)))]);
+          await Promise.all([directory.durable, rename(tmpPath, target).then(() => syncDirectory(dirname(target)))]);
           return { sha256, size, marker };
         },
         async abort() {
-          file.destroy();
+          await file.destroy();
           await rm(tmpPath, { force: true });
         },
       };
