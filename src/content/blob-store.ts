@@ -185,12 +185,21 @@ export function createBlobStore(root: string, options: { syncDirectory?: SyncDir
           // journal entry (the fsync of tmp/, shared with the uploads finishing at the same time):
           // two independent waits on the disk, so they run at once.
           await Promise.all([file.syncAndClose(), file.created().then(() => link(tmpPath, marker)).then(() => syncDirectory(tmp))]);
-          const directory = blobDirectory(dirname(target));
+          let directory = blobDirectory(dirname(target));
           await directory.made;
           // Same bytes, same name: renaming over an existing blob replaces it with identical content.
           // The rename is an entry in the blob's directory: without its fsync a power loss could take
           // the blob back while the version row that names it (committed next) survives.
-          await Promise.all([directory.durable, rename(tmpPath, target).then(() => syncDirectory(dirname(target)))]);
+          const placed = rename(tmpPath, target).catch(async (error: unknown) => {
+            // A blob directory removed by hand since this store made it: make it again, once.
+            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+            durableDirectories.delete(dirname(target));
+            directory = blobDirectory(dirname(target));
+            await directory.made;
+            await rename(tmpPath, target);
+          });
+          await placed.then(() => syncDirectory(dirname(target)));
+          await directory.durable;
           return { sha256, size, marker };
         },
         async abort() {

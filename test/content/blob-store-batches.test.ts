@@ -122,3 +122,24 @@ function sameDirectoryGroup(count: number): Buffer[] {
     seen.set(prefix, group);
   }
 }
+
+test('a blob directory removed by hand after the store made it is made again: the next upload into it succeeds', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'airlock-blobs-'));
+  try {
+    const store = createBlobStore(root);
+    const upload = async (bytes: Buffer) => {
+      const writer = store.create(1024 * 1024);
+      await writer.write(bytes);
+      return writer.finish();
+    };
+    const bytes = chunkOf(7, 4096);
+    const first = await upload(bytes);
+    // The store remembers <aa>/<bb> as made; an operator removes it (and the blob in it).
+    rmSync(join(root, first.sha256.slice(0, 2)), { recursive: true, force: true });
+    const again = await upload(bytes);
+    assert.equal(again.sha256, first.sha256);
+    assert.deepEqual(readFileSync(store.path(again.sha256)), bytes);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
