@@ -11,7 +11,7 @@ import { DatabaseSync } from 'node:sqlite';
 const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-durable-floor-'));
 process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 const sqlite = new DatabaseSync(join(dataDir, 'floor.sqlite'));
-sqlite.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${process.env['BENCH_FLOOR_SYNC'] ?? 'FULL'};
+sqlite.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
   CREATE TABLE rows (seq INTEGER PRIMARY KEY, body BLOB NOT NULL)`);
 const begin = sqlite.prepare('BEGIN IMMEDIATE');
 const insert = sqlite.prepare('INSERT INTO rows (body) VALUES (?)');

@@ -190,7 +190,7 @@ export function createBlobStore(root: string, options: { syncDirectory?: SyncDir
           // Same bytes, same name: renaming over an existing blob replaces it with identical content.
           // The rename is an entry in the blob's directory: without its fsync a power loss could take
           // the blob back while the version row that names it (committed next) survives.
-          const placed = rename(tmpPath, target).catch(async (error: unknown) => {
+          await rename(tmpPath, target).catch(async (error: unknown) => {
             // A blob directory removed by hand since this store made it: make it again, once.
             if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
             durableDirectories.delete(dirname(target));
@@ -198,8 +198,8 @@ export function createBlobStore(root: string, options: { syncDirectory?: SyncDir
             await directory.made;
             await rename(tmpPath, target);
           });
-          await placed.then(() => syncDirectory(dirname(target)));
-          await directory.durable;
+          // The new directories' fsyncs (started when they were made) and the rename's, side by side.
+          await Promise.all([directory.durable, syncDirectory(dirname(target))]);
           return { sha256, size, marker };
         },
         async abort() {
